@@ -144,7 +144,8 @@ def test_skill_tree_leaves_out_vcs_caches_and_evals_and_keeps_links(tmp_path):
     os.symlink("/etc/passwd", root / "references" / "passwd-link")
     tree = read_skill_tree(root)
     assert sorted(tree.files) == ["SKILL.md", "references/output-format.md",
-                                  "references/passwd-link", "scripts/summarize.py"]
+                                  "references/passwd-link", "scripts/report_format.py",
+                                  "scripts/summarize.py"]
     # Kept as a link: the host's /etc/passwd is never read into the archive.
     assert tree.files["references/passwd-link"].link == "/etc/passwd"
     assert tree.files["references/passwd-link"].data == b""

@@ -21,7 +21,8 @@ def _spec(skill, image) -> RunSpec:
 async def test_a_sample_skill_script_passes(csv_skill, trial_image, run_id):
     spec = _spec(csv_skill, trial_image)
     skills = load_skill_set(spec)
-    assert [p for p, _ in smoke_targets(skills.target)] == ["scripts/summarize.py"]
+    assert [p for p, _ in smoke_targets(skills.target)] == ["scripts/report_format.py",
+                                                            "scripts/summarize.py"]
     assert await smoke_run(spec, skills, load_cases(spec), run_id=run_id) == []
 
 

@@ -26,19 +26,17 @@ def _git(repo: Path, *args: str) -> None:
 
 @pytest.fixture
 def versioned_skill(csv_skill: Path) -> Path:
-    """csv-insights in a git repository whose previous commit lacked its script."""
+    """csv-insights in a git repository whose previous commit lacked its scripts."""
     repo = csv_skill.parent
-    script = csv_skill / "scripts" / "summarize.py"
-    kept = script.read_bytes()
-    shutil.rmtree(csv_skill / "scripts")
+    scripts = csv_skill / "scripts"
+    kept = repo / "kept-scripts"
+    shutil.move(scripts, kept)
     _git(repo, "init", "-q")
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-qm", "v1: no script yet")
-    script.parent.mkdir()
-    script.write_bytes(kept)
-    script.chmod(0o755)
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-qm", "v2: add summarize.py")
+    _git(repo, "add", "-A", str(csv_skill))
+    _git(repo, "commit", "-qm", "v1: no scripts yet")
+    shutil.move(kept, scripts)  # summarize.py and the report_format.py it imports
+    _git(repo, "add", "-A", str(csv_skill))
+    _git(repo, "commit", "-qm", "v2: add the scripts")
     return csv_skill
 
 

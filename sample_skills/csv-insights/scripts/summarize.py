@@ -24,6 +24,10 @@ import statistics
 import sys
 from pathlib import Path
 
+# The sibling module that turns a report into Markdown or JSON: Python puts the script's
+# folder first on sys.path when it runs `python3 scripts/summarize.py`.
+from report_format import json_ready, render_markdown
+
 DEFAULT_NA = ("NA", "N/A", "NaN", "null", "None", "-", "#N/A")
 MISSING_GROUP = "(missing)"
 PERIODS = ("day", "week", "month", "quarter", "year")
@@ -327,83 +331,6 @@ def build_report(args) -> dict:
     return report
 
 
-def _json_ready(value):
-    if isinstance(value, float):
-        return round(value, 6)
-    if isinstance(value, dict):
-        return {k: _json_ready(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_json_ready(v) for v in value]
-    return value
-
-
-def fmt(value) -> str:
-    """Numbers for Markdown: integers as is, other numbers with two decimals."""
-    if value is None:
-        return ""
-    if isinstance(value, int):
-        return str(value)
-    if value != 0 and abs(value) < 0.01:
-        return f"{value:.4g}"
-    return f"{value:.2f}"
-
-
-def _cell(text) -> str:
-    return str(text).replace("|", "\\|")
-
-
-def _table(head: list[str], body: list[list]) -> list[str]:
-    lines = ["| " + " | ".join(_cell(h) for h in head) + " |",
-             "|" + "|".join("---" for _ in head) + "|"]
-    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in body]
-    return lines + [""]
-
-
-def render_markdown(r: dict) -> str:
-    delim = {"\t": "tab"}.get(r["delimiter"], r["delimiter"])
-    out = [f"# Summary of {Path(r['file']).name}", "",
-           f"{r['rows']} rows, {r['columns_count']} columns, delimiter \"{delim}\"", "",
-           "## Columns", ""]
-    out += _table(["column", "type", "non-missing", "missing", "missing %", "distinct"],
-                  [[c["name"], c["type"], c["non_missing"], c["missing"], c["missing_pct"],
-                    c["distinct"]] for c in r["columns"]])
-    numeric = [c for c in r["columns"] if c["type"] in ("integer", "number")]
-    if numeric:
-        out += ["## Numeric columns", ""]
-        out += _table(["column", "min", "max", "mean", "median", "stdev", "sum"],
-                      [[c["name"]] + [fmt(c["stats"][k]) for k in
-                                      ("min", "max", "mean", "median", "stdev", "sum")]
-                       for c in numeric])
-    dates = [c for c in r["columns"] if c["type"] == "date"]
-    if dates:
-        out += ["## Date columns", ""]
-        out += _table(["column", "earliest", "latest"],
-                      [[c["name"], c["stats"]["earliest"], c["stats"]["latest"]] for c in dates])
-    texts = [c for c in r["columns"] if "top_values" in c or c.get("all_distinct")]
-    if texts:
-        out += ["## Most frequent values", ""]
-        out += _table(["column", "top values (count)"],
-                      [[c["name"], f"(all {c['non_missing']} values distinct)"
-                        if c.get("all_distinct")
-                        else ", ".join(f"{v} ({n})" for v, n in c["top_values"])]
-                       for c in texts])
-    g = r.get("group_totals")
-    if g:
-        title = ", ".join(g["by"])
-        measure = " and ".join(g["sum"])
-        out += [f"## {'Totals of ' + measure if measure else 'Rows'} by {title}", ""]
-        head = g["by"] + ["rows"] + [f"{c} (sum)" for c in g["sum"]]
-        body = [list(row["group"].values()) + [row["rows"]]
-                + [fmt(row["sums"][c]) for c in g["sum"]] for row in g["groups"]]
-        body.append(["**total**"] + [""] * (len(g["by"]) - 1) + [g["total"]["rows"]]
-                    + [fmt(g["total"]["sums"][c]) for c in g["sum"]])
-        out += _table(head, body)
-    col_notes = [f"{c['name']}: {c['note']}" for c in r["columns"] if c.get("note")]
-    if r["notes"] or col_notes:
-        out += ["## Notes", ""] + [f"- {n}" for n in r["notes"] + col_notes] + [""]
-    return "\n".join(out).rstrip("\n") + "\n"
-
-
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.top < 0:
@@ -415,7 +342,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     if args.format == "json":
-        text = json.dumps(_json_ready(report), indent=2, ensure_ascii=False) + "\n"
+        text = json.dumps(json_ready(report), indent=2, ensure_ascii=False) + "\n"
     else:
         text = render_markdown(report)
     if args.output:
