@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Static
+from textual.widgets import Button
 
 from skillforge.models.evals import EVALS_PATH, EvalCase, EvalIssue, EvalSet
 from skillforge.models.evals_io import EvalsFile
@@ -36,6 +35,7 @@ from widgets.evals_messages import (
     ReloadRequested,
     SaveRequested,
 )
+from widgets.evals_status import EvalsTopBar, FileIssues, StatusLine
 from widgets.proposal_view import ProposalView
 
 
@@ -86,24 +86,18 @@ and nothing is written until you save. ● in the title means unsaved changes.
         self._pending_findings: list[Finding] = []
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="evals-top"):
-            yield Static(id="evals-title")
-            yield Button("Save ^S", compact=True, id="evals-save")
-            yield Button("Draft ^G", compact=True, id="evals-draft")
-            yield Button("Refine ^R", compact=True, id="evals-refine")
+        yield EvalsTopBar(id="evals-top")
         yield ConflictBar(id="evals-conflict")
         yield DraftBar(id="evals-draftbar")
-        yield Static(id="evals-file-issues")
+        yield FileIssues(id="evals-file-issues")
         with Horizontal(id="evals-body"):
             yield CaseList(id="evals-cases")
             yield CaseForm(id="evals-form")
             yield ProposalView(id="evals-proposal")
         yield EvalFindings(id="evals-findings")
-        yield Static(id="evals-status")
+        yield StatusLine(id="evals-status")
 
     def on_mount(self) -> None:
-        for button in self.query("#evals-top Button"):
-            button.can_focus = False  # mouse shortcuts; the keys are in the bindings
         self.query_one(EvalFindings).show(self._pending_findings)
         if self._pending_load is not None:
             evals_file, keep_undo = self._pending_load
@@ -194,7 +188,8 @@ and nothing is written until you save. ● in the title means unsaved changes.
         """Drafted cases to accept or reject (replaces the form until answered)."""
         self.add_class("-proposing")
         self.query_one(ProposalView).show_proposal(proposal)
-        self.set_status("Accept or reject the proposed cases (space toggles, a applies, r rejects).")
+        self.set_status("Accept or reject the proposed cases (space toggles, a applies, "
+                        "r rejects).")
 
     def show_diff(self, diff: CaseDiff) -> None:
         """Proposed edits of one case to accept or reject field by field."""
@@ -203,20 +198,18 @@ and nothing is written until you save. ● in the title means unsaved changes.
         self.set_status("Accept or reject each edit (space toggles, a applies, r rejects).")
 
     def set_status(self, text: str, *, error: bool = False) -> None:
-        status = self.query_one("#evals-status", Static)
-        status.update(Text(text))
-        status.set_class(error, "-error")
+        self.query_one(StatusLine).say(text, error=error)
 
     @property
     def status_text(self) -> str:
-        return str(self.query_one("#evals-status", Static).render())
+        return self.query_one(StatusLine).text
 
     # --- rendering ------------------------------------------------------------------------
 
     def _render_all(self) -> None:
         self._list_sig = None
         self._refresh_views()
-        self._render_file_issues()
+        self.query_one(FileIssues).show(self.file_issues, parsed=self.editor.working is not None)
         self.call_later(self._render_form)
 
     def _refresh_views(self) -> None:
@@ -245,31 +238,7 @@ and nothing is written until you save. ● in the title means unsaved changes.
             self.query_one(CaseForm).show_problems(problems, ed.unconverted_for(case))
 
     def _render_title(self) -> None:
-        ed = self.editor
-        title = Text(EVALS_PATH + (" (new file)" if self._new_file else ""))
-        if ed.dirty:
-            title.append(" ● modified", style="bold yellow")
-        if ed.working is not None:
-            bad = sum(1 for p in ed.problems if p)
-            title.append(f" · {len(ed.cases)} cases", style="dim")
-            if bad:
-                title.append(f" · {bad} with problems", style="bold red")
-        self.query_one("#evals-title", Static).update(title)
-
-    def _render_file_issues(self) -> None:
-        box = self.query_one("#evals-file-issues", Static)
-        issues = self.file_issues
-        box.display = bool(issues)
-        if not issues:
-            return
-        head = (f"{EVALS_PATH} cannot be edited here until it parses; fix it in your editor:"
-                if self.editor.working is None else f"{EVALS_PATH} as read has problems (a "
-                "case that could not be read is not listed; fix it in your editor):")
-        lines = [head] + [f"  line {i.line}: {i.message}" if i.line else f"  {i.message}"
-                          for i in issues[:5]]
-        if len(issues) > 5:
-            lines.append(f"  … and {len(issues) - 5} more")
-        box.update(Text("\n".join(lines)))
+        self.query_one(EvalsTopBar).show(self.editor, new_file=self._new_file)
 
     def _select(self, index: int | None) -> None:
         if self.editor.select(index):
@@ -395,17 +364,13 @@ and nothing is written until you save. ● in the title means unsaved changes.
             self.post_message(OverwriteRequested(self.editor.working.model_copy(deep=True)))
         self.query_one(ConflictBar).hide()
 
-    @on(Button.Pressed, "#evals-save")
-    def _save_pressed(self) -> None:
-        self.action_save()
-
-    @on(Button.Pressed, "#evals-draft")
-    def _draft_pressed(self) -> None:
-        self.action_draft()
-
-    @on(Button.Pressed, "#evals-refine")
-    def _refine_pressed(self) -> None:
-        self.action_refine()
+    @on(Button.Pressed)
+    def _button_pressed(self, event: Button.Pressed) -> None:
+        # The top bar's mouse shortcuts; other buttons (the bars') are theirs to handle.
+        action = {"evals-save": self.action_save, "evals-draft": self.action_draft,
+                  "evals-refine": self.action_refine}.get(event.button.id or "")
+        if action is not None:
+            action()
 
     # --- proposals ------------------------------------------------------------------------
 

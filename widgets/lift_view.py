@@ -3,9 +3,9 @@
 Three sections, one key each: **Metrics** (the lift table with CI bars, the sample-size
 planner wherever a verdict is inconclusive, stakeholder dimensions, pass rates / g /
 pass@k, efficiency and cost diffs with the script exec rate, inventory and missing
-metrics), **Cases** (the cases x metrics heatmap) and **Negative lift** (the triage list
-with each case's class and evidence). Enter on a case in the heatmap or the triage list
-posts `CompareRequested(case_id)`. Numbers and sentences come from
+metrics), **Cases** (the cases x metrics heatmap) and **Negative lift** (the triage list of
+`widgets.triage_list`, with each case's class and evidence). Enter on a case in the heatmap
+or the triage list posts `CompareRequested(case_id)`. Numbers and sentences come from
 `skillforge.report.facts`, so the tab says exactly what the HTML and Markdown reports say.
 
 The widget only renders: the app computes the report (`skillforge.lift.lift_for_run`) or
@@ -24,15 +24,17 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import DataTable, Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent, TabPane
 
-from skillforge.models.lift import LiftReport, RunComparison, TriageEvidence
+from skillforge.models.lift import LiftReport, RunComparison
 from skillforge.report import facts as F
 from widgets.ci_bars import VERDICT_STYLE, MetricTable, dimensions_table
 from widgets.heatmap import Heatmap, cell_detail, heat_legend
+from widgets.triage_list import CLASS_STYLE, NegativeList, triage_detail
 
-CLASS_STYLE = {"never_discovered": "bold magenta", "misused": "bold red",
-               "overhead": "bold yellow", "unstable": "bold cyan", "unexplained": "bold"}
+__all__ = ["CLASS_STYLE", "CompareRequested", "LiftView", "NegativeList",
+           "triage_detail"]  # the triage list's names stay importable from here
+
 SECTIONS = {"metrics": "lift-metrics", "cases": "lift-cases", "triage": "lift-triage"}
 
 
@@ -43,113 +45,6 @@ class CompareRequested(Message):
         super().__init__()
         self.case_id = case_id
         self.run_id = run_id
-
-
-class NegativeList(DataTable):
-    """The cases the skill made worse (overall), worst first, with their triage class."""
-
-    HELP = """## Negative lift
-Every case whose overall paired delta is below zero, worst first, with the first triage
-class that fits (CONTRACTS.md section 8):
-
-- **unstable**: a side has errored or timed-out attempts, or its attempts disagree more
-  than the loss: rerun before concluding anything;
-- **never_discovered**: the agent never opened the skill (work on the description);
-- **misused**: the skill was opened and correctness fell (work on the instructions);
-- **overhead**: correctness held but the skill cost extra steps;
-- **unexplained**: none of the four fits the recorded facts.
-
-The panel below shows the evidence for the highlighted case. **Enter** opens its
-with/without trajectories side by side.
-"""
-    DEFAULT_CSS = """
-    NegativeList { height: 1fr; border: round $panel; }
-    NegativeList:focus { border: round $accent; }
-    """
-
-    class CaseHighlighted(Message):
-        def __init__(self, case_id: str | None) -> None:
-            super().__init__()
-            self.case_id = case_id
-
-    class CaseChosen(Message):
-        def __init__(self, case_id: str) -> None:
-            super().__init__()
-            self.case_id = case_id
-
-    def __init__(self, **kwargs) -> None:
-        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
-        self.border_title = "Negative lift"
-        self.case_ids: list[str] = []
-        self.evidence: dict[str, TriageEvidence] = {}
-
-    def show(self, report: LiftReport | None) -> None:
-        self.clear(columns=True)
-        self.case_ids = []
-        self.evidence = F.evidence_for(report) if report else {}
-        if report is None:
-            return
-        reason = max(20, (self.size.width or 100) - 46)
-        self.add_column("case", key="case")
-        self.add_column("Δ overall", key="delta", width=9)
-        self.add_column("class", key="class", width=16)
-        self.add_column("why", key="why", width=reason)
-        for neg in report.negative_cases:
-            ev = self.evidence.get(neg.case_id)
-            self.add_row(neg.case_id, Text(F.signed(neg.delta), style="red", justify="right"),
-                         Text(neg.class_, style=CLASS_STYLE.get(neg.class_, "")),
-                         Text(ev.reason if ev else "", overflow="ellipsis", no_wrap=True),
-                         key=neg.case_id)
-            self.case_ids.append(neg.case_id)
-        self.border_subtitle = (f"{len(self.case_ids)} case(s) · Enter: compare" if self.case_ids
-                                else "none")
-
-    def current(self) -> str | None:
-        r = self.cursor_row
-        return self.case_ids[r] if 0 <= r < len(self.case_ids) else None
-
-    def select_case(self, case_id: str) -> bool:
-        if case_id not in self.case_ids:
-            return False
-        self.move_cursor(row=self.case_ids.index(case_id))
-        return True
-
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        event.stop()
-        self.post_message(self.CaseHighlighted(self.current()))
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        case = self.current()
-        if case is not None:
-            self.post_message(self.CaseChosen(case))
-
-
-def triage_detail(ev: TriageEvidence | None, delta: float | None = None) -> RenderableType:
-    """The evidence behind one negative case's class, in a few lines."""
-    if ev is None:
-        return Text("No case has a negative overall lift.", style="dim")
-    head = Text()
-    head.append(ev.case_id, style="bold")
-    if delta is not None:
-        head.append(f"  Δ overall {F.signed(delta)}", style="red")
-    head.append("  ")
-    head.append(ev.class_, style=CLASS_STYLE.get(ev.class_, ""))
-    head.append(f": {F.CLASS_MEANING.get(ev.class_, '')}", style="dim")
-    facts = Text()
-    facts.append("why ", style="dim")
-    facts.append(ev.reason)
-    facts.append("\nfell ", style="dim")
-    facts.append(", ".join(ev.fell) or "nothing")
-    facts.append("  · activation rate ", style="dim")
-    facts.append(F.pct(ev.activation_rate))
-    facts.append("  · failed attempts ", style="dim")
-    facts.append(F.failed_text(ev.failed_attempts))
-    spread = ", ".join(f"{side} {F.num(v)}" for side, v in ev.spread.items())
-    facts.append("  · spread ", style="dim")
-    facts.append(spread or F.DASH)
-    hint = Text("Enter: the with/without trajectories side by side", style="dim italic")
-    return Group(head, facts, hint)
 
 
 def pass_section(report: LiftReport) -> RenderableType:
@@ -165,7 +60,8 @@ def efficiency_section(report: LiftReport) -> RenderableType:
     eff = report.efficiency
     note = Text(f"Efficiency on the {eff.n_cases} case(s) both conditions passed "
                 "(Diff = (with − base) / base; negative = saving)", style="dim")
-    table = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0), header_style="bold")
+    table = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0),
+                  header_style="bold")
     for head, justify in (("resource", "left"), ("with", "right"), ("base", "right"),
                           ("Diff", "right")):
         table.add_column(head, justify=justify, no_wrap=True)  # type: ignore[arg-type]

@@ -6,7 +6,8 @@ screen are ever built and drawn. Opening a trajectory only measures each step's 
 (`step_height`: a header, a bounded wrap of the message, one row per call and result), so
 opening and jumping to the end cost milliseconds, not seconds, on 5,000 steps.
 
-Skill activations, skill-script runs and failed tool calls are badged and coloured; each
+Skill activations, skill-script runs and failed tool calls are badged and coloured
+(which steps: `widgets.trajectory_marks`; the colours: `widgets.trajectory_theme`); each
 step shows its token counts. Enter expands a step: its whole message, the tool calls'
 arguments and the tool results.
 
@@ -17,7 +18,6 @@ empty slot), so two viewers given lists of the same length line up row for row.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from rich.segment import Segment
@@ -31,18 +31,11 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from sessions.atif import Trajectory
+from widgets import trajectory_theme as theme
 from widgets.trajectory_draw import RowPainter
 from widgets.trajectory_index import StepIndex
-from widgets.trajectory_layout import (
-    HEADER,
-    MORE,
-    OBS,
-    Row,
-    StepMarks,
-    TrajectoryFacts,
-    count,
-    step_marks,
-)
+from widgets.trajectory_layout import HEADER, MORE, OBS, Row, StepMarks, TrajectoryFacts
+from widgets.trajectory_marks import StepMarkBook
 
 MARK_SLICE_S, MARK_GAP_S = 0.008, 0.02  # marking facts: work this long, then let the UI run
 
@@ -62,46 +55,8 @@ token counts, the first lines of its message, every tool call in one line
   show its whole message, the calls' arguments and the full results; **c** collapses all.
 - **]** / **[** jump to the next / previous highlighted step (activation, script run, error).
 """
-    DEFAULT_CSS = """
-    TrajectoryView {
-        height: 1fr; border: round $panel; scrollbar-gutter: stable; overflow-x: hidden;
-        background: $surface;
-    }
-    TrajectoryView:focus { border: round $accent; }
-    TrajectoryView > .trajectory-view--header { background: $panel; color: $foreground; }
-    TrajectoryView > .trajectory-view--cursor { color: $accent; }
-    TrajectoryView > .trajectory-view--user { color: $text-secondary; text-style: bold; }
-    TrajectoryView > .trajectory-view--agent { color: $text-primary; text-style: bold; }
-    TrajectoryView > .trajectory-view--system { color: $foreground-muted; text-style: bold; }
-    TrajectoryView > .trajectory-view--meta { color: $foreground-muted; }
-    TrajectoryView > .trajectory-view--text { color: $foreground; }
-    TrajectoryView > .trajectory-view--reasoning { color: $foreground-muted; text-style: italic; }
-    TrajectoryView > .trajectory-view--call { color: $foreground; }
-    TrajectoryView > .trajectory-view--obs { color: $foreground-muted; }
-    TrajectoryView > .trajectory-view--body { color: $foreground-muted; }
-    TrajectoryView > .trajectory-view--activation { color: $text-accent; text-style: bold; }
-    TrajectoryView > .trajectory-view--activation-badge {
-        background: $accent; color: $background; text-style: bold;
-    }
-    TrajectoryView > .trajectory-view--other-skill-badge { background: $accent-muted; color: $foreground; }
-    TrajectoryView > .trajectory-view--script { color: $text-success; text-style: bold; }
-    TrajectoryView > .trajectory-view--script-badge {
-        background: $success; color: $background; text-style: bold;
-    }
-    TrajectoryView > .trajectory-view--error { color: $text-error; }
-    TrajectoryView > .trajectory-view--error-badge {
-        background: $error; color: $background; text-style: bold;
-    }
-    """
-    COMPONENT_CLASSES = {
-        "trajectory-view--header", "trajectory-view--cursor", "trajectory-view--user",
-        "trajectory-view--agent", "trajectory-view--system", "trajectory-view--meta",
-        "trajectory-view--text", "trajectory-view--reasoning", "trajectory-view--call",
-        "trajectory-view--obs", "trajectory-view--body", "trajectory-view--activation",
-        "trajectory-view--activation-badge", "trajectory-view--other-skill-badge",
-        "trajectory-view--script", "trajectory-view--script-badge", "trajectory-view--error",
-        "trajectory-view--error-badge",
-    }
+    DEFAULT_CSS = theme.TRAJECTORY_CSS  # the row styles, by component class
+    COMPONENT_CLASSES = theme.COMPONENT_CLASSES
     BINDINGS = [
         Binding("up,k", "cursor_up", "Previous step", id="trajectory.up", show=False),
         Binding("down,j", "cursor_down", "Next step", id="trajectory.down", show=False),
@@ -135,9 +90,7 @@ token counts, the first lines of its message, every tool call in one line
         self._index = StepIndex()
         self._highlight: str | None = None
         self._cursor = 0
-        self._marks: dict[int, StepMarks] | None = None  # by step_id, once all are known
-        self._lazy_marks: dict[int, StepMarks] = {}  # by entry, as steps are drawn
-        self._mark_next = 0
+        self._marks = StepMarkBook()
         self._facts_pending: Trajectory | None = None
         self._cache: LRUCache[tuple[int, bool], Strip] = LRUCache(2048)
         self._painter: RowPainter | None = None
@@ -159,8 +112,7 @@ token counts, the first lines of its message, every tool call in one line
         self._index = StepIndex(trajectory, align_to, slot_rows)
         self._highlight = highlight_skill
         self._painter = None
-        self._lazy_marks.clear()
-        self._marks = facts.by_step() if facts is not None else None
+        self._marks.reset(self._index, facts)
         self._facts_pending = trajectory if facts is None else None
         self._cursor = 0
         self.first_paint_done = False
@@ -175,7 +127,7 @@ token counts, the first lines of its message, every tool call in one line
     @property
     def facts_ready(self) -> bool:
         """True once the whole trajectory's facts are known (highlights on screen always are)."""
-        return self._marks is not None
+        return self._marks.complete
 
     @property
     def cursor_step_id(self) -> int | None:
@@ -227,7 +179,7 @@ token counts, the first lines of its message, every tool call in one line
     def marks_for(self, step_id: int) -> StepMarks:
         """What is highlighted in a step (activations, script runs, errors)."""
         entry = self._index.entry_of.get(step_id)
-        return self._marks_at(entry) if entry is not None else StepMarks()
+        return self._marks.at(entry) if entry is not None else StepMarks()
 
     def rendered_text(self, step_id: int) -> str:
         """The plain text of a step's rows as drawn (for tests and copy)."""
@@ -265,48 +217,25 @@ token counts, the first lines of its message, every tool call in one line
         Not a thread: a busy Python thread makes the UI thread wait for the interpreter
         lock after every bit of I/O, and a key press then takes a second (measured).
         """
-        if traj is self.trajectory and self._marks is None:
-            self._mark_next = 0
+        if traj is self.trajectory and not self._marks.complete:
+            self._marks.restart()
             self._mark_more(traj)
 
     def _mark_more(self, traj: Trajectory) -> None:
-        if traj is not self.trajectory or self._marks is not None:
+        if traj is not self.trajectory or self._marks.complete:
             return  # another trajectory is shown now, or the caller gave the facts
-        deadline = time.perf_counter() + MARK_SLICE_S
-        count = len(self._index)
-        while self._mark_next < count and time.perf_counter() < deadline:
-            self._marks_at(self._mark_next)
-            self._mark_next += 1
-        if self._mark_next < count:
+        if not self._marks.mark_for(MARK_SLICE_S):
             self.set_timer(MARK_GAP_S, lambda: self._mark_more(traj))
             return
-        self._marks = {step.step_id: marks for e, marks in self._lazy_marks.items()
-                       if (step := self._index.step_at(e)) is not None}
         self._update_titles()
         self.refresh()
-
-    def _marks_at(self, entry: int) -> StepMarks:
-        step = self._index.step_at(entry)
-        if step is None:
-            return StepMarks()
-        if self._marks is not None:
-            return self._marks.get(step.step_id) or StepMarks()
-        marks = self._lazy_marks.get(entry)
-        if marks is None:
-            marks = self._lazy_marks[entry] = step_marks(self.trajectory, step)
-        return marks
 
     def _update_titles(self) -> None:
         traj = self.trajectory
         if traj is None:
             self.border_subtitle = ""
             return
-        bits = [f"{len(traj.steps):,} steps"]
-        if self._marks is not None:
-            acts = sum(len(m.activations) for m in self._marks.values())
-            runs = sum(len(m.script_runs) for m in self._marks.values())
-            errs = sum(len(m.errors) for m in self._marks.values())
-            bits += [count(acts, "activation"), count(runs, "script run"), count(errs, "error")]
+        bits = [f"{len(traj.steps):,} steps", *self._marks.summary()]
         totals = traj.totals()
         if totals.total_prompt_tokens is not None:
             bits.append(f"in {totals.total_prompt_tokens:,} · out "
@@ -327,7 +256,7 @@ token counts, the first lines of its message, every tool call in one line
                                                            partial=True),
                 self.rich_style, self._highlight)
         return self._painter.paint(row, self._index.step_at(row.entry),
-                                   self._marks_at(row.entry), cursor=cursor,
+                                   self._marks.at(row.entry), cursor=cursor,
                                    expanded=row.entry in self._index.expanded, width=width)
 
     def render_line(self, y: int) -> Strip:
@@ -420,7 +349,7 @@ token counts, the first lines of its message, every tool call in one line
     def _jump(self, direction: int) -> None:
         entry = self._cursor + direction
         while 0 <= entry < len(self._index):
-            if self._marks_at(entry).notable:
+            if self._marks.at(entry).notable:
                 self._move(entry)
                 return
             entry += direction
