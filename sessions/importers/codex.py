@@ -11,19 +11,14 @@ response items, so they are used only by files that lack the response items. Tok
 each `token_count` event's `last_token_usage` goes to the agent step it follows (repeated
 events with unchanged totals are dropped); `total_token_usage` gives final_metrics.
 
-The same reader takes the stream `codex exec --json` prints (no `payload`): `thread.started`,
-`turn.started`, `item.started` / `item.updated` / `item.completed` (agent_message,
-reasoning, command_execution, file_change, mcp_tool_call, web_search, todo_list,
-collab_tool_call, error) and `turn.completed` (the turn's usage) or `turn.failed`. A command
-becomes an `exec_command` call whose result is its output and exit code; a turn's usage goes
-to its last agent step. The stream names no model and does not repeat the prompt.
+The same reader takes the stream `codex exec --json` prints (no `payload`); that part
+is `sessions.importers.codex_stream`.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import shlex
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +32,7 @@ from sessions.importers.base import (
     as_text,
     read_json_lines,
 )
+from sessions.importers.codex_stream import EXEC_TYPES, ExecStreamReader
 
 FORMAT = "codex"
 LINE_TYPES = {"session_meta", "turn_context", "response_item", "event_msg", "compacted"}
@@ -45,10 +41,6 @@ CALL_TYPES = {"function_call", "custom_tool_call", "local_shell_call", "web_sear
 OUTPUT_TYPES = {"function_call_output", "custom_tool_call_output", "local_shell_call_output",
                 "tool_search_output"}
 _EXIT = re.compile(r"(?:Process exited with code|Exit code:)\s*(-?\d+)")
-EXEC_TYPES = {"thread.started", "turn.started", "turn.completed", "turn.failed",
-              "item.started", "item.updated", "item.completed", "item.plan.delta",
-              "request_user_input", "error"}
-_WRAPPERS = {"bash", "sh", "zsh", "dash"}
 
 
 def _exit_code(output: Any) -> int | None:
@@ -92,7 +84,9 @@ def _content_text(content: Any) -> str:
     return "\n".join(parts)
 
 
-class _Importer:
+class _Importer(ExecStreamReader):
+    """Reads one file, rollout lines here and stream events in ExecStreamReader."""
+
     def __init__(self, path: Path) -> None:
         self.path = path
         self.notes = Notes()
@@ -104,10 +98,7 @@ class _Importer:
         self.pending: dict[str, dict[str, Any]] = {}  # call id -> facts from *_end events
         self.final: FinalMetrics | None = None
         self.records = 0
-        # `codex exec --json` streams: items seen by id, usage totals, reported errors
-        self.items: dict[str, Any] = {}
-        self.exec_usage: dict[str, int] | None = None
-        self.errors: list[str] = []
+        self.init_exec_state()
 
     def run(self) -> ImportResult:
         events = []
@@ -134,11 +125,8 @@ class _Importer:
                 extra[key] = meta[key]
         if self.errors:
             extra["errors"] = self.errors[:20]
-        if self.exec_usage is not None and self.final is None:
-            u = self.exec_usage
-            self.final = FinalMetrics(total_prompt_tokens=u["input_tokens"],
-                                      total_completion_tokens=u["output_tokens"],
-                                      total_cached_tokens=u["cached_input_tokens"])
+        if self.final is None:
+            self.final = self.exec_final_metrics()
         traj = self.b.finish(
             Agent(name="codex", version=str(meta.get("cli_version") or "unknown"),
                   model_name=self.model),
@@ -316,123 +304,6 @@ class _Importer:
                     res.extra = {**(res.extra or {}), **facts}
                     return
         self.pending[call_id] = facts  # usually logged before the output item
-
-
-    # --- `codex exec --json` ------------------------------------------------------------
-    def exec_event(self, line: int, kind: str, obj: dict[str, Any]) -> None:
-        if kind == "thread.started":
-            if isinstance(obj.get("thread_id"), str):
-                self.meta.setdefault("id", obj["thread_id"])
-            self.notes.ignore(kind)
-        elif kind == "turn.started":
-            self.current = None
-            self.notes.ignore(kind)
-        elif kind == "turn.completed":
-            self.exec_turn_usage(line, obj.get("usage"))
-        elif kind in ("turn.failed", "error"):
-            err = obj.get("error") if isinstance(obj.get("error"), dict) else obj
-            self.errors.append(as_text(err.get("message")) or kind)
-            self.notes.ignore(kind)
-        elif kind.startswith("item.") and isinstance(obj.get("item"), dict):
-            self.exec_item(line, kind, obj["item"])
-        else:
-            self.notes.ignore(kind)
-
-    def exec_turn_usage(self, line: int, usage: Any) -> None:
-        if not isinstance(usage, dict):
-            self.notes.skip("turn.completed without usage", line)
-            return
-        counts = {k: as_int(usage.get(k)) or 0
-                  for k in ("input_tokens", "cached_input_tokens", "output_tokens")}
-        total = self.exec_usage or dict.fromkeys(counts, 0)
-        self.exec_usage = {k: total[k] + v for k, v in counts.items()}
-        target = self.b.last_agent()
-        if target is None or target.metrics is not None:
-            target = self.b.step("agent", model_name=self.model,
-                                 extra={"line": line, "usage_only": True}, keep=True)
-        target.metrics = Metrics(prompt_tokens=counts["input_tokens"],
-                                 completion_tokens=counts["output_tokens"],
-                                 cached_tokens=counts["cached_input_tokens"],
-                                 extra={"scope": "turn"})
-        self.current = None
-
-    def exec_item(self, line: int, kind: str, item: dict[str, Any]) -> None:
-        itype, item_id = item.get("type"), str(item.get("id") or f"line-{line}")
-        done = kind == "item.completed"
-        if itype in ("agent_message", "reasoning"):
-            if not done:
-                return  # the completed item carries the whole text
-            cur = self.current
-            if itype == "agent_message":
-                fresh = cur is not None and bool(cur.calls)
-                self.agent_step(None, line, fresh).texts.append(as_text(item.get("text")))
-            else:
-                fresh = cur is not None and bool(cur.calls or cur.texts or cur.reasoning)
-                self.agent_step(None, line, fresh).reasoning.append(as_text(item.get("text")))
-            return
-        call = self.exec_call(itype, item)
-        if call is None:
-            self.notes.ignore(f"item:{itype}")
-            return
-        if item_id not in self.items:
-            name, args = call
-            self.b.call(self.agent_step(None, line), item_id, name, args)
-            self.items[item_id] = itype
-        if done:
-            self.exec_result(line, item_id, itype, item)
-
-    @staticmethod
-    def exec_call(itype: Any, item: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
-        """(function name, arguments) of an item that is a tool call, else None."""
-        if itype == "command_execution":
-            command = as_text(item.get("command"))
-            try:
-                argv = shlex.split(command)
-            except ValueError:
-                argv = []
-            wrapped = len(argv) == 3 and argv[1] in ("-lc", "-c") and \
-                argv[0].rsplit("/", 1)[-1] in _WRAPPERS
-            # the wrapper as argv, like a rollout's shell call, so readers see the script
-            return "exec_command", {"command": argv if wrapped else command}
-        if itype == "file_change":
-            return "apply_patch", {"changes": item.get("changes") or []}
-        if itype == "mcp_tool_call":
-            args = item.get("arguments")
-            return (f"mcp__{item.get('server')}__{item.get('tool')}",
-                    args if isinstance(args, dict) else {"arguments": args})
-        if itype == "web_search":
-            return "web_search", {"query": item.get("query")}
-        if itype == "todo_list":
-            return "update_plan", {"items": item.get("items") or []}
-        if itype == "collab_tool_call":
-            return str(item.get("tool") or "collab_tool"), {
-                "prompt": item.get("prompt"), "receivers": item.get("receiver_thread_ids")}
-        return None  # error, plan and unknown items are no tool calls
-
-    def exec_result(self, line: int, item_id: str, itype: str, item: dict[str, Any]) -> None:
-        extra: dict[str, Any] = {}
-        status = item.get("status")
-        if isinstance(status, str):
-            extra["status"] = status
-        if itype == "command_execution":
-            content = as_text(item.get("aggregated_output"))
-            if as_int(item.get("exit_code")) is not None:
-                extra["exit_code"] = as_int(item["exit_code"])
-        elif itype == "mcp_tool_call":
-            res, err = item.get("result"), item.get("error")
-            content = as_text(err.get("message")) if isinstance(err, dict) else \
-                as_text(res.get("content") if isinstance(res, dict) else res)
-            if isinstance(err, dict):
-                extra["is_error"] = True
-        elif itype == "file_change":
-            content = "\n".join(f"{c.get('kind')} {c.get('path')}" for c in
-                                item.get("changes") or [] if isinstance(c, dict))
-        elif itype == "collab_tool_call":
-            content = as_text(item.get("agents_states"))
-        else:
-            content = ""
-        self.b.result(item_id, content, extra, line)
-        self.current = None
 
 
 def import_codex(path: Path) -> ImportResult:
