@@ -1,0 +1,52 @@
+"""Small skills for the correctness rule tests, and a runner of the correctness checks alone.
+
+Each test writes a few lines of SKILL.md (sometimes a reference) to a temporary folder and
+runs only the checks of the correctness modules, so other categories cannot get in the way.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from linters.context import LintContext
+from linters.registry import checks
+from skillforge.models.findings import Finding
+from skillforge.models.skill import SkillFile, load_skill
+
+MODULES = {
+    "linters.correctness", "linters.optional_fields", "linters.links", "linters.portable_paths",
+    "linters.fences",
+}
+DESCRIPTION = "Rotates and merges PDF files. Use when the user asks to fix or combine PDFs."
+BODY = "\n# PDF tools\n\n1. Run `qpdf --rotate=+90 in.pdf out.pdf`.\n2. Open the result.\n"
+
+
+def write_skill(root: Path, skill_md: str, files: dict[str, str] | None = None) -> Path:
+    """Write SKILL.md and `files` (path -> text) under `root`."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "SKILL.md").write_text(skill_md, "utf-8")
+    for rel, text in (files or {}).items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, "utf-8")
+    return root
+
+
+def skill_md(frontmatter: str | None = None, body: str = BODY, name: str = "pdf-tools") -> str:
+    """A SKILL.md: `frontmatter` (default: a valid name and description) and `body`."""
+    fm = frontmatter if frontmatter is not None else f"name: {name}\ndescription: {DESCRIPTION}\n"
+    return f"---\n{fm}---\n{body}"
+
+
+def findings(
+    root: Path, rule: str | None = None, extra: list[SkillFile] | None = None
+) -> list[Finding]:
+    """What the correctness checks find in the skill at `root` (only `rule`'s, if given)."""
+    ctx = LintContext(load_skill(root, extra_files=extra))
+    out = [f for ids, fn in checks() if fn.__module__ in MODULES for f in fn(ctx)]
+    return [f for f in out if rule is None or f.rule == rule]
+
+
+def lint(tmp_path: Path, rule: str, frontmatter: str | None = None, body: str = BODY,
+         folder: str = "pdf-tools", files: dict[str, str] | None = None) -> list[Finding]:
+    """Write a skill in `tmp_path / folder` and return what `rule` finds in it."""
+    return findings(write_skill(tmp_path / folder, skill_md(frontmatter, body), files), rule)
