@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
-import sys
-
 import click
 
 from skillforge.cli.common import require_paths
@@ -17,8 +14,8 @@ from skillforge.cli.common import require_paths
 def serve(path: str, host: str, port: int) -> None:
     """Serve the workbench on http://HOST:PORT (each browser tab runs its own session)."""
     (root,) = require_paths((path,))
-    from textual_serve.server import Server
+    # The web server lives with the App: the CLI reaches it only when this command runs.
+    from skillforge.app.serve import serve_workbench
 
-    command = f"{shlex.quote(sys.executable)} -m skillforge {shlex.quote(str(root))}"
     click.echo(f"skillforge: serving {root} on http://{host}:{port} (Ctrl+C to stop)")
-    Server(command, host=host, port=port, title="skillforge").serve()
+    serve_workbench(root, host, port)
