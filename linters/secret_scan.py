@@ -233,7 +233,7 @@ def scan_sf504(st: SecurityText) -> Iterator[Hit]:
                 continue
             if not _gate_open(det, win):
                 continue
-            for secret in det.plugin.analyze_string(win.text):
+            for secret in _secrets(det, win.text):
                 key = (win.line.no, secret)
                 if key in reported or _not_a_secret(det.name, secret, win, st):
                     continue
@@ -246,6 +246,30 @@ def scan_sf504(st: SecurityText) -> Iterator[Hit]:
                     "and have the skill read the secret from an environment variable.",
                 )
                 break
+
+
+# Plugins whose capture group is only the token's prefix (`(ghp|gho|...)_...`, `glcbt-(..)?`):
+# detect-secrets' `analyze_string` yields that group, so the whole match is the secret here.
+_WHOLE_MATCH = {"GitHubTokenDetector", "GitLabTokenDetector"}
+
+
+def _secrets(det: _Detector, text: str) -> Iterator[str]:
+    """The secrets one plugin finds in `text`, as whole strings.
+
+    `analyze_string` yields `re.findall` results (after the plugin's own checks, such as the
+    JWT's): the first group for most plugins (the secret inside its context, as for AWS keys
+    or basic-auth passwords), only the prefix group for GitHub and GitLab tokens, and tuples
+    for patterns with several groups (npm).
+    """
+    if det.name in _WHOLE_MATCH:
+        for regex in det.plugin.denylist:
+            yield from (m.group(0) for m in regex.finditer(text))
+        return
+    for found in det.plugin.analyze_string(text):
+        if isinstance(found, tuple):
+            found = next((part for part in found if part), "")
+        if found:
+            yield found
 
 
 def _not_a_secret(plugin: str, secret: str, win: _Window, st: SecurityText) -> str | None:

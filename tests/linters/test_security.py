@@ -8,6 +8,7 @@ that a secret scanner (or GitHub push protection) would take for a live credenti
 
 from __future__ import annotations
 
+import hashlib
 import base64
 import json
 import textwrap
@@ -390,3 +391,23 @@ def test_results_are_cached_by_content(tmp_path):
     (skill_dir / "SKILL.md").write_text(f.text.replace("rm -rf ~", "rm -rf build"), "utf-8")
     changed = load_skill(skill_dir)
     assert cached_scan(LintContext(changed), changed.skill_md, ("SF505",)) == ()
+
+
+def _token_body(seed: str, n: int) -> str:
+    # Random-looking but built at run time, so no scanner mistakes this file for a leak.
+    digest = hashlib.sha256(seed.encode()).hexdigest()
+    return "".join(c.upper() if i % 3 == 0 else c for i, c in enumerate(digest))[:n]
+
+
+def test_prefixed_tokens_are_reported_whole():
+    # detect-secrets' GitHub and GitLab patterns capture only the prefix (`ghp`, `glpat`);
+    # the finding must still come, with the token masked by its own first characters.
+    for line, detector in (
+        ("export GH_TOKEN=ghp_" + _token_body("gh", 36), "GitHubTokenDetector"),
+        ("GITLAB_TOKEN=glpat-" + _token_body("gl", 20), "GitLabTokenDetector"),
+        ("//registry.npmjs.org/:_authToken=npm_" + _token_body("npm", 36), "NpmDetector"),
+    ):
+        found = [h for h in hits(f"```bash\n{line}\n```\n") if h.rule == "SF504"]
+        assert found, line
+        assert any(detector in h.message for h in found), [h.message for h in found]
+        assert all(_token_body("gh", 36) not in h.message for h in found)
