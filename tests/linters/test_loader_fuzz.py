@@ -75,7 +75,7 @@ lines = st.lists(
 @FUZZ
 @given(lines)
 def test_random_line_structure_splits_without_raising(ls):
-    status, fm, body, body_line, issue = parse_skill_text("\n".join(ls))
+    status, fm, _body, body_line, issue = parse_skill_text("\n".join(ls))
     assert status in {"ok", "missing", "not_top", "unclosed", "invalid_yaml", "not_mapping"}
     assert body_line >= 1
     if status == "ok":

@@ -71,9 +71,6 @@ def test_secret_in_a_long_json_line_gets_its_column():
     assert h.column == line.index(token) + 1
 
 
-# --- SF507 URLs ------------------------------------------------------------------------------
-
-
 def _token_body(seed: str, n: int) -> str:
     # Random-looking but built at run time, so no scanner mistakes this file for a leak.
     digest = hashlib.sha256(seed.encode()).hexdigest()

@@ -221,7 +221,7 @@ def test_multi_line_comment_that_gives_directives():
     assert (h.rule, h.line, h.column) == ("SF503", 3, 1)
 
 
-# --- SF504 secrets ---------------------------------------------------------------------------
+# --- SF507 URLs (SF504 secrets: test_secrets.py) ---------------------------------------------
 
 
 def test_suspicious_hosts_are_medium():
