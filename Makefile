@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 SKILL ?= sample_skills/csv-insights
 
-.PHONY: run test bench lint-self system-deps clean
+.PHONY: run test bench system-deps clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "skillforge needs Python >= 3.11 (set PYTHON=...)")'

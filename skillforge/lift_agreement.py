@@ -17,8 +17,8 @@ id). For each metric, over the items that two or more judges scored:
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any
 from itertools import combinations
+from typing import Any
 
 from skillforge.lift_stats import mean
 from skillforge.models.lift import AgreementReport, MetricAgreement

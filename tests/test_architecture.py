@@ -63,3 +63,11 @@ def test_no_core_module_imports_textual_at_runtime():
     )
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and proc.stdout.startswith("OK"), proc.stdout + proc.stderr
+
+
+def test_the_code_passes_ruff_with_the_projects_rules():
+    # The same ruff skillforge runs on skill scripts, here with the rules pyproject.toml pins.
+    exe = Path(sys.executable).with_name("ruff")
+    proc = subprocess.run([str(exe), "check", "--output-format", "concise", "."], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

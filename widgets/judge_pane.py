@@ -10,7 +10,13 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
-from skillforge.models.judge import JudgeFailed, JudgeFinished, JudgeResult, JudgeRetrying, JudgeStarted
+from skillforge.models.judge import (
+    JudgeFailed,
+    JudgeFinished,
+    JudgeResult,
+    JudgeRetrying,
+    JudgeStarted,
+)
 
 GRADE_STYLE = {"A": "bold green", "B": "green", "C": "yellow", "D": "dark_orange", "F": "bold red"}
 

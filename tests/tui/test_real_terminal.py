@@ -6,7 +6,6 @@ file makes it go. No Pilot, no headless driver: a real terminal and the real con
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
