@@ -342,11 +342,11 @@ class DockerSandbox(Sandbox):
         exit_code = self._exit_code(exec_id) if finished else None
         return build_result(out, err, exit_code, not finished, started)
 
-    def _exit_code(self, exec_id: str) -> int | None:
+    def _exit_code(self, exec_id: str, wait_s: float = 1.0) -> int | None:
         """The exec's exit code; the stream can end a moment before Docker records it."""
         import docker.errors
 
-        for _ in range(40):
+        for _ in range(max(1, round(wait_s / 0.025))):
             try:
                 info = self.client.api.exec_inspect(exec_id)
             except docker.errors.APIError:
@@ -362,8 +362,12 @@ class DockerSandbox(Sandbox):
         api = self.client.api
         try:
             exec_id = api.exec_create(self._require(), ["sh", "-c", script], user=user)["Id"]
-            api.exec_start(exec_id, detach=False)
-            return
+            # Detached, then polled with a deadline: an attached start reads a socket with no
+            # timeout, which never returns when the container goes away under it.
+            api.exec_start(exec_id, detach=True)
+            if self._exit_code(exec_id, wait_s=KILL_GRACE_S) is not None:
+                return
+            reason = f"`kill` did not finish within {KILL_GRACE_S:g} s"
         except Exception as exc:  # noqa: BLE001 - e.g. no PID left for `kill` to start
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         # The command cannot be stopped from inside (a fork bomb leaves no PID for `kill`):
