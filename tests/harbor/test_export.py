@@ -118,6 +118,7 @@ def test_the_dockerfile_copies_the_case_files_and_only_the_visible_skills(export
     skill_files = sorted(str(p.relative_to(with_skill / "skills")) for p in
                          (with_skill / "skills").rglob("*") if p.is_file())
     assert skill_files == ["csv-insights/SKILL.md", "csv-insights/references/output-format.md",
+                           "csv-insights/scripts/report_format.py",
                            "csv-insights/scripts/summarize.py"]
     assert os.access(with_skill / "skills" / "csv-insights" / "scripts" / "summarize.py",
                      os.X_OK) == os.access(CSV / "scripts" / "summarize.py", os.X_OK)
