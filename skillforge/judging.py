@@ -11,10 +11,10 @@ from pathlib import Path
 from linters.judge import judge_skill
 from skillforge.models.config import Settings
 from skillforge.models.judge import JudgeEvent, JudgeResult
-from skillforge.models.llm import ModelClient, ProviderNotConfigured
+from skillforge.models.llm import ModelClient
 from skillforge.models.skill import load_skill
 from skillforge.providers import aclose
-from skillforge.providers.select import resolve_provider, select_provider
+from skillforge.providers.select import select_provider
 
 
 def judge_clients(settings: Settings, models: list[str] | None = None,
@@ -22,16 +22,6 @@ def judge_clients(settings: Settings, models: list[str] | None = None,
     """One client per judge model ([judge] models, else the provider's model)."""
     wanted = list(models or settings.judge.models) or [None]
     return [select_provider(settings, m, provider) for m in wanted]
-
-
-def provider_label(settings: Settings) -> str:
-    """What the status bar shows: "anthropic · claude-…", or that nothing is configured."""
-    try:
-        choice = resolve_provider(settings)
-    except ProviderNotConfigured:
-        return "no LLM provider (F1 for what to set)"
-    where = f" @ {choice.base_url}" if choice.base_url else ""
-    return f"{choice.name} · {choice.model}{where}"
 
 
 async def run_judge(skill_dir: Path, settings: Settings, *, use_cache: bool = True,

@@ -84,6 +84,16 @@ def _guess_from_model(model: str | None, env: Mapping[str, str]) -> str | None:
     return None
 
 
+def provider_label(settings: Settings) -> str:
+    """What the status bar shows: "anthropic · claude-…", or that nothing is configured."""
+    try:
+        choice = resolve_provider(settings)
+    except ProviderNotConfigured:
+        return "no LLM provider (F1 for what to set)"
+    where = f" @ {choice.base_url}" if choice.base_url else ""
+    return f"{choice.name} · {choice.model}{where}"
+
+
 def resolve_provider(settings: Settings, model: str | None = None, provider: str | None = None,
                      environ: Mapping[str, str] | None = None) -> ProviderChoice:
     """Decide provider, model, base_url and key; raise ProviderNotConfigured saying what to set."""

@@ -17,7 +17,6 @@ from textual.message import Message
 
 from skillforge.models.evals import EVALS_PATH
 from skillforge.models.evals_io import ConflictError, EvalsFile
-from skillforge.models.llm import ProviderError, ProviderNotConfigured
 
 if TYPE_CHECKING:  # the Evals tab's widgets load with the tab (first visit)
     from widgets.evals_messages import (
@@ -148,6 +147,7 @@ class EvalsTab:
 
         async def work() -> None:
             from skillforge.drafting import draft_cases
+            from skillforge.models.llm import ProviderError, ProviderNotConfigured
             from skillforge.models.skill import load_skill
             from skillforge.providers import aclose
 
@@ -197,6 +197,7 @@ class EvalsTab:
         async def work() -> None:
             from sessions.importers import import_trajectory
             from sessions.store import RunStore
+            from skillforge.models.llm import ProviderError, ProviderNotConfigured
             from skillforge.models.skill import load_skill
             from skillforge.providers import aclose
             from skillforge.refining import refine_case

@@ -9,14 +9,15 @@ skill returns at once.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 from textual.timer import Timer
 
-from skillforge.judging import provider_label, run_judge
-from skillforge.models.judge import JudgeError, JudgeResult
-from skillforge.models.llm import ProviderError, ProviderNotConfigured
 from widgets.judge_pane import JudgePane
+
+if TYPE_CHECKING:  # the judge and its models load on first use, not at start-up
+    from skillforge.models.judge import JudgeResult
 
 AUTO_JUDGE_DELAY_S = 2.0
 
@@ -42,6 +43,8 @@ class JudgeTab:
 
     def judge_init(self) -> None:
         self.judge_results = {}
+        from skillforge.providers.select import provider_label
+
         settings, _err = self.ws.settings(self.current)
         self.app.status_text = provider_label(settings)
 
@@ -54,6 +57,10 @@ class JudgeTab:
             pane.show_message("starting the judge…")
 
         async def work() -> None:
+            from skillforge.judging import run_judge
+            from skillforge.models.judge import JudgeError
+            from skillforge.models.llm import ProviderError, ProviderNotConfigured
+
             try:
                 result = await run_judge(path, settings, progress=lambda e: self.post_message(JudgeProgress(e)))
             except ProviderNotConfigured as exc:

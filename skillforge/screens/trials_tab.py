@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from sessions.store import RunStore
-
-if TYPE_CHECKING:  # the tabs' widgets load with the tabs (first visit), not at start-up
+if TYPE_CHECKING:  # the tabs' widgets and the run store load on first use, not at start-up
+    from sessions.store import RunStore
     from skillforge.models.lift import LiftReport
     from widgets.compare_view import CompareClosed
     from widgets.lift_view import CompareRequested
@@ -64,6 +63,8 @@ class TrialsTab:
 
     def _store(self) -> RunStore | None:
         """The run store, or None before the first run (opening the UI creates nothing)."""
+        from sessions.store import RunStore  # the store loads on first use, not at start-up
+
         state = self._state_dir()
         return RunStore(state) if (state / "skillforge.db").exists() else None
 
@@ -125,6 +126,7 @@ class TrialsTab:
         message.stop()
         if self.current is None or self.runner is not None:
             return
+        from sessions.store import RunStore
         from skillforge.models.llm import ProviderNotConfigured
         from skillforge.trial_setup import prepare_runner
         from widgets.trials_grid import TrialsGrid
