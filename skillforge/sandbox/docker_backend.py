@@ -12,7 +12,6 @@ all capabilities are dropped and privilege escalation is disabled.
 from __future__ import annotations
 
 import asyncio
-import atexit
 import contextlib
 import io
 import math
@@ -36,46 +35,13 @@ from skillforge.sandbox.docker_client import describe_unavailable, executor, get
 from skillforge.sandbox.exec_stream import open_exec_stream
 from skillforge.sandbox.labels import owner_labels
 from skillforge.sandbox.layout import with_layout
-from skillforge.sandbox.reaper import reap_stale_sync
+from skillforge.sandbox.reaper import reap_once, track, untrack
 
 # The first stderr line of every command is this marker with the command's pid, so a
 # timeout can kill its process group; it is stripped before anyone sees stderr.
 PID_MARK = b"@@skillforge-pid="
 KILL_GRACE_S = 2.0
 KILL_ATTEMPTS = 4
-
-_live: dict[str, object] = {}
-_live_lock = threading.Lock()
-_reaped = False
-
-
-def _remove_leftovers() -> None:
-    """At interpreter exit, remove containers this process still owns (last resort)."""
-    with _live_lock:
-        ids = list(_live)
-    if not ids:
-        return
-    try:
-        api = get_client().api
-    except SandboxUnavailable:
-        return
-    for cid in ids:
-        with contextlib.suppress(Exception):  # best effort at exit
-            api.remove_container(cid, force=True)
-
-
-atexit.register(_remove_leftovers)
-
-
-def _reap_once(client) -> None:
-    """The first sandbox of a process removes containers that crashed runs left behind."""
-    global _reaped
-    if _reaped:
-        return
-    _reaped = True
-    with contextlib.suppress(Exception):  # reaping must never stop a trial
-        reap_stale_sync(client=client)
-
 
 def _guarded(fn, *args):
     """Run a blocking Docker call; a daemon that went away becomes SandboxUnavailable."""
@@ -160,7 +126,7 @@ class DockerSandbox(Sandbox):
 
         spec = self.spec
         api = self.client.api
-        _reap_once(self.client)
+        reap_once(self.client)
         lifetime = max(1, math.ceil(spec.timeout_sec))
         labels = {**spec.labels, **owner_labels(spec.run_id, lifetime)}
         env = {"HOME": "/home/agent", "LANG": "C.UTF-8", **spec.env}
@@ -186,8 +152,7 @@ class DockerSandbox(Sandbox):
         except docker.errors.APIError as exc:
             raise SandboxError(f"could not create the trial container: {exc.explanation or exc}")
         self.container_id = created["Id"]
-        with _live_lock:
-            _live[self.container_id] = self
+        track(self.container_id, self)
         t1 = time.monotonic()
         try:
             # One copy-in before start (each copy costs tens of ms): the layout and the
@@ -220,8 +185,7 @@ class DockerSandbox(Sandbox):
             if exc.status_code != 409:
                 raise SandboxError(f"could not remove container {cid[:12]}: {exc}") from exc
         self._removed = True
-        with _live_lock:
-            _live.pop(cid, None)
+        untrack(cid)
 
     def _require(self) -> str:
         if self.container_id is None or self._removed:

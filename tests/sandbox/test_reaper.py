@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from skillforge.sandbox import docker_backend
+from skillforge.sandbox import reaper
 from skillforge.sandbox.docker_backend import DockerSandbox
 from skillforge.sandbox.labels import DEADLINE, PID, PID_START, owner_labels, process_start_ticks
 from skillforge.sandbox.reaper import reap_stale_sync
@@ -35,7 +35,7 @@ def leftover(client, image: str, labels: dict[str, str]) -> str:
 
 async def test_reap_stale_removes_orphans_and_keeps_live_sandboxes(
         spec, run_id, trial_image, docker_client, monkeypatch):
-    monkeypatch.setattr(docker_backend, "_reaped", True)  # no automatic reaping here
+    monkeypatch.setattr(reaper, "_reaped", True)  # no automatic reaping here
     pid, ticks = dead_process()
     orphan = leftover(docker_client, trial_image,
                       owner_labels(run_id, 600) | {PID: str(pid), PID_START: ticks})
@@ -52,7 +52,7 @@ async def test_reap_stale_removes_orphans_and_keeps_live_sandboxes(
 
 async def test_the_first_sandbox_of_a_process_reaps_orphans(
         spec, run_id, trial_image, docker_client, monkeypatch):
-    monkeypatch.setattr(docker_backend, "_reaped", False)
+    monkeypatch.setattr(reaper, "_reaped", False)
     pid, ticks = dead_process()
     orphan = leftover(docker_client, trial_image,
                       owner_labels(run_id, 600) | {PID: str(pid), PID_START: ticks})
