@@ -30,10 +30,7 @@ from skillforge.models.lift import LiftReport, RunComparison
 from skillforge.report import facts as F
 from widgets.ci_bars import VERDICT_STYLE, MetricTable, dimensions_table
 from widgets.heatmap import Heatmap, cell_detail, heat_legend
-from widgets.triage_list import CLASS_STYLE, NegativeList, triage_detail
-
-__all__ = ["CLASS_STYLE", "CompareRequested", "LiftView", "NegativeList",
-           "triage_detail"]  # the triage list's names stay importable from here
+from widgets.triage_list import NegativeList, triage_detail
 
 SECTIONS = {"metrics": "lift-metrics", "cases": "lift-cases", "triage": "lift-triage"}
 

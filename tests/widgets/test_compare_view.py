@@ -25,7 +25,7 @@ from tests.widgets.lift_fixture import (
     fixture_report,
 )
 from widgets.compare_view import CompareClosed, CompareView
-from widgets.lift_view import NegativeList
+from widgets.triage_list import NegativeList
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 
 from tests.widgets.lift_fixture import SIZE, LiftApp, build_store, fixture_report
 from widgets.compare_view import CompareView
-from widgets.lift_view import NegativeList
+from widgets.triage_list import NegativeList
 
 
 @pytest.fixture

@@ -31,7 +31,8 @@ from tests.widgets.lift_fixture import (
 )
 from widgets.ci_bars import MetricTable, bar_cells, ci_bar
 from widgets.heatmap import Heatmap, heat_rgb
-from widgets.lift_view import CompareRequested, LiftView, NegativeList
+from widgets.lift_view import CompareRequested, LiftView
+from widgets.triage_list import NegativeList
 from widgets.run_picker import CompareRunsChosen, RunChosen, RunPicker
 
 
