@@ -14,7 +14,7 @@ from linters.context import LintContext
 from linters.literal_search import any_match, has_any, search_at_words, search_lowered
 from linters.reachability import mentions, skill_md_words
 from linters.registry import check
-from linters.subjects import has_workflow
+from linters.subjects import has_numbered_steps, has_workflow
 from skillforge.models.findings import Finding
 
 _EXAMPLE_HEADING = re.compile(
@@ -67,17 +67,7 @@ _ORDERED_ITEM = re.compile(r"\s{0,3}\d+[.)]\s+\S")
 def _lays_out_steps(ctx: LintContext) -> bool:
     """Stricter than the `workflow` subject: a "How to use" section that only points at
     reference files has nothing to verify; numbered steps or a Workflow heading do."""
-    if any_match(_STEPS_HEADING, ctx.heading_texts, ctx.heading_lows):
-        return True
-    run = 0
-    for _no, line in ctx.body.prose_lines():
-        if _ORDERED_ITEM.match(line):
-            run += 1
-            if run >= 3:
-                return True
-        elif line.strip() and not line.startswith((" ", "\t")):
-            run = 0
-    return False
+    return any_match(_STEPS_HEADING, ctx.heading_texts, ctx.heading_lows) or has_numbered_steps(ctx)
 
 
 @check("SF310")

@@ -27,8 +27,15 @@ def has_workflow(ctx: LintContext) -> bool:
 
 
 def _has_workflow(ctx: LintContext) -> bool:
-    if any_match(_WORKFLOW_HEADING, ctx.heading_texts, ctx.heading_lows):
-        return True
+    return any_match(_WORKFLOW_HEADING, ctx.heading_texts, ctx.heading_lows) or has_numbered_steps(ctx)
+
+
+def has_numbered_steps(ctx: LintContext) -> bool:
+    """Three or more numbered items in a row in the prose (indented lines may sit between)."""
+    return ctx.memo("numbered_steps", lambda: _numbered_run(ctx))
+
+
+def _numbered_run(ctx: LintContext) -> bool:
     run = 0
     for _no, line in ctx.body.prose_lines():
         if _ORDERED_ITEM.match(line):
