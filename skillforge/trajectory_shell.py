@@ -11,7 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from skillforge.skill_paths import skill_path
 
@@ -64,9 +64,8 @@ def _resolve(token: str, cwd: str | None) -> str:
     return token
 
 
-def shell_reads(command: str, skills_dirs: Sequence[str]) -> list[str]:
-    """Names of the skills whose SKILL.md the command line prints (cat, head, sed...)."""
-    names = []
+def _commands(command: str) -> Iterator[tuple[list[str], str | None]]:
+    """(words, working folder) of each simple command, prefixes stripped and `cd` followed."""
     cwd: str | None = None
     for words in _words(command):
         words = _strip_prefix(words)
@@ -75,6 +74,13 @@ def shell_reads(command: str, skills_dirs: Sequence[str]) -> list[str]:
         if words[0] == "cd" and len(words) > 1:
             cwd = _resolve(words[1], cwd)
             continue
+        yield words, cwd
+
+
+def shell_reads(command: str, skills_dirs: Sequence[str]) -> list[str]:
+    """Names of the skills whose SKILL.md the command line prints (cat, head, sed...)."""
+    names = []
+    for words, cwd in _commands(command):
         if posixpath.basename(words[0]).lower() not in PRINTERS:
             continue
         for token in words[1:]:
@@ -87,14 +93,7 @@ def shell_reads(command: str, skills_dirs: Sequence[str]) -> list[str]:
 def executed_scripts(command: str, skills_dirs: Sequence[str]) -> list[tuple[str, str]]:
     """(skill name, scripts/... path) for each skill script the command line runs."""
     runs = []
-    cwd: str | None = None
-    for words in _words(command):
-        words = _strip_prefix(words)
-        if not words:
-            continue
-        if words[0] == "cd" and len(words) > 1:
-            cwd = _resolve(words[1], cwd)
-            continue
+    for words, cwd in _commands(command):
         target = words[0]
         rest = words[1:]
         if posixpath.basename(target) in _RUNNERS and rest[:1] in (["run"], ["exec"]):
