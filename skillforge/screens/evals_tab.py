@@ -132,11 +132,25 @@ class EvalsTab:
 
     # --- drafting and refining (model calls in workers) ---------------------------------
 
-    def _client(self):
+    async def _ask_model(self, call) -> None:
+        """Run `call(settings, client)` with the configured provider and post what it returns
+        (an EvalsProposalReady); a missing provider or a failed call becomes an error there."""
+        from skillforge.models.llm import ProviderError, ProviderNotConfigured
+        from skillforge.providers import aclose
         from skillforge.providers.select import select_provider
 
         settings, _err = self.ws.settings(self.current)
-        return settings, select_provider(settings)
+        try:
+            client = select_provider(settings)
+        except ProviderNotConfigured as exc:
+            self.post_message(EvalsProposalReady(error=str(exc)))
+            return
+        try:
+            self.post_message(await call(settings, client))
+        except (ProviderError, ValueError) as exc:
+            self.post_message(EvalsProposalReady(error=str(exc)))
+        finally:
+            await aclose(client)
 
     def on_draft_requested(self, message: DraftRequested) -> None:
         message.stop()
@@ -145,28 +159,16 @@ class EvalsTab:
         pane.set_status(f"drafting {message.count} case(s) per kind…")
         existing = self.evals_file.evalset if self.evals_file else None
 
-        async def work() -> None:
+        async def draft(settings, client) -> EvalsProposalReady:
             from skillforge.drafting import draft_cases
-            from skillforge.models.llm import ProviderError, ProviderNotConfigured
             from skillforge.models.skill import load_skill
-            from skillforge.providers import aclose
 
-            try:
-                settings, client = self._client()
-            except ProviderNotConfigured as exc:
-                self.post_message(EvalsProposalReady(error=str(exc)))
-                return
-            try:
-                proposal = await draft_cases(load_skill(path), client, kinds=message.kinds,
-                                             count=message.count, existing=existing,
-                                             temperature=settings.provider.temperature)
-                self.post_message(EvalsProposalReady(proposal=proposal))
-            except (ProviderError, ValueError) as exc:
-                self.post_message(EvalsProposalReady(error=str(exc)))
-            finally:
-                await aclose(client)
+            proposal = await draft_cases(load_skill(path), client, kinds=message.kinds,
+                                         count=message.count, existing=existing,
+                                         temperature=settings.provider.temperature)
+            return EvalsProposalReady(proposal=proposal)
 
-        self.run_worker(work(), name="draft", group="evals-model", exclusive=True, exit_on_error=False)
+        self.run_worker(self._ask_model(draft), name="draft", group="evals-model", exclusive=True, exit_on_error=False)
 
     def on_refine_requested(self, message: RefineRequested) -> None:
         message.stop()
@@ -197,9 +199,7 @@ class EvalsTab:
         async def work() -> None:
             from sessions.importers import import_trajectory
             from sessions.store import RunStore
-            from skillforge.models.llm import ProviderError, ProviderNotConfigured
             from skillforge.models.skill import load_skill
-            from skillforge.providers import aclose
             from skillforge.refining import refine_case
 
             try:
@@ -210,19 +210,13 @@ class EvalsTab:
             except Exception as exc:  # noqa: BLE001 - any unreadable trace is the author's to fix
                 self.post_message(EvalsProposalReady(error=f"cannot read that trajectory: {exc}"))
                 return
-            try:
-                settings, client = self._client()
-            except ProviderNotConfigured as exc:
-                self.post_message(EvalsProposalReady(error=str(exc)))
-                return
-            try:
+
+            async def refine(settings, client) -> EvalsProposalReady:
                 diff = await refine_case(load_skill(path), case, traj, client,
                                          temperature=settings.provider.temperature)
-                self.post_message(EvalsProposalReady(diff=diff))
-            except (ProviderError, ValueError) as exc:
-                self.post_message(EvalsProposalReady(error=str(exc)))
-            finally:
-                await aclose(client)
+                return EvalsProposalReady(diff=diff)
+
+            await self._ask_model(refine)
 
         self.run_worker(work(), name="refine", group="evals-model", exclusive=True, exit_on_error=False)
 
