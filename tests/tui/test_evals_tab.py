@@ -121,3 +121,46 @@ async def test_draft_from_the_tab_shows_a_proposal(skill: Path, monkeypatch, llm
         assert len(llm_server.requests) == 1
         # Nothing is written until the author accepts.
         assert "dedupe-customers" not in (skill / "evals" / "evals.json").read_text()
+
+
+async def test_refine_from_the_tab_shows_a_case_diff(skill: Path, monkeypatch, llm_server,
+                                                     tmp_path: Path):
+    from tests.drafting.answers import edit, refined
+    from tests.drafting.conftest import SESSION
+
+    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("SKILLFORGE_PROVIDER__MODEL", "refine-model")
+    llm_server.script(structured(refined(
+        edit("expected_behavior", ["Uses Q4 2024 only, not the full year"],
+             source="trajectory", steps=[4]))))
+    app = make_app(skill, Settings())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await wait_for(pilot, lambda: _pane(app).evalset is not None, 5, "the evals to load")
+        app.screen._refine("q4-top-region", str(SESSION), tmp_path / "state")
+        from widgets.proposal_view import ProposalView
+
+        view = app.screen.query_one(ProposalView)
+        await wait_for(pilot, lambda: view.proposal is not None, 20,
+                       f"the case diff (status: {_pane(app).status_text})")
+        assert [c.field for c in view.proposal.changes] == ["expected_behavior"]
+        assert len(llm_server.requests) == 1
+        assert "Uses Q4 2024 only" not in (skill / "evals" / "evals.json").read_text()
+
+
+async def test_refine_without_a_provider_says_so_in_the_status(skill: Path, monkeypatch,
+                                                               tmp_path: Path):
+    from tests.drafting.conftest import SESSION
+
+    for var in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"):
+        monkeypatch.delenv(var, raising=False)
+    app = make_app(skill, Settings())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await wait_for(pilot, lambda: _pane(app).evalset is not None, 5, "the evals to load")
+        app.screen._refine("q4-top-region", str(SESSION), tmp_path / "state")
+        await wait_for(pilot, lambda: "provider" in _pane(app).status_text.lower(), 10,
+                       f"the provider error (status: {_pane(app).status_text})")
