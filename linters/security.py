@@ -26,7 +26,7 @@ from linters.risky_commands import scan_sf505, scan_sf506, scan_sf509, scan_sf51
 from linters.risky_urls import scan_sf507
 from linters.secret_scan import scan_sf504
 from linters.security_context import Hit, SecurityText
-from skillforge.models.findings import Finding, Severity
+from skillforge.models.findings import Finding
 from skillforge.models.skill import SkillFile
 
 # Bump when a scanner changes, so cached results from an older rule set are not reused.
@@ -160,33 +160,38 @@ def split_tools(value: object) -> list[str]:
     return tools
 
 
-def shell_grant(tool: str) -> Severity | None:
-    """high for a shell tool with no real restriction, medium for any-interpreter patterns."""
+def shell_grant(tool: str) -> str | None:
+    """What a shell tool grant lets the agent run without asking: "any command" (no real
+    restriction), "any code" (an any-interpreter pattern), or None (a real restriction)."""
     m = _TOOL.match(tool.strip())
     if not m or m.group("name").lower() not in _SHELL_TOOLS:
         return None
     arg = m.group("arg")
     if arg is None or _ANY_COMMAND.match(arg):
-        return Severity.high
+        return "any command"
     if _INTERPRETER.match(arg):
-        return Severity.medium
+        return "any code"
     return None
 
 
 @check("SF511")
 def allowed_tools_shell(ctx: LintContext) -> Iterator[Finding]:
-    """SF511: `allowed-tools` pre-approves an unrestricted shell."""
+    """SF511: `allowed-tools` pre-approves an unrestricted shell.
+
+    A warning, not a security alarm: the grant is the author's policy choice, stated in the
+    open, and harnesses and other linters treat it so. It stays visible, and
+    `--fail-on warning` still gates on it."""
     fm = ctx.skill.frontmatter
     if not ctx.frontmatter_ok or fm is None or "allowed-tools" not in fm.data:
         return
     key_line = ctx.fm_line("allowed-tools") or 2
     lines = ctx.skill_md_text.splitlines()
     for tool in split_tools(fm.get("allowed-tools")):
-        sev = shell_grant(tool)
-        if sev is None:
+        grant = shell_grant(tool)
+        if grant is None:
             continue
         line, col = _locate(lines, tool, key_line)
-        how = ("lets the agent run any command without asking" if sev == Severity.high
+        how = ("lets the agent run any command without asking" if grant == "any command"
                else "lets the agent run arbitrary code through an interpreter")
         yield ctx.finding(
             "SF511",
@@ -194,7 +199,6 @@ def allowed_tools_shell(ctx: LintContext) -> Iterator[Finding]:
             "skill needs instead, for example `Bash(python scripts/report.py:*)`.",
             line=line,
             column=col,
-            severity=sev,
         )
 
 

@@ -13,6 +13,7 @@ import time
 from linters import lint_skill
 from linters.markdown import MarkdownDoc
 from linters.security import scan_text, shell_grant, split_tools
+from skillforge.models.config import LintConfig
 from skillforge.models.findings import Severity
 from tests.linters.test_security import make_skill
 
@@ -187,8 +188,8 @@ def test_split_tools_handles_strings_lists_and_patterns():
 def test_shell_grants():
     for tool in ("Bash", "Bash(*)", "Bash(:*)", "Bash()", "Shell", "bash", "Bash(sudo:*)",
                  "Bash(sh -c:*)", "run_shell_command"):
-        assert shell_grant(tool) == Severity.high, tool
-    assert shell_grant("Bash(python:*)") == Severity.medium
+        assert shell_grant(tool) == "any command", tool
+    assert shell_grant("Bash(python:*)") == "any code"
     for tool in ("Bash(git status:*)", "Bash(python scripts/report.py:*)", "Read", "Grep"):
         assert shell_grant(tool) is None, tool
 
@@ -197,7 +198,22 @@ def test_sf511_points_at_the_tool_in_a_yaml_list(tmp_path):
     skill = make_skill(tmp_path, "# Expenses\n\nFile the receipts.",
                        fm_extra="allowed-tools:\n  - Read\n  - Bash\n")
     found = [f for f in lint_skill(skill, external=False).findings if f.rule == "SF511"]
-    assert [(f.line, f.column, f.severity.value) for f in found] == [(6, 5, "high")]
+    assert [(f.line, f.column, f.severity.value) for f in found] == [(6, 5, "warning")]
+
+
+def test_sf511_is_policy_a_warning_that_only_fail_on_warning_gates(tmp_path):
+    # Issue 14: a plain `Bash` grant alone failed half of 318 public skills at `high`. It is
+    # the author's stated choice: visible, but not a security alarm.
+    skill = make_skill(tmp_path, "# Expenses\n\n1. Run `python3 scripts/file.py`.\n",
+                       files={"scripts/file.py": "print('filed')\n"},
+                       fm_extra="allowed-tools: Read Bash\n")
+    report = lint_skill(skill, external=False)
+    assert [(f.rule, f.severity) for f in report.findings if f.rule == "SF511"] == [
+        ("SF511", Severity.warning)]
+    assert report.security_score == 100
+    assert not any("security" in r for r in report.gate_reasons)
+    strict = lint_skill(skill, LintConfig(fail_on="warning"), external=False)
+    assert not strict.passed_gate and any("warning" in r for r in strict.gate_reasons)
 
 
 def test_sf511_quiet_for_restricted_shell(tmp_path):
