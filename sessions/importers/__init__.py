@@ -3,7 +3,8 @@
 `detect_format(path)` names the format of a file or folder, `import_trajectory(path)` imports
 one trace, `import_path(path)` every trace a file or folder holds. Formats: `claude_code`
 (.jsonl), `codex` (.jsonl rollouts), `atif` (.json, any v1.x), `gemini_cli` (.json chat
-recordings) and `opencode` (a storage folder, or one of its session files).
+recordings and the .jsonl session logs that replaced them) and `opencode` (a storage folder,
+or one of its session files).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from sessions.importers.base import ImportResult, Skipped, SkippedLine, TraceImp
 from sessions.importers.claude_code import import_claude_code
 from sessions.importers.codex import import_codex
 from sessions.importers.gemini_cli import import_gemini_cli
+from sessions.importers.gemini_jsonl import is_log_record
 from sessions.importers.opencode import import_opencode, storage_root
 
 __all__ = [
@@ -53,6 +55,8 @@ def _sniff_lines(path: Path) -> str | None:
             if not isinstance(obj, dict):
                 continue
             seen += 1
+            if is_log_record(obj):  # before Claude Code: both write `type: "user"` lines
+                return "gemini_cli"
             kind = obj.get("type")
             if kind in _CODEX_TYPES and "payload" in obj or kind in _CODEX_STREAM_TYPES:
                 return "codex"
@@ -120,8 +124,8 @@ def import_path(path: Path | str, fmt: str | None = None) -> list[ImportResult]:
     fmt = fmt or detect_format(path)
     if fmt is None:
         raise TraceImportError(
-            f"{path}: not a trace skillforge can read; expected a Claude Code or Codex .jsonl "
-            "session log, an ATIF or Gemini CLI .json file, or an OpenCode storage folder")
+            f"{path}: not a trace skillforge can read; expected a Claude Code, Codex or Gemini CLI "
+            ".jsonl session log, an ATIF or Gemini CLI .json file, or an OpenCode storage folder")
     if fmt == "opencode":
         return import_opencode(path)
     if fmt not in _SINGLE:

@@ -1,9 +1,13 @@
-"""Gemini CLI chat recordings (`~/.gemini/tmp/<project>/chats/session-*.json`) to ATIF.
+"""Gemini CLI chat recordings (`~/.gemini/tmp/<project>/chats/session-*.json[l]`) to ATIF.
 
-One JSON object: `sessionId`, `projectHash`, `startTime`, `lastUpdated`, `messages[]`. A
-message of type `user` is a user step; `gemini` is an agent step with `content`, `thoughts`
-(reasoning), `tokens` and `toolCalls` (each with its `args`, `status` and `result` holding
-`functionResponse` parts); `info`, `error` and `warning` messages become system steps.
+Two forms of one record: the `.json` file (up to gemini-cli 0.38) is one JSON object,
+`sessionId`, `projectHash`, `startTime`, `lastUpdated`, `messages[]`; the `.jsonl` log
+(0.39 on) appends records that `sessions.importers.gemini_jsonl` folds back into it.
+
+A message of type `user` is a user step; `gemini` is an agent step with `content`,
+`thoughts` (reasoning), `tokens` and `toolCalls` (each with its `args`, `status` and
+`result` holding `functionResponse` parts); `info`, `error` and `warning` messages become
+system steps.
 
 Tokens: prompt = input (Gemini counts cached tokens inside it), cached = cached,
 completion = output + thoughts (thinking tokens are billed as output); tool tokens stay in
@@ -25,9 +29,14 @@ from sessions.importers.base import (
     as_text,
     read_json_file,
 )
+from sessions.importers.gemini_jsonl import REWOUND, SessionLog, replay, starts_like_log
 
 FORMAT = "gemini_cli"
 SYSTEM_TYPES = {"info", "error", "warning"}
+# A call recorded in one of these states has no result yet (the session was cut, or the
+# log was read mid-turn): its status goes on the call, and no empty result is invented.
+PENDING_STATUSES = {"validating", "scheduled", "awaiting_approval", "executing"}
+METADATA_EXTRA = ("projectHash", "startTime", "lastUpdated", "summary", "kind")
 
 
 def _text(content: Any) -> str:
@@ -71,7 +80,8 @@ def _result(call: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     return "\n".join(t for t in texts if t), extra
 
 
-def _message(b: TrajectoryBuilder, notes: Notes, i: int, msg: dict[str, Any]) -> None:
+def _message(b: TrajectoryBuilder, notes: Notes, i: int, msg: dict[str, Any],
+             line: int | None) -> None:
     kind = msg.get("type")
     ts = msg.get("timestamp") if isinstance(msg.get("timestamp"), str) else None
     extra: dict[str, Any] = {"index": i}
@@ -95,44 +105,74 @@ def _message(b: TrajectoryBuilder, notes: Notes, i: int, msg: dict[str, Any]) ->
         draft.metrics = _metrics(msg.get("tokens"))
         for j, call in enumerate(msg.get("toolCalls") or []):
             if not isinstance(call, dict):
-                notes.skip("tool call is not an object", None)
+                notes.skip("tool call is not an object", line)
                 continue
             call_id = str(call.get("id") or f"{i}-{j}")
+            status = call.get("status")
+            pending = call.get("result") is None and isinstance(status, str) \
+                and status in PENDING_STATUSES
+            cextra = {"display_name": call["displayName"]} if call.get("displayName") else {}
+            if pending:
+                cextra["status"] = status
             b.call(draft, call_id, str(call.get("name") or "unknown"), call.get("args") or {},
-                   {"display_name": call["displayName"]} if call.get("displayName") else None)
-            if call.get("result") is not None or call.get("status"):
+                   cextra or None)
+            if not pending and (call.get("result") is not None or status):
                 content, rextra = _result(call)
                 b.result(call_id, content, rextra)
     else:
-        notes.skip(f"unknown message type {kind!r}", None, warn=True)
+        notes.skip(f"unknown message type {kind!r}", line, warn=True)
+
+
+def _document(path: Path) -> SessionLog | None:
+    """The `.json` form as a SessionLog; None when the file is the `.jsonl` form."""
+    if path.suffix == ".jsonl":
+        return None
+    try:
+        data = read_json_file(path)
+    except TraceImportError:
+        if starts_like_log(path):  # a log that was renamed .json
+            return None
+        raise
+    if isinstance(data, dict) and isinstance(data.get("messages"), list):
+        meta = {k: v for k, v in data.items() if k != "messages"}
+        return SessionLog(metadata=meta, messages=data["messages"],
+                          records=len(data["messages"]))
+    if isinstance(data, dict) and starts_like_log(path):
+        return None  # a log of one metadata line
+    raise TraceImportError(f"{path}: a Gemini CLI session is an object with a 'messages' "
+                           "list, or a .jsonl session log")
 
 
 def import_gemini_cli(path: Path) -> ImportResult:
-    """Import one Gemini CLI chat recording (.json)."""
+    """Import one Gemini CLI chat recording, a `.json` document or a `.jsonl` session log."""
     path = Path(path)
-    data = read_json_file(path)
-    if not isinstance(data, dict) or not isinstance(data.get("messages"), list):
-        raise TraceImportError(f"{path}: a Gemini CLI session is an object with a 'messages' "
-                               "list")
     notes = Notes()
+    log = _document(path) or replay(path, notes)
     b = TrajectoryBuilder(notes)
-    for i, msg in enumerate(data["messages"]):
+    for i, msg in enumerate(log.messages):
+        line = log.lines[i] if i < len(log.lines) else None
         if not isinstance(msg, dict):
-            notes.skip("message is not an object", None)
+            notes.skip("message is not an object", line)
             continue
         try:
-            _message(b, notes, i, msg)
+            _message(b, notes, i, msg, line)
         except (TypeError, AttributeError, ValueError):
-            notes.skip(f"malformed {msg.get('type') or 'message'} message (index {i})", None)
+            notes.skip(f"malformed {msg.get('type') or 'message'} message (index {i})", line)
+    if log.rewound:
+        notes.ignored[REWOUND] += log.rewound
     model = next((d.fields.get("model_name") for d in b.drafts if d.fields.get("model_name")),
                  None)
-    extra = {"source_format": FORMAT}
-    for key in ("projectHash", "startTime", "lastUpdated"):
-        if isinstance(data.get(key), str):
-            extra[key] = data[key]
+    meta = log.metadata
+    extra: dict[str, Any] = {"source_format": FORMAT}
+    extra.update({k: meta[k] for k in METADATA_EXTRA if isinstance(meta.get(k), str)})
+    if isinstance(meta.get("directories"), list):
+        extra["directories"] = [d for d in meta["directories"] if isinstance(d, str)]
+    if log.rewound:
+        extra["rewound_messages"] = log.rewound
+    session_id = meta.get("sessionId")
     traj = b.finish(Agent(name="gemini-cli", version="unknown", model_name=model),
-                    session_id=data.get("sessionId") if isinstance(data.get("sessionId"), str)
-                    else path.stem, extra=extra, source=str(path))
+                    session_id=session_id if isinstance(session_id, str) else path.stem,
+                    extra=extra, source=str(path))
     return ImportResult(trajectory=traj, format=FORMAT, source=str(path), skipped=notes.skipped,
                         warnings=notes.warnings, ignored=dict(notes.ignored),
-                        records=len(data["messages"]))
+                        records=log.records)
