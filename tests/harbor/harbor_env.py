@@ -5,16 +5,19 @@ Harbor needs Python >= 3.12 and about 380 MB of packages, so it lives in its own
 once and reused: `$SKILLFORGE_HARBOR_VENV`, else `$XDG_CACHE_HOME/skillforge/harbor-venv`
 (default `~/.cache/skillforge/harbor-venv`), outside the repository. The interpreter is
 `$SKILLFORGE_HARBOR_PYTHON`, else the first python3.12+ on PATH, else one of pyenv's.
-`pip install harbor==0.25.*` is tried first; 0.25.0 pins a certifi newer than some package
-mirrors carry, so `harbor==0.24.*` is the fallback. Telemetry is off for every call.
+What goes in is pinned: `constraints/harbor.txt` (written by `make lock`) holds the exact
+closure, Harbor's own version included, and the venv is installed from it with `-c`. The venv
+remembers the file's digest, so a changed pin rebuilds it. Telemetry is off for every call.
 
-Run this file to set the venv up ahead of the tests: `python tests/harbor/harbor_env.py`.
+Run this file to set the venv up ahead of the tests: `python tests/harbor/harbor_env.py`
+(`--python` prints the interpreter it would use, for tools/lock.sh).
 """
 
 from __future__ import annotations
 
 import fcntl
 import glob
+import hashlib
 import os
 import shutil
 import subprocess
@@ -22,9 +25,12 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-HARBOR_SPECS = ("harbor==0.25.*", "harbor==0.24.*")
 INSTALL_TIMEOUT_S = 1800
 CHECKS = Path(__file__).resolve().parent / "harbor_checks.py"
+PINS = Path(__file__).resolve().parents[2] / "constraints"
+CONSTRAINTS = PINS / "harbor.txt"  # the Harbor venv's exact closure (Python 3.12)
+BUILD_CONSTRAINTS = PINS / "build.txt"  # build backends, should a pin ever be an sdist
+STAMP = ".skillforge-constraints"  # in the venv: the digest of CONSTRAINTS it was made from
 QUIET_ENV = {
     "HARBOR_TELEMETRY": "0",
     # litellm (imported by Harbor's CLI) would otherwise fetch its price list from the web.
@@ -83,6 +89,19 @@ def find_python312() -> str | None:
     return None
 
 
+def pinned_version() -> str:
+    """The Harbor version `constraints/harbor.txt` pins: the one every Harbor test targets."""
+    for line in CONSTRAINTS.read_text().splitlines():
+        name, sep, version = line.partition("==")
+        if sep and name.strip().lower() == "harbor":
+            return version.strip()
+    raise HarborSetupError(f"{CONSTRAINTS} pins no harbor version (run `make lock`)")
+
+
+def _digest() -> str:
+    return hashlib.sha256(CONSTRAINTS.read_bytes()).hexdigest()
+
+
 def venv_dir() -> Path:
     if os.environ.get("SKILLFORGE_HARBOR_VENV"):
         return Path(os.environ["SKILLFORGE_HARBOR_VENV"]).expanduser()
@@ -91,8 +110,11 @@ def venv_dir() -> Path:
 
 
 def _installed(venv: Path) -> str | None:
+    """Harbor's version in `venv`, or None when the venv is missing, broken or was made from
+    other pins than today's constraints/harbor.txt."""
     python = venv / "bin" / "python"
-    if not python.exists():
+    stamp = venv / STAMP
+    if not python.exists() or not stamp.exists() or stamp.read_text().strip() != _digest():
         return None
     out = subprocess.run([str(python), "-c", ("import importlib.metadata as m; "
                           "import harbor.models.task.config; print(m.version('harbor'))")],
@@ -128,21 +150,29 @@ def _install(python: str, venv: Path) -> str:
                           timeout=300, check=False)
     if made.returncode != 0:
         raise HarborSetupError(f"`{python} -m venv {venv}` failed: {made.stderr.strip()}")
-    errors = []
-    for spec in HARBOR_SPECS:
-        done = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
-                               "--disable-pip-version-check", spec], capture_output=True,
-                              text=True, timeout=INSTALL_TIMEOUT_S, check=False,
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
+           "--disable-pip-version-check", "-c", str(CONSTRAINTS)]
+    # The pinned pip first: the interpreter's bundled one may predate --build-constraint.
+    pinned = pinned_version()
+    for args in (["pip"], ["--build-constraint", str(BUILD_CONSTRAINTS), f"harbor=={pinned}"]):
+        done = subprocess.run(pip + args, capture_output=True, text=True,
+                              timeout=INSTALL_TIMEOUT_S, check=False,
                               env={**os.environ, **QUIET_ENV})
-        if done.returncode == 0:
-            version = _installed(venv)
-            if version:
-                return version
-        errors.append(f"pip install {spec}: {(done.stderr or done.stdout).strip()[-800:]}")
-    raise HarborSetupError(f"could not install Harbor into {venv}:\n" + "\n".join(errors))
+        if done.returncode != 0:
+            raise HarborSetupError(
+                f"could not install into {venv}: `pip install -c {CONSTRAINTS} "
+                f"{' '.join(args)}` failed:\n{(done.stderr or done.stdout).strip()[-800:]}")
+    (venv / STAMP).write_text(_digest() + "\n")
+    version = _installed(venv)
+    if version != pinned:
+        raise HarborSetupError(f"{venv} has harbor {version}, not the pinned {pinned}")
+    return version
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--python"]:
+        print(find_python312() or "")
+        sys.exit(0)
     env = ensure_harbor()
     print(f"harbor {env.version} at {env.python}")
     sys.exit(0)
