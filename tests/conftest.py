@@ -53,3 +53,19 @@ def _isolated_caches(tmp_path_factory, monkeypatch):
     for name in list(os.environ):
         if name.startswith(PROVIDER_ENV_PREFIXES):
             monkeypatch.delenv(name, raising=False)
+
+
+# The fast tier (`make test-fast`) deselects tests that need a real engine. A test is marked
+# by the session fixtures it uses, so a new Docker or Harbor test is never misfiled.
+ENGINE_FIXTURES = {
+    "docker_client": "docker",
+    "harbor_env": "harbor",
+    "llama_server": "llama",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        for fixture, marker in ENGINE_FIXTURES.items():
+            if fixture in item.fixturenames:
+                item.add_marker(marker)

@@ -8,7 +8,7 @@ other. Below: the judge's evidence, each item linked to its step (Enter scrolls 
 side's viewer there), and the two final answers diffed word by word.
 
 The widget renders what it is given: the app loads a case with
-`skillforge.compare_data.load_case_attempts` (in a worker) and calls `show_case` (or
+`skillforge.trajectory.compare_data.load_case_attempts` (in a worker) and calls `show_case` (or
 `show` with the attempts of each side).
 """
 
@@ -27,7 +27,7 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from skillforge.compare_data import (
+from skillforge.trajectory.compare_data import (
     SIDES,
     Attempt,
     CaseAttempts,

@@ -11,11 +11,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from skillforge.drafting import merge_proposal, verify_ground_truth
+from skillforge.authoring.drafting import merge_proposal, verify_ground_truth
 from skillforge.models.evals import EvalCase, EvalSet
 from skillforge.models.evals_io import add_case, new_case, set_field, unique_case_id
 from skillforge.models.proposals import CaseDiff, Proposal
-from skillforge.refining import apply_diff
+from skillforge.authoring.refining import apply_diff
 from widgets.evals_checks import CaseProblems, check_evalset
 from widgets.evals_history import EditHistory
 

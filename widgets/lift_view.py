@@ -8,8 +8,8 @@ metrics), **Cases** (the cases x metrics heatmap) and **Negative lift** (the tri
 or the triage list posts `CompareRequested(case_id)`. Numbers and sentences come from
 `skillforge.report.facts`, so the tab says exactly what the HTML and Markdown reports say.
 
-The widget only renders: the app computes the report (`skillforge.lift.lift_for_run`) or
-the comparison (`skillforge.lift_compare.compare_reports`) in a worker and calls `show` /
+The widget only renders: the app computes the report (`skillforge.lift.compute.lift_for_run`) or
+the comparison (`skillforge.lift.compare.compare_reports`) in a worker and calls `show` /
 `show_comparison`.
 """
 

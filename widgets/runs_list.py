@@ -2,7 +2,7 @@
 `RunsList.Selected(run_id)`.
 
 It renders rows it is given (`show(rows)`); the app builds them off the UI thread with
-`skillforge.trial_history.run_overviews(store)`. A row is anything with the attributes of
+`skillforge.trials.history.run_overviews(store)`. A row is anything with the attributes of
 `RunOverview` (run_id, created_at, skill_name, status, trials, ok, errors, cancelled,
 overall_lift, overall_verdict).
 """

@@ -6,7 +6,7 @@ result, however long the step's outputs are. Only an expanded step lays out its 
 text, and even then a tool result stops after `MAX_BODY_ROWS` rows.
 
 Also here: the facts the viewer highlights (skill activations, skill-script runs, failed
-tool calls), grouped by step, from `skillforge.trajectory_facts`.
+tool calls), grouped by step, from `skillforge.trajectory.facts`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from rich.cells import cell_len, chop_cells
 
 from sessions.atif import ObservationResult, Step, ToolCall, Trajectory, message_text
-from skillforge.trajectory_facts import (
+from skillforge.trajectory.facts import (
     SKILLS_DIRS,
     Activation,
     CallOutcome,

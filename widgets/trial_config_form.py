@@ -1,7 +1,7 @@
 """The form that configures a trial run: cases, conditions, attempts, concurrency, model,
 sandbox and network. **Start** posts `StartRequested(spec_overrides)`, **Cancel** posts
 `CancelRequested`; the app builds the RunSpec with
-`skillforge.trial_config.build_run_spec(skill, settings, spec_overrides)` and runs it.
+`skillforge.trials.config.build_run_spec(skill, settings, spec_overrides)` and runs it.
 
 `load(case_ids, defaults)` fills it: the eval set's case ids and the current [trial]
 values (a dict with any of conditions, attempts, concurrency, model, sandbox, network).

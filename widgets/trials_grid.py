@@ -1,9 +1,9 @@
 """The live grid of a trial run: case x condition x attempt, status glyphs, running totals.
 
-Feed it the run's events (skillforge.trial_events) with `apply(event)`; a Textual worker
+Feed it the run's events (skillforge.trials.events) with `apply(event)`; a Textual worker
 running `TrialRunner(..., on_event=...)` forwards them, e.g. as `TrialsGrid.Event` messages
 posted to the screen, whose handler calls `grid.apply(message.event)`. It renders with the
-same headless state and Rich tables as the CLI's live display (skillforge.trial_progress).
+same headless state and Rich tables as the CLI's live display (skillforge.trials.progress).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
-from skillforge.trial_progress import (
+from skillforge.trials.progress import (
     RunProgress,
     progress_table,
     running_lines,

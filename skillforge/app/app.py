@@ -11,7 +11,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from skillforge.app.commands import WorkbenchCommands
-from skillforge.live import Workspace
+from skillforge.workspace.live import Workspace
 from skillforge.models.config import Settings
 from skillforge.screens.workbench import WorkbenchScreen
 

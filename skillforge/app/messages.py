@@ -6,7 +6,7 @@ from pathlib import Path
 
 from textual.message import Message
 
-from skillforge.live import LintResult
+from skillforge.workspace.live import LintResult
 
 
 class SkillChanged(Message):

@@ -26,8 +26,8 @@ from sessions.importers import TraceImportError, import_trajectory
 from sessions.store import DB_NAME, RunStore
 from skillforge.cli.common import console, settings_for, shown_path
 from skillforge.cli.evals_render import finding_line, report_diff, report_proposal
-from skillforge.drafting import draft_cases, merge_proposal, verify_ground_truth
-from skillforge.fsutil import atomic_write_text
+from skillforge.authoring.drafting import draft_cases, merge_proposal, verify_ground_truth
+from skillforge.models.fileio import atomic_write_text
 from skillforge.models.config import Settings
 from skillforge.models.evals import (
     ALIASES,
@@ -42,8 +42,8 @@ from skillforge.models.llm import ModelClient, ProviderError, ProviderNotConfigu
 from skillforge.models.proposals import EDITABLE_FIELDS, Proposal, ProposalError
 from skillforge.models.skill import SKILL_MD, load_skill
 from skillforge.providers import PriceTableError, aclose, select_provider
-from skillforge.refining import apply_diff, case_from_trajectory, refine_case
-from skillforge.scaffold import evals_template
+from skillforge.authoring.refining import apply_diff, case_from_trajectory, refine_case
+from skillforge.authoring.scaffold import evals_template
 
 T = TypeVar("T")
 EVALS_RULES = ("SF313", "SF314", "SF315", "SF316")

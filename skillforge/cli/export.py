@@ -11,7 +11,7 @@ import click
 
 from skillforge.cli.common import settings_for, shown_path
 from skillforge.harbor.export import ExportError, export_harbor
-from skillforge.trial_config import TrialConfigError, build_run_spec, skill_root
+from skillforge.trials.config import TrialConfigError, build_run_spec, skill_root
 
 CONDITIONS = ("with_skill", "baseline", "self_generated")
 

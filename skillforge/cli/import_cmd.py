@@ -25,7 +25,7 @@ from sessions.importers import (
     trace_files,
 )
 from sessions.store import RunStore, TrajectoryRecord, import_id
-from skillforge import trajectory_facts as facts
+from skillforge.trajectory import facts as facts
 from skillforge.cli.common import settings_for, shown_path
 
 

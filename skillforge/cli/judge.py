@@ -22,7 +22,7 @@ from rich.text import Text
 
 from linters.judge import judge_skill
 from skillforge.cli.common import console, require_paths, settings_for, shown_path
-from skillforge.discovery import find_all
+from skillforge.workspace.discovery import find_all
 from skillforge.models.judge import (
     JudgeError,
     JudgeEvent,

@@ -11,7 +11,7 @@ import click
 
 from linters import catalogue, lint_skill
 from skillforge.cli.common import console, require_paths, settings_for, shown_path
-from skillforge.discovery import find_all
+from skillforge.workspace.discovery import find_all
 from skillforge.formats.github import annotations
 from skillforge.formats.lint_json import lint_document, rules_document
 from skillforge.formats.lint_text import print_explain, print_reports, print_rules

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from skillforge.scaffold import ScaffoldError, create_skill
+from skillforge.authoring.scaffold import ScaffoldError, create_skill
 
 
 @click.command("new")

@@ -9,7 +9,7 @@ from typing import NoReturn
 import click
 
 from skillforge.cli.common import settings_for, shown_path
-from skillforge.fsutil import atomic_write_text
+from skillforge.models.fileio import atomic_write_text
 from skillforge.models.lift import CiMethod, LiftFileError, LiftReport, load_lift_report
 from skillforge.report import render_html, render_json, render_markdown
 from skillforge.report.source import LATEST, ReportSourceError, Trajectories, load_run_report

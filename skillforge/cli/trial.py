@@ -7,7 +7,7 @@ cancelled; `--resume RUN_ID` finishes it).
 
 `--agent claude-code|codex` runs that CLI inside the container (skillforge.harnesses);
 `--decoys N` adds decoy skills to both conditions and `--sweep-decoys 0,5,10` runs the
-paired trial once per count and prints lift and wall time per count (skillforge.decoys).
+paired trial once per count and prints lift and wall time per count (skillforge.trials.decoys).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from rich.markup import escape
 
 from sessions.store import RunStore
 from skillforge.cli.common import console, settings_for, shown_path
-from skillforge.decoys import (
+from skillforge.trials.decoys import (
     DecoyError,
     SweepPoint,
     SweepReport,
@@ -35,23 +35,23 @@ from skillforge.decoys import (
     sweep_table,
 )
 from skillforge.harnesses import AGENTS
-from skillforge.lift import lift_for_run
-from skillforge.lift_agreement import run_agreement
+from skillforge.lift.compute import lift_for_run
+from skillforge.lift.agreement import run_agreement
 from skillforge.models.llm import ProviderNotConfigured
 from skillforge.providers import PriceTableError, aclose
 from skillforge.sandbox import SandboxUnavailable
-from skillforge.trial_config import (
+from skillforge.trials.config import (
     TrialConfigError,
     build_run_spec,
     check_harness,
     resolve_skill_paths,
     skill_root,
 )
-from skillforge.trial_events import TrialEvent
-from skillforge.trial_output import gate_failures, lift_table, trial_document
-from skillforge.trial_progress import GLYPHS, RunProgress, render_progress
-from skillforge.trial_setup import prepare_runner
-from skillforge.trials import RunError, RunSummary
+from skillforge.trials.events import TrialEvent
+from skillforge.trials.output import gate_failures, lift_table, trial_document
+from skillforge.trials.progress import GLYPHS, RunProgress, render_progress
+from skillforge.trials.setup import prepare_runner
+from skillforge.trials.run import RunError, RunSummary
 
 CONDITIONS = ("with_skill", "baseline", "self_generated")
 

@@ -13,7 +13,7 @@
     DIR/README.md               the `harbor run` commands, and the way back
     DIR/skillforge-dataset.json the manifest `skillforge import harbor` reads
 
-What goes into a task's environment is exactly what `skillforge.staging.stage_trial` puts in
+What goes into a task's environment is exactly what `skillforge.trials.staging.stage_trial` puts in
 a local sandbox, so the same refusals apply: evals/ is never staged, and a baseline that
 would show the target's name, description or a copy of one of its files is refused.
 The dataset is built in a temporary folder beside DIR and moved into place at the end.
@@ -36,8 +36,8 @@ from pathlib import Path, PurePosixPath
 from pydantic import BaseModel, Field
 
 from skillforge import __version__
-from skillforge.agent import task_message
-from skillforge.fsutil import atomic_write_text
+from skillforge.agent.loop import task_message
+from skillforge.models.fileio import atomic_write_text
 from skillforge.harbor.manifest import (
     MANIFEST_NAME,
     DatasetManifest,
@@ -61,7 +61,7 @@ from skillforge.models.skill import load_skill
 from skillforge.models.trial import Condition, RunSpec
 from skillforge.sandbox.base import SKILLS_DIR, WORKSPACE
 from skillforge.sandbox.grading import DEFAULT_GRADER_TIMEOUT_S
-from skillforge.staging import SkillSet, StagingError, load_skill_set, stage_trial
+from skillforge.trials.staging import SkillSet, StagingError, load_skill_set, stage_trial
 
 README_NAME = "README.md"
 _SLUG_BAD = re.compile(r"[^A-Za-z0-9._-]+")

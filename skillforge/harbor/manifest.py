@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from skillforge.fsutil import atomic_write_text
+from skillforge.models.fileio import atomic_write_text
 from skillforge.models.evals import CASE_FIELDS, EvalCase
 from skillforge.models.trial import Condition, RunSpec
 

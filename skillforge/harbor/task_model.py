@@ -20,7 +20,7 @@ from typing import Literal
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from skillforge.fsutil import atomic_write_text
+from skillforge.models.fileio import atomic_write_text
 from skillforge.models.trial import Condition, WorkspacePolicy
 
 TASK_TOML = "task.toml"

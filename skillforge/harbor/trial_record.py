@@ -1,6 +1,6 @@
 """One Harbor trial folder as a skillforge trial: status, grader reward, trajectory, metrics.
 
-Mirrors what the local runner records (skillforge.trial_runner), so a report cannot tell the
+Mirrors what the local runner records (skillforge.trials.runner), so a report cannot tell the
 engines apart:
 
 - status: no exception -> `ok`; Harbor's AgentTimeoutError -> `timeout` (its grader still
@@ -26,9 +26,9 @@ from sessions.atif import AtifError, Trajectory
 from sessions.importers.atif import import_atif
 from sessions.importers.base import TraceImportError
 from sessions.store import MetricEvidence
-from skillforge import trajectory_facts as facts
+from skillforge.trajectory import facts as facts
 from skillforge.harbor.results import TEST_STDOUT, TRAJECTORY, VERIFIER_DIR, TrialResult
-from skillforge.metrics import deterministic_metrics
+from skillforge.metrics.deterministic import deterministic_metrics
 from skillforge.models.evals import EvalCase
 from skillforge.models.trial import DETERMINISTIC_METRICS, Condition, TrialRecord, TrialStatus
 from skillforge.sandbox.grading import GraderError, parse_reward

@@ -11,7 +11,7 @@ trial container, so it needs:
   command line, or the stored trajectory (captured output is scrubbed of it, in case the
   agent printed its own environment);
 - the skills in the harness's own skills folder (`~/.claude/skills`, `~/.agents/skills`),
-  staged by `skillforge.staging.stage_trial(skills_dir=...)` with the same leakage checks.
+  staged by `skillforge.trials.staging.stage_trial(skills_dir=...)` with the same leakage checks.
 
 A `Harness` says how to do that for one CLI: its command line, its environment, where its
 skills go, and how its JSON stream becomes ATIF (through sessions.importers).

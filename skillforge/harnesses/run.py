@@ -27,12 +27,12 @@ from typing import Any
 
 from sessions.atif import Agent, Step, Trajectory
 from sessions.importers.base import ImportResult, TraceImportError
-from skillforge.agent import AgentResult, StepReport, StopReason, task_message
+from skillforge.agent.loop import AgentResult, StepReport, StopReason, task_message
 from skillforge.harnesses.base import HOME, Harness, HarnessError, redact
 from skillforge.models.llm import Usage
 from skillforge.providers.select import split_model
 from skillforge.sandbox import WORKSPACE, ExecResult, Sandbox, SandboxError
-from skillforge.staging import TrialStage
+from skillforge.models.stage import TrialStage
 
 # The JSON stream is read whole at the end; a longer one keeps its head and tail.
 MAX_STREAM_BYTES = 64 * 1024 * 1024
@@ -46,7 +46,7 @@ def _now() -> str:
 
 
 class HarnessRun:
-    """One trial's harness run in one sandbox (same interface as skillforge.agent.AgentRun)."""
+    """One trial's harness run in one sandbox (same interface as skillforge.agent.loop.AgentRun)."""
 
     def __init__(self, harness: Harness, sandbox: Sandbox, stage: TrialStage, task: str, *,
                  meta: dict[str, Any] | None = None, model: str | None = None,

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from skillforge.fsutil import atomic_write_text
+from skillforge.models.fileio import atomic_write_text
 from skillforge.models.evals import (
     ALIAS_TO_CANON,
     ALIASES,

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from skillforge.fsutil import atomic_write_text
+from skillforge.models.fileio import atomic_write_text
 
 Verdict = Literal["helps", "hurts", "inconclusive"]
 TriageClass = Literal["unstable", "never_discovered", "misused", "overhead", "unexplained"]

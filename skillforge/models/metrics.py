@@ -1,8 +1,8 @@
 """Per-trial metric results (CONTRACTS.md section 7): the three deterministic metrics, the
 three LLM-judged ones, and the answer shape a trial judge must give.
 
-`DeterministicResult` comes from `skillforge.metrics.deterministic_metrics`; `JudgedResult`
-from `skillforge.judged_metrics.judged_metrics`. Both carry the evidence the run store keeps
+`DeterministicResult` comes from `skillforge.metrics.deterministic.deterministic_metrics`; `JudgedResult`
+from `skillforge.metrics.judged.judged_metrics`. Both carry the evidence the run store keeps
 beside each score (`RunStore.record_metric(..., MetricEvidence(evidence=...))`).
 """
 

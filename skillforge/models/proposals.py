@@ -1,6 +1,6 @@
 """What drafting and refining propose for evals.json, before an author accepts any of it.
 
-`skillforge.drafting` returns a `Proposal` (new cases); `skillforge.refining` returns a
+`skillforge.authoring.drafting` returns a `Proposal` (new cases); `skillforge.authoring.refining` returns a
 `CaseDiff` (field-by-field edits of one case, each with its old and new value, a rationale
 and where it came from). Nothing here touches a file: the author accepts some of it and the
 evals model (`skillforge.models.evals`) writes the result.

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from sessions.store import DB_NAME, RunStore
-from skillforge.lift import lift_for_run
-from skillforge.lift_agreement import run_agreement
-from skillforge.lift_cases import trial_overall
+from skillforge.lift.compute import lift_for_run
+from skillforge.lift.agreement import run_agreement
+from skillforge.lift.cases import trial_overall
 from skillforge.models.lift import CiMethod, LiftReport
 from skillforge.models.trial import TrialRecord
 

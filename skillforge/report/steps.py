@@ -2,7 +2,7 @@
 
 A report's trajectories come from disk and from other tools, so nothing here trusts their
 shape: a dict that validates as ATIF gets its skill activations and script runs from
-`skillforge.trajectory_facts` (the same evidence the metrics use); anything else is read
+`skillforge.trajectory.facts` (the same evidence the metrics use); anything else is read
 field by field with a path pattern for `/skills/<name>/SKILL.md` and
 `/skills/<name>/scripts/...`, and the view says it was not valid ATIF. Texts are cut to
 previews; escaping is the renderer's job.
@@ -19,8 +19,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from sessions.atif import Trajectory
-from skillforge import trajectory_facts as tf
-
+from skillforge.trajectory import facts as tf
 CallKind = Literal["activation", "script", "call"]
 MESSAGE_PREVIEW = 600
 ARGS_PREVIEW = 300

@@ -160,7 +160,7 @@ class EvalsTab:
         existing = self.evals_file.evalset if self.evals_file else None
 
         async def draft(settings, client) -> EvalsProposalReady:
-            from skillforge.drafting import draft_cases
+            from skillforge.authoring.drafting import draft_cases
             from skillforge.models.skill import load_skill
 
             proposal = await draft_cases(load_skill(path), client, kinds=message.kinds,
@@ -200,7 +200,7 @@ class EvalsTab:
             from sessions.importers import import_trajectory
             from sessions.store import RunStore
             from skillforge.models.skill import load_skill
-            from skillforge.refining import refine_case
+            from skillforge.authoring.refining import refine_case
 
             try:
                 if choice.startswith("store:"):

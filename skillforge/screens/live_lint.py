@@ -21,8 +21,8 @@ from skillforge.app.messages import (
     WatchLost,
     WatchResumed,
 )
-from skillforge.live import LintResult, lint_fast, lint_scripts
-from skillforge.watch import watch_changes
+from skillforge.workspace.live import LintResult, lint_fast, lint_scripts
+from skillforge.workspace.watch import watch_changes
 from widgets.lint_summary import LintSummary
 
 

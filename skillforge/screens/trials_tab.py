@@ -104,7 +104,7 @@ class TrialsTab:
             if store is None:
                 self.post_message(RunsLoaded([], [], {}))
                 return
-            from skillforge.trial_history import run_overviews
+            from skillforge.trials.history import run_overviews
 
             overviews = run_overviews(store)
             runs = store.runs()
@@ -128,7 +128,7 @@ class TrialsTab:
             return
         from sessions.store import RunStore
         from skillforge.models.llm import ProviderNotConfigured
-        from skillforge.trial_setup import prepare_runner
+        from skillforge.trials.setup import prepare_runner
         from widgets.trials_grid import TrialsGrid
 
         form = self.query_one("TrialConfigForm")  # the Start button lives in the mounted form
@@ -185,8 +185,8 @@ class TrialsTab:
             view.show_message(f"computing Skill Lift for {run_id}…")
 
         def work() -> None:
-            from skillforge.lift import lift_for_run
-            from skillforge.lift_agreement import run_agreement
+            from skillforge.lift.compute import lift_for_run
+            from skillforge.lift.agreement import run_agreement
 
             store = self._store()
             run = store.run(run_id) if store else None
@@ -212,8 +212,8 @@ class TrialsTab:
         message.stop()
 
         def work() -> None:
-            from skillforge.lift import lift_for_run
-            from skillforge.lift_compare import compare_reports
+            from skillforge.lift.compute import lift_for_run
+            from skillforge.lift.compare import compare_reports
 
             store = self._store()
             reports = []
@@ -249,7 +249,7 @@ class TrialsTab:
         run_id, case_id = message.run_id, message.case_id
 
         def work() -> None:
-            from skillforge.compare_data import load_case_attempts
+            from skillforge.trajectory.compare_data import load_case_attempts
 
             store = self._store()
             try:

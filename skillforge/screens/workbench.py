@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, TabbedContent, TabPane
 
 from linters.registry import catalogue
-from skillforge.live import LintResult, Workspace
+from skillforge.workspace.live import LintResult, Workspace
 from skillforge.screens.evals_tab import EvalsTab
 from skillforge.screens.judge_tab import JudgeTab
 from skillforge.screens.live_lint import LiveLint

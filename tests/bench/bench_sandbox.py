@@ -25,7 +25,7 @@ from skillforge.models.evals import load_evals
 from skillforge.models.trial import RunSpec
 from skillforge.sandbox import SandboxSpec
 from skillforge.sandbox.docker_backend import DockerSandbox
-from skillforge.staging import load_skill_set, stage_trial
+from skillforge.trials.staging import load_skill_set, stage_trial
 from tests.docker_image import ensure_test_image
 
 TRIALS = 20

@@ -26,8 +26,8 @@ from skillforge.models.evals import load_evals
 from skillforge.models.trial import Limits, RunSpec
 from skillforge.providers.base import ClientOptions
 from skillforge.providers.openai_provider import OpenAIClient
-from skillforge.staging import load_skill_set
-from skillforge.trials import TrialRunner
+from skillforge.trials.staging import load_skill_set
+from skillforge.trials.run import TrialRunner
 from tests.bench.bench_sandbox import one_trial, pct, summary
 from tests.docker_image import ensure_test_image
 from tests.llm_server import LLMServer

@@ -25,7 +25,7 @@ import math
 from sessions.store import RunStore
 from skillforge.harbor.export import ExportResult
 from skillforge.harbor.importer import HarborImport
-from skillforge.lift import lift_for_run
+from skillforge.lift.compute import lift_for_run
 from tests.harbor.jobs import CORPUS_ATIF, FIXTURES, TrialSpec
 
 WITH_SKILL = str(FIXTURES / "terminus2-monthly-revenue-with-skill.trajectory.json")

@@ -16,7 +16,7 @@ from skillforge.harbor.task_model import load_task_toml
 from skillforge.models.evals import load_evals
 from skillforge.models.skill import load_skill
 from skillforge.models.trial import Limits
-from skillforge.staging import SELF_GENERATED_INSTRUCTION
+from skillforge.trials.staging import SELF_GENERATED_INSTRUCTION
 from tests.harbor.conftest import CSV
 
 SANDBOX_FIXTURES = Path(__file__).resolve().parents[1] / "sandbox" / "fixtures"

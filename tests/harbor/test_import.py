@@ -13,7 +13,7 @@ import pytest
 from sessions.store import RunStore
 from skillforge.harbor.importer import HarborImportError, import_harbor_job
 from skillforge.harbor.results import HarborFileError, load_trial_result
-from skillforge.lift import lift_for_run
+from skillforge.lift.compute import lift_for_run
 from tests.harbor.jobs import TrialSpec, trial_result_dict, write_job, write_trial_files
 from tests.harbor.scenario import (
     BASELINE,

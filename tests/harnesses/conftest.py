@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from skillforge import trial_runner
+from skillforge.trials import runner as trial_runner
 from tests.conftest import CORPUS, SAMPLE_SKILLS
 
 STANDINS = Path(__file__).resolve().parent / "standins"

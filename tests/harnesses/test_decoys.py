@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from skillforge.decoys import (
+from skillforge.trials.decoys import (
     DecoyError,
     SweepReport,
     check_decoys,
@@ -29,7 +29,7 @@ from skillforge.decoys import (
 )
 from skillforge.models.config import Settings
 from skillforge.models.trial import RunSpec
-from skillforge.trial_config import TrialConfigError, build_run_spec
+from skillforge.trials.config import TrialConfigError, build_run_spec
 from tests.conftest import SAMPLE_SKILLS
 from tests.trials.scripted_agent import (
     BASELINE,

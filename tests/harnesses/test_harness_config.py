@@ -19,7 +19,7 @@ from skillforge.harnesses import (
 )
 from skillforge.models.config import Settings
 from skillforge.sandbox.base import ExecResult
-from skillforge.trial_config import TrialConfigError, build_run_spec, check_harness
+from skillforge.trials.config import TrialConfigError, build_run_spec, check_harness
 from tests.harnesses.test_stream_importers import FIXTURES
 
 KEY = "sk-ant-test-0123456789abcdef"

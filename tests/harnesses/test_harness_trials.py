@@ -24,10 +24,10 @@ from sessions.importers import import_trajectory
 from sessions.store import RunStore
 from skillforge.harnesses import ClaudeCodeHarness, CodexHarness
 from skillforge.models.trial import Limits, RunRecord, RunSpec
-from skillforge.staging import load_skill_set
-from skillforge.trajectory_facts import activated_skills, commands, tool_calls
-from skillforge.trial_runner import TrialContext, TrialPlan, run_trial
-from skillforge.trials import load_cases
+from skillforge.trials.staging import load_skill_set
+from skillforge.trajectory.facts import activated_skills, commands, tool_calls
+from skillforge.trials.runner import TrialContext, TrialPlan, run_trial
+from skillforge.trials.run import load_cases
 from tests.harnesses.conftest import CLAUDE_TRACES, CODEX_TRACES, NoModel, standin_files
 
 pytestmark = [pytest.mark.docker, pytest.mark.timeout(300)]

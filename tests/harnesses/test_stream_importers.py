@@ -13,7 +13,7 @@ from pathlib import Path
 from sessions.atif_rules import validate_trajectory
 from sessions.importers.claude_code import import_claude_code
 from sessions.importers.codex import import_codex
-from skillforge.trajectory_facts import activated_skills, call_outcomes, commands, script_runs
+from skillforge.trajectory.facts import activated_skills, call_outcomes, commands, script_runs
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

@@ -20,7 +20,7 @@ import pytest
 
 from sessions.atif import load_trajectory
 from sessions.importers import import_trajectory
-from skillforge.trajectory_facts import tool_calls
+from skillforge.trajectory.facts import tool_calls
 from tests.harnesses.conftest import CLAUDE_TRACES, STANDINS
 from tests.harnesses.test_decoys import _leaky, router
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from skillforge.lift_agreement import judge_agreement, krippendorff_alpha_interval
+from skillforge.lift.agreement import judge_agreement, krippendorff_alpha_interval
 
 
 def test_krippendorff_alpha_on_the_published_example():

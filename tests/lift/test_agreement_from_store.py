@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from sessions.store import MetricRecord
-from skillforge.lift_agreement import run_agreement, scores_from_evidence
+from skillforge.lift.agreement import run_agreement, scores_from_evidence
 
 
 def _rec(case: str, metric: str, per_judge: dict | None, attempt: int = 1) -> MetricRecord:

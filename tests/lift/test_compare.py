@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from skillforge.lift import compute_lift
-from skillforge.lift_compare import compare_reports, compare_trial_sets
+from skillforge.lift.compute import compute_lift
+from skillforge.lift.compare import compare_reports, compare_trial_sets
 from tests.lift.builders import paired_cases
 
 A = [-0.05, -0.20, 0.15, -0.10, 0.07, -0.14]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from skillforge.lift_stats import t_interval
+from skillforge.lift.stats import t_interval
 
 
 def test_t_interval_covers_true_lift_in_93_to_97_percent_of_2000_experiments():

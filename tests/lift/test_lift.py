@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillforge.lift import compute_lift, lift_for_run
-from skillforge.lift_cases import trial_overall
+from skillforge.lift.compute import compute_lift, lift_for_run
+from skillforge.lift.cases import trial_overall
 from skillforge.models.trial import RunRecord, RunSpec
 from tests.conftest import ROOT
 from tests.lift.builders import paired_cases, scores, trial
@@ -155,8 +155,8 @@ def test_version_delta_label_from_the_run_spec():
 
 
 def test_importing_lift_does_not_load_numpy_scipy_or_textual():
-    code = ("import sys, skillforge.lift, skillforge.planner, skillforge.lift_compare, "
-            "skillforge.lift_agreement\n"
+    code = ("import sys, skillforge.lift.compute, skillforge.lift.planner, skillforge.lift.compare, "
+            "skillforge.lift.agreement\n"
             "print([m for m in ('numpy', 'scipy', 'textual') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, timeout=60, check=False)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from skillforge.lift import compute_lift
-from skillforge.lift_stats import normalised_gain, pass_at_k
+from skillforge.lift.compute import compute_lift
+from skillforge.lift.stats import normalised_gain, pass_at_k
 from tests.lift.builders import trial
 
 W, B = "with_skill", "baseline"

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from skillforge.lift import compute_lift
-from skillforge.planner import cases_needed, plan_sample
+from skillforge.lift.compute import compute_lift
+from skillforge.lift.planner import cases_needed, plan_sample
 from tests.lift.builders import paired_cases, trial
 
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from skillforge.lift import compute_lift
+from skillforge.lift.compute import compute_lift
 from skillforge.models.lift import (
     LiftFileError,
     dump_lift_report,

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from skillforge.lift import compute_lift
-from skillforge.lift_stats import (
+from skillforge.lift.compute import compute_lift
+from skillforge.lift.stats import (
     BOOTSTRAP_RESAMPLES,
     bootstrap_interval,
     t_interval,

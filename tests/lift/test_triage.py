@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from skillforge.lift import compute_lift
+from skillforge.lift.compute import compute_lift
 from tests.lift.builders import scores, trial
 
 W, B = "with_skill", "baseline"

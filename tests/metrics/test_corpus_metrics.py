@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from sessions.importers import import_path, import_trajectory, trace_files
-from skillforge import trajectory_facts as tf
-from skillforge.metrics import deterministic_metrics
+from skillforge.trajectory import facts as tf
+from skillforge.metrics.deterministic import deterministic_metrics
 from skillforge.models.evals import EvalCase
 from tests.conftest import CORPUS
 

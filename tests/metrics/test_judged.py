@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 import pytest
 
 from sessions.store import RunStore
-from skillforge.judged_metrics import judged_metrics, metric_evidence
-from skillforge.judged_prompts import RUBRIC_VERSION
+from skillforge.metrics.judged import judged_metrics, metric_evidence
+from skillforge.metrics.judged_prompts import RUBRIC_VERSION
 from skillforge.models.llm import ProviderNotConfigured
 from skillforge.models.trial import RunRecord, TrialRecord
 from tests.llm_server import error, structured, text
@@ -164,7 +164,7 @@ async def test_facts_come_first_in_the_prompt(llm_server, make_client, wire):
 
 
 async def test_workspace_files_from_the_caller_are_stated(llm_server, make_client):
-    from skillforge.judged_prompts import judge_facts
+    from skillforge.metrics.judged_prompts import judge_facts
 
     llm_server.script(structured(answer()))
     facts = judge_facts(trial(), workspace_files=["report.md", "sales.csv"])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from skillforge.judged_prompts import (
+from skillforge.metrics.judged_prompts import (
     MAX_TRAJECTORY_CHARS,
     final_answer,
     judge_facts,

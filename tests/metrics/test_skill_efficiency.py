@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from skillforge.metrics import deterministic_metrics, overall
+from skillforge.metrics.deterministic import deterministic_metrics, overall
 from tests.metrics.builders import (
     Call,
     activate,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from skillforge.metrics import deterministic_metrics
+from skillforge.metrics.deterministic import deterministic_metrics
 from tests.metrics.builders import Call, activate, bash, case, read, run_script, trajectory, write
 
 SCRIPT = "scripts/summarize.py"

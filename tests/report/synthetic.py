@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from skillforge.lift import compute_lift
+from skillforge.lift.compute import compute_lift
 from skillforge.models.lift import LiftReport
 from skillforge.models.trial import DEFAULT_METRICS, TrialRecord
 from skillforge.report import render_markdown
@@ -181,6 +181,6 @@ if __name__ == "__main__":
     import sys
     from pathlib import Path
 
-    from skillforge.fsutil import atomic_write_text
+    from skillforge.models.fileio import atomic_write_text
 
     atomic_write_text(Path(sys.argv[1]), example_markdown())

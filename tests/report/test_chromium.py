@@ -29,6 +29,7 @@ from tests.report.dom import Dom
 from tests.report.png import header, top_pixels
 from tests.report.synthetic import realistic_report, trajectories_for_negatives
 
+pytestmark = pytest.mark.chromium
 OUT = ROOT / "tests" / "bench" / "out"
 WIDTH, HEIGHT = 1280, 2000
 QUIET = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",

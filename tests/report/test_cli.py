@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from sessions.atif import Trajectory
 from sessions.store import RunStore
 from skillforge.cli.report import report
-from skillforge.lift import lift_for_run
+from skillforge.lift.compute import lift_for_run
 from skillforge.models.lift import dump_lift_report, parse_lift_report, save_lift_report
 from skillforge.models.trial import RunRecord, RunSpec
 from skillforge.report import render_html, render_markdown

@@ -9,7 +9,7 @@ import pytest
 from skillforge.models.trial import RunSpec
 from skillforge.sandbox import SandboxError, SandboxSpec, local_backend, open_sandbox
 from skillforge.sandbox.grading import run_grader
-from skillforge.staging import stage_trial
+from skillforge.trials.staging import stage_trial
 from tests.conftest import SAMPLE_SKILLS
 from tests.sandbox.test_staging import case
 

@@ -15,7 +15,7 @@ from skillforge.models.evals import load_evals
 from skillforge.models.trial import RunSpec
 from skillforge.sandbox.grading import GraderError, grader_plan, parse_reward
 from skillforge.sandbox.skill_tree import read_skill_tree, read_skill_version
-from skillforge.staging import (
+from skillforge.trials.staging import (
     SELF_NOTES_PATH,
     StagingError,
     load_skill_set,

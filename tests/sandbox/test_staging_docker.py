@@ -12,7 +12,7 @@ import pytest
 from skillforge.models.trial import RunSpec
 from skillforge.sandbox import open_sandbox
 from skillforge.sandbox.grading import GraderError, run_grader
-from skillforge.staging import load_skill_set, stage_trial
+from skillforge.trials.staging import load_skill_set, stage_trial
 from tests.conftest import SAMPLE_SKILLS
 from tests.sandbox.test_staging import DECOY, SUPPORT, case
 

@@ -105,8 +105,7 @@ def test_codex_older_shell_output_json_and_exec_end_exit_codes(tmp_path):
     ]
     path = tmp_path / "rollout.jsonl"
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
-    from skillforge import trajectory_facts as facts
-
+    from skillforge.trajectory import facts as facts
     r = import_trajectory(path)
     step = r.trajectory.steps[1]
     assert step.tool_calls[0].arguments == {"command": ["bash", "-lc",

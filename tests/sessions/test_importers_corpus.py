@@ -6,7 +6,7 @@ import pytest
 
 from sessions.atif_rules import validate_trajectory
 from sessions.importers import detect_format, import_path, import_trajectory, trace_files
-from skillforge import trajectory_facts as facts
+from skillforge.trajectory import facts as facts
 from tests.conftest import CORPUS
 
 TRACES = CORPUS / "traces"

@@ -12,7 +12,7 @@ from skillforge.models.trial import Limits, RunSpec
 from skillforge.providers.base import ClientOptions
 from skillforge.providers.openai_provider import OpenAIClient
 from skillforge.providers.retry import RetryPolicy
-from skillforge.trials import TrialRunner
+from skillforge.trials.run import TrialRunner
 from tests.conftest import SAMPLE_SKILLS
 from tests.trials.scripted_agent import ScriptedAgent
 

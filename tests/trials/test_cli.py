@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from sessions.store import RunStore
-from skillforge.trial_output import TRIAL_KEYS
+from skillforge.trials.output import TRIAL_KEYS
 from tests.docker_fixtures import managed_containers
 from tests.trials.scripted_agent import SKILL_MD, answer, read, write
 

@@ -12,8 +12,8 @@ from sessions.store import RunStore
 from skillforge.models.config import Settings, TrialConfig
 from skillforge.models.lift import LiftReport, MetricLift
 from skillforge.models.trial import RunRecord, RunSpec, TrialRecord
-from skillforge.trial_config import TrialConfigError, build_run_spec
-from skillforge.trial_events import (
+from skillforge.trials.config import TrialConfigError, build_run_spec
+from skillforge.trials.events import (
     RunFinished,
     RunStarted,
     TrialFailed,
@@ -22,9 +22,9 @@ from skillforge.trial_events import (
     TrialStarted,
     TrialStep,
 )
-from skillforge.trial_history import run_overviews
-from skillforge.trial_output import gate_failures, trial_document
-from skillforge.trial_progress import RunProgress, render_progress
+from skillforge.trials.history import run_overviews
+from skillforge.trials.output import gate_failures, trial_document
+from skillforge.trials.progress import RunProgress, render_progress
 
 
 def _with_defaults(skill, defaults):
@@ -131,7 +131,7 @@ def test_run_overviews_count_and_lift(tmp_path):
 
 
 async def test_an_unknown_agent_is_refused_before_anything_runs(csv_skill, tmp_path):
-    from skillforge.trials import RunError, TrialRunner
+    from skillforge.trials.run import RunError, TrialRunner
 
     with RunStore(tmp_path) as store:
         runner = TrialRunner(RunSpec(skill_path=str(csv_skill), agent="aider"),
@@ -143,8 +143,8 @@ async def test_an_unknown_agent_is_refused_before_anything_runs(csv_skill, tmp_p
 
 def test_prepare_runner_for_a_new_run_and_a_resume(csv_skill, tmp_path, monkeypatch):
     from skillforge.models.llm import ProviderNotConfigured
-    from skillforge.trial_setup import prepare_runner
-    from skillforge.trials import RunError
+    from skillforge.trials.setup import prepare_runner
+    from skillforge.trials.run import RunError
 
     settings = Settings()
     with RunStore(tmp_path) as store:

@@ -22,7 +22,7 @@ from skillforge.models.config import Settings
 from skillforge.models.trial import Limits, RunSpec
 from skillforge.providers import select_provider
 from skillforge.sandbox.labels import RUN_ID
-from skillforge.trials import TrialRunner
+from skillforge.trials.run import TrialRunner
 from tests.trials.scripted_agent import SCRIPT, SKILL_MD, answer, bash, read, write
 
 pytestmark = [pytest.mark.docker, pytest.mark.timeout(180)]

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from skillforge.trial_output import trial_item
+from skillforge.trials.output import trial_item
 from tests.llm_server import Request, structured
 
 pytestmark = [pytest.mark.docker, pytest.mark.timeout(180)]

@@ -18,11 +18,11 @@ import pytest
 from sessions.atif import load_trajectory
 from sessions.atif_rules import validate_trajectory
 from sessions.store import RunStore
-from skillforge.lift import lift_for_run
+from skillforge.lift.compute import lift_for_run
 from skillforge.models.trial import Limits, RunSpec
 from skillforge.providers.base import ClientOptions
 from skillforge.providers.openai_provider import OpenAIClient
-from skillforge.trials import TrialRunner
+from skillforge.trials.run import TrialRunner
 from tests.conftest import SAMPLE_SKILLS
 from tests.docker_fixtures import managed_containers
 from tests.llm_server import LLMServer

@@ -10,8 +10,8 @@ import pytest
 
 from sessions.atif_rules import validate_trajectory
 from skillforge.sandbox import SandboxUnavailable
-from skillforge.trial_events import RunFinished
-from skillforge.trials import TrialRunner
+from skillforge.trials.events import RunFinished
+from skillforge.trials.run import TrialRunner
 from tests.docker_fixtures import managed_containers
 from tests.trials.conftest import CSV_CASES
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from skillforge.models.trial import Limits, RunSpec
-from skillforge.script_smoke import smoke_run, smoke_targets
-from skillforge.staging import load_skill_set
-from skillforge.trials import load_cases
+from skillforge.trials.script_smoke import smoke_run, smoke_targets
+from skillforge.trials.staging import load_skill_set
+from skillforge.trials.run import load_cases
 
 pytestmark = [pytest.mark.docker, pytest.mark.timeout(180)]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from sessions.store import RunStore
-from skillforge.lift import lift_for_run
+from skillforge.lift.compute import lift_for_run
 from skillforge.models.lift import VERSION_DELTA
 from tests.trials.test_cli import cli  # noqa: F401 - the console-script fixture
 

@@ -11,7 +11,7 @@ import pytest
 
 from skillforge.models.config import Settings
 from tests.conftest import SAMPLE_SKILLS
-from tests.drafting.answers import NEGATIVE, drafted
+from tests.authoring.answers import NEGATIVE, drafted
 from tests.llm_server import structured
 from tests.tui.helpers import SIZE, make_app, settle, wait_for
 from widgets.evals_pane import EvalsPane
@@ -125,8 +125,8 @@ async def test_draft_from_the_tab_shows_a_proposal(skill: Path, monkeypatch, llm
 
 async def test_refine_from_the_tab_shows_a_case_diff(skill: Path, monkeypatch, llm_server,
                                                      tmp_path: Path):
-    from tests.drafting.answers import edit, refined
-    from tests.drafting.conftest import SESSION
+    from tests.authoring.answers import edit, refined
+    from tests.authoring.conftest import SESSION
 
     monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
@@ -152,7 +152,7 @@ async def test_refine_from_the_tab_shows_a_case_diff(skill: Path, monkeypatch, l
 
 async def test_refine_without_a_provider_says_so_in_the_status(skill: Path, monkeypatch,
                                                                tmp_path: Path):
-    from tests.drafting.conftest import SESSION
+    from tests.authoring.conftest import SESSION
 
     for var in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"):
         monkeypatch.delenv(var, raising=False)

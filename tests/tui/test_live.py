@@ -91,7 +91,7 @@ async def test_empty_folder_then_a_skill_appears(tmp_path: Path):
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         assert app.screen.query_one(EmptyState).display
-        from skillforge.scaffold import create_skill
+        from skillforge.authoring.scaffold import create_skill
 
         create_skill(tmp_path, "fresh-skill")
         await wait_for(pilot, lambda: not app.screen.query_one(EmptyState).display and app.workbench.results, 10,

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from sessions.atif import Agent, Observation, ObservationResult, Step, ToolCall, Trajectory
 from sessions.store import MetricEvidence, RunStore
-from skillforge.lift import lift_for_run
+from skillforge.lift.compute import lift_for_run
 from skillforge.models.lift import LiftReport
 from skillforge.models.trial import DEFAULT_METRICS, RunRecord, RunSpec, TrialRecord
 
@@ -250,7 +250,7 @@ def fixture_report(store: RunStore, run_id: str = RUN_ID) -> LiftReport:
 
 from textual.app import App, ComposeResult
 
-from skillforge.compare_data import load_case_attempts
+from skillforge.trajectory.compare_data import load_case_attempts
 from widgets.compare_view import CompareView
 from widgets.lift_view import CompareRequested, LiftView
 from widgets.run_picker import RunPicker

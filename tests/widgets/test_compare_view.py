@@ -13,7 +13,7 @@ import io
 import pytest
 from rich.console import Console
 
-from skillforge.compare_data import answer_diff, evidence_links, load_case_attempts
+from skillforge.trajectory.compare_data import answer_diff, evidence_links, load_case_attempts
 from tests.widgets.lift_fixture import (
     RUN_ID,
     SIZE,

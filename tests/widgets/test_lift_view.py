@@ -13,9 +13,9 @@ import io
 import pytest
 from rich.console import Console
 
-from skillforge.lift import compute_lift
-from skillforge.lift_agreement import judge_agreement
-from skillforge.lift_compare import compare_reports
+from skillforge.lift.compute import compute_lift
+from skillforge.lift.agreement import judge_agreement
+from skillforge.lift.compare import compare_reports
 from skillforge.models.trial import JUDGED_METRICS
 from tests.widgets.lift_fixture import (
     OTHER_RUN_ID,

@@ -10,7 +10,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Checkbox, Input, SelectionList
 
 from skillforge.models.trial import RunSpec, TrialRecord
-from skillforge.trial_events import (
+from skillforge.trials.events import (
     RunFinished,
     RunStarted,
     TrialFailed,
@@ -19,7 +19,7 @@ from skillforge.trial_events import (
     TrialStarted,
     TrialStep,
 )
-from skillforge.trial_history import RunOverview
+from skillforge.trials.history import RunOverview
 from widgets.runs_list import RunsList
 from widgets.trial_config_form import CancelRequested, StartRequested, TrialConfigForm
 from widgets.trials_grid import TrialsGrid

@@ -1,0 +1,1 @@
+"""The built-in agent: a tool-calling loop over any model client, and its sandbox tools."""

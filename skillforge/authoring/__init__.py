@@ -1,0 +1,1 @@
+"""Helping an author write a skill: rubric judging, drafting and refining eval cases, scaffolding."""

@@ -1,0 +1,1 @@
+"""Skill Lift: per-case pairs, statistics, pass rates, triage, agreement and the sample-size planner."""

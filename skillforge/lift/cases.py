@@ -1,0 +1,162 @@
+"""Trial records grouped by case and side: per-trial overall, S(i,m,c), D(i,m) and pass.
+
+CONTRACTS.md sections 7-8. A trial's value for a metric is taken as recorded whatever its
+status ("the attempts that have a value"): the metric writers decide whether an errored or
+timed-out trial can be scored. Passing is stricter: only an `ok` trial can pass.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from skillforge.lift.stats import mean
+from skillforge.models.trial import DEFAULT_METRICS, TrialRecord
+
+FAILED_STATUSES = ("error", "timeout")
+# A grader reward "is 1" within float noise (JSON round trips, 0.1 + 0.9 style sums).
+REWARD_EPS = 1e-9
+
+
+def _clean(value: float | None) -> float | None:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return float(value)
+
+
+def trial_overall(trial: TrialRecord) -> float | None:
+    """Unweighted mean of the default metrics this trial has (nulls skipped; grader apart)."""
+    values = [_clean(trial.metrics.get(m)) for m in DEFAULT_METRICS]
+    return mean([v for v in values if v is not None])
+
+
+def trial_grader(trial: TrialRecord) -> float | None:
+    """The bring-your-own grader reward (the record's field, else a `grader` metric)."""
+    if trial.grader is not None:
+        return _clean(trial.grader)
+    return _clean(trial.metrics.get("grader"))
+
+
+def trial_value(trial: TrialRecord, metric: str) -> float | None:
+    """The value of one metric for one trial; `overall` and `grader` are derived."""
+    if metric == "overall":
+        return trial_overall(trial)
+    if metric == "grader":
+        return trial_grader(trial)
+    return _clean(trial.metrics.get(metric))
+
+
+def trial_passes(trial: TrialRecord, graded: bool, threshold: float) -> bool:
+    """Pass = grader reward 1 for a graded case, else overall >= threshold; never if not ok."""
+    if trial.status != "ok":
+        return False
+    if graded:
+        reward = trial_grader(trial)
+        return reward is not None and reward >= 1.0 - REWARD_EPS
+    overall = trial_overall(trial)
+    return overall is not None and overall >= threshold
+
+
+@dataclass
+class CaseTrials:
+    """The attempts of one case on the two compared sides."""
+
+    case_id: str
+    kind: str | None = None
+    graded: bool = False
+    with_: list[TrialRecord] = field(default_factory=list)
+    base: list[TrialRecord] = field(default_factory=list)
+    # S(i, m, c) is asked for many times per report; the trials are fixed once grouped.
+    _scores: dict[tuple[str, str], float | None] = field(default_factory=dict, repr=False)
+
+    def side(self, name: str) -> list[TrialRecord]:
+        return self.with_ if name == "with" else self.base
+
+    def values(self, side: str, metric: str) -> list[float]:
+        """The metric's values over this side's attempts that have one."""
+        found = (trial_value(t, metric) for t in self.side(side))
+        return [v for v in found if v is not None]
+
+    def score(self, side: str, metric: str) -> float | None:
+        """S(i, m, c): mean of m over the attempts of (i, c) that have a value."""
+        key = (side, metric)
+        if key not in self._scores:
+            self._scores[key] = mean(self.values(side, metric))
+        return self._scores[key]
+
+    def delta(self, metric: str) -> float | None:
+        """D(i, m) = S(i, m, with) - S(i, m, base), only when both exist."""
+        w, b = self.score("with", metric), self.score("base", metric)
+        return None if w is None or b is None else w - b
+
+    def pass_flags(self, side: str, threshold: float) -> list[bool]:
+        return [trial_passes(t, self.graded, threshold) for t in self.side(side)]
+
+    def pass_rate(self, side: str, threshold: float) -> float:
+        """Mean pass over this side's attempts; a side with no attempts counts as 0."""
+        return mean([1.0 if p else 0.0 for p in self.pass_flags(side, threshold)]) or 0.0
+
+    def failed_attempts(self, side: str) -> int:
+        return sum(1 for t in self.side(side) if t.status in FAILED_STATUSES)
+
+    def spread(self, side: str, metric: str = "overall") -> float | None:
+        """max - min of the metric over this side's attempts (None below two values)."""
+        vals = self.values(side, metric)
+        return max(vals) - min(vals) if len(vals) >= 2 else None
+
+    def activation_rate(self) -> float | None:
+        """Share of with-skill attempts that activated the skill (None when never recorded)."""
+        flags = [t.activated for t in self.with_ if t.activated is not None]
+        return mean([1.0 if f else 0.0 for f in flags])
+
+
+def natural_key(case_id: str) -> list[object]:
+    """Sort "case-2" before "case-10"; str and int chunks alternate so keys always compare."""
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", case_id)]
+
+
+def select_trials(
+    trials: Iterable[TrialRecord], conditions: tuple[str, str]
+) -> list[TrialRecord]:
+    """The trials of the two compared conditions, one per (case, condition, attempt).
+
+    A duplicated key (a retried trial stored twice) keeps the last record given.
+    """
+    by_key: dict[tuple[str, str, int], TrialRecord] = {}
+    for t in trials:
+        if t.condition in conditions:
+            by_key[t.key] = t
+    return list(by_key.values())
+
+
+def group_cases(
+    trials: list[TrialRecord],
+    conditions: tuple[str, str],
+    case_ids: Iterable[str] | None = None,
+    graded_cases: Iterable[str] | None = None,
+) -> list[CaseTrials]:
+    """Group selected trials by case, in natural case-id order.
+
+    `case_ids` adds cases that have no trial at all (they still count in the fixed
+    denominator). A case is graded when listed in `graded_cases`, or, when that is not
+    given, when any of its trials carries a grader reward.
+    """
+    with_cond, base_cond = conditions
+    cases: dict[str, CaseTrials] = {cid: CaseTrials(case_id=cid) for cid in case_ids or ()}
+    for t in sorted(trials, key=lambda t: (natural_key(t.case_id), t.attempt)):
+        case = cases.setdefault(t.case_id, CaseTrials(case_id=t.case_id))
+        if case.kind is None and t.case_kind is not None:
+            case.kind = t.case_kind
+        if t.condition == with_cond:
+            case.with_.append(t)
+        elif t.condition == base_cond:
+            case.base.append(t)
+    graded = set(graded_cases) if graded_cases is not None else None
+    for case in cases.values():
+        if graded is not None:
+            case.graded = case.case_id in graded
+        else:
+            case.graded = any(trial_grader(t) is not None for t in case.with_ + case.base)
+    return [cases[k] for k in sorted(cases, key=natural_key)]

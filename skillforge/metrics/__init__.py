@@ -1,0 +1,1 @@
+"""The metrics of one trial: deterministic (security, skill use) and LLM-judged."""

@@ -1,0 +1,285 @@
+"""Paired trial runs: a `RunSpec` expanded into trials and run with bounded concurrency.
+
+    runner = TrialRunner(spec, client=client, store=store, on_event=print)
+    summary = await runner.run()              # or: async for event in runner.stream(): ...
+    runner.cancel()                           # from the TUI: stop, clean up, mark cancelled
+
+The run: remove containers left by crashed runs; create (or, with `resume=RUN_ID`, reopen)
+the run in the store; expand cases x conditions x attempts, skipping trials already `ok`;
+run them through `skillforge.trials.runner.run_trial` with at most `spec.concurrency` at a
+time (an asyncio semaphore); emit events (skillforge.trials.events) as they happen; finish
+the run as `finished`, `cancelled` or `failed`. Cancelling (Ctrl+C in the CLI cancels the
+task running `run()`; the TUI calls `cancel()`) stops new trials, cancels running ones,
+waits until their containers are removed and stores them as `cancelled`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sessions.store import RunStore, new_run_id
+from skillforge.harnesses import HarnessError, check_agent
+from skillforge.models.evals import EvalCase, load_evals
+from skillforge.models.findings import Finding
+from skillforge.models.llm import ModelClient
+from skillforge.models.skill import load_skill
+from skillforge.models.trial import RunRecord, RunSpec, TrialRecord
+from skillforge.sandbox import SandboxUnavailable, reap_stale
+from skillforge.trials.script_smoke import smoke_run
+from skillforge.trials.staging import SkillSet, StagingError, load_skill_set
+from skillforge.trials.events import (
+    RunFinished,
+    RunStarted,
+    TrialCancelled,
+    TrialEvent,
+    TrialFailed,
+    TrialFinished,
+    TrialKey,
+    TrialQueued,
+    TrialSkipped,
+    TrialStarted,
+)
+from skillforge.trials.runner import TrialContext, TrialPlan, run_trial
+
+
+class RunError(RuntimeError):
+    """A run cannot start or go on (bad spec, unknown run, no sandbox); the message says why."""
+
+
+@dataclass
+class RunSummary:
+    """How a run ended: its id, status and every trial record of this session."""
+
+    run_id: str
+    status: str
+    spec: RunSpec
+    records: list[TrialRecord] = field(default_factory=list)
+    skipped: list[TrialKey] = field(default_factory=list)
+    error: str | None = None
+    # SF604: scripts that failed a --help smoke run in the sandbox before the trials.
+    smoke: list[Finding] = field(default_factory=list)
+
+
+def load_cases(spec: RunSpec) -> list[EvalCase]:
+    """The cases of the spec (all of evals/evals.json when `case_ids` is empty)."""
+    root = Path(spec.skill_path)
+    if root.name == "SKILL.md":
+        root = root.parent
+    path = root / "evals" / "evals.json"
+    if not path.is_file():
+        raise RunError(f"{path} does not exist; a trial needs eval cases (run `skillforge "
+                       "evals draft` or write evals/evals.json)")
+    evalset, issues = load_evals(path)
+    if evalset is None or issues:
+        first = issues[0] if issues else None
+        where = f"{path}:{first.line}" if first and first.line else str(path)
+        raise RunError(f"{where}: {first.message if first else 'cannot be read'}; fix it "
+                       "(`skillforge evals validate` lists every problem)")
+    if not spec.case_ids:
+        if not evalset.cases:
+            raise RunError(f"{path} has no cases; add at least one")
+        return list(evalset.cases)
+    known = {str(c.id): c for c in evalset.cases}
+    missing = [cid for cid in spec.case_ids if cid not in known]
+    if missing:
+        raise RunError(f"unknown case id(s) {', '.join(missing)} in {path}; known: "
+                       f"{', '.join(known)}")
+    return [known[cid] for cid in spec.case_ids]
+
+
+def plan_trials(spec: RunSpec, cases: Sequence[EvalCase]) -> list[TrialPlan]:
+    """cases x conditions x attempts, ordered so paired trials of a case run close together."""
+    return [TrialPlan(case, cond, attempt)
+            for attempt in range(1, spec.attempts + 1)
+            for case in cases
+            for cond in spec.conditions]
+
+
+async def check_sandbox(spec: RunSpec) -> None:
+    """Fail early, with one clear message, when Docker or the trial image is unusable."""
+    if spec.sandbox != "docker":
+        return
+    from skillforge.sandbox.docker_client import executor, get_client
+
+    def probe() -> None:
+        import docker.errors
+
+        client = get_client()
+        try:
+            client.api.inspect_image(spec.image)
+        except docker.errors.ImageNotFound:
+            raise SandboxUnavailable(
+                f"the trial image {spec.image!r} is not on this machine: run `docker pull "
+                f"{spec.image}` (or build it), or set --image / [trial] image to one that "
+                "`docker images` lists") from None
+
+    await asyncio.get_running_loop().run_in_executor(executor(), probe)
+
+
+class TrialRunner:
+    """Runs one RunSpec (or resumes a stored run); see the module docstring."""
+
+    def __init__(self, spec: RunSpec, *, client: ModelClient, store: RunStore,
+                 judges: Sequence[ModelClient] = (), resume: str | None = None,
+                 on_event: Callable[[TrialEvent], None] | None = None,
+                 warn: Callable[[str], None] | None = None, max_tokens: int | None = None,
+                 labels: dict[str, str] | None = None, run_id: str | None = None) -> None:
+        self.spec = spec
+        self.client = client
+        self.store = store
+        self.judges = list(judges)
+        self.resume = resume
+        self.run_id = resume or run_id or new_run_id()
+        self.on_event = on_event
+        self.warn = warn
+        self.max_tokens = max_tokens
+        self.labels = dict(labels or {})
+        self.cancelled = False
+        self._tasks: list[asyncio.Task] = []
+        self._listeners: list[Callable[[TrialEvent], None]] = []
+
+    # --- events ---------------------------------------------------------------------------
+    def emit(self, event: TrialEvent) -> None:
+        for listener in [self.on_event, *self._listeners]:
+            if listener is not None:
+                listener(event)
+
+    async def stream(self) -> AsyncIterator[TrialEvent]:
+        """Run, yielding every event; the last one is RunFinished. Errors are raised after."""
+        queue: asyncio.Queue[TrialEvent] = asyncio.Queue()
+        self._listeners.append(queue.put_nowait)
+        task = asyncio.create_task(self.run())
+        try:
+            while True:
+                event = await queue.get()
+                yield event
+                if isinstance(event, RunFinished):
+                    break
+            await task
+        finally:
+            if not task.done():
+                self.cancel()
+                await asyncio.wait([task])
+            self._listeners.remove(queue.put_nowait)
+
+    def cancel(self) -> None:
+        """Stop the run: no new trials; running ones are cancelled and cleaned up."""
+        self.cancelled = True
+        for task in self._tasks:
+            task.cancel()
+
+    # --- the run --------------------------------------------------------------------------
+    def _open_run(self, skills: SkillSet) -> set[TrialKey]:
+        """Create the run record, or reopen a stored one; the keys already done ok."""
+        if self.resume:
+            run = self.store.run(self.resume)
+            if run is None:
+                raise RunError(f"no run {self.resume!r} in {self.store.db_path}; `skillforge "
+                               "report` lists runs, or drop --resume to start a new one")
+            self.store.finish_run(self.run_id, "running")
+            return self.store.finished_keys(self.run_id)
+        try:
+            skill_hash = load_skill(skills.root).content_hash()
+        except Exception:  # noqa: BLE001 - the hash labels the run; staging already read it
+            skill_hash = None
+        self.store.create_run(RunRecord(
+            run_id=self.run_id, created_at=datetime.now(UTC), skill_name=skills.target.name,
+            skill_path=str(skills.root), skill_hash=skill_hash, spec=self.spec, engine="local"))
+        return set()
+
+    async def run(self) -> RunSummary:
+        """Run every planned trial; returns how the run ended (raises RunError to refuse)."""
+        spec = self.spec
+        try:
+            check_agent(spec.agent, sandbox=spec.sandbox, network=spec.network)
+        except HarnessError as exc:
+            raise RunError(str(exc)) from exc
+        try:
+            cases = load_cases(spec)
+            skills = load_skill_set(spec)
+        except StagingError as exc:
+            raise RunError(str(exc)) from exc
+        await check_sandbox(spec)
+        if spec.sandbox == "docker":
+            await reap_stale()
+        done = self._open_run(skills)
+        plans = plan_trials(spec, cases)
+        todo = [p for p in plans if p.key not in done]
+        summary = RunSummary(self.run_id, "running", spec,
+                             skipped=[p.key for p in plans if p.key in done])
+        if todo and not self.resume:
+            summary.smoke = await smoke_run(spec, skills, cases, run_id=self.run_id,
+                                            labels=self.labels)
+            for f in summary.smoke:
+                if self.warn is not None:
+                    self.warn(f"{f.rule} {f.path or ''}: {f.message}")
+        self.emit(RunStarted(self.run_id, spec, tuple(p.key for p in plans),
+                             skills.target.name, resumed=bool(self.resume)))
+        earlier = {t.key: t for t in self.store.trials(self.run_id)} if done else {}
+        for p in plans:
+            self.emit(TrialSkipped(p.key, earlier.get(p.key)) if p.key in done
+                      else TrialQueued(p.key))
+        ctx = TrialContext(run_id=self.run_id, spec=spec, skills=skills, client=self.client,
+                           store=self.store, emit=self.emit, judges=self.judges,
+                           max_tokens=self.max_tokens, warn=self.warn, labels=self.labels)
+        sem = asyncio.Semaphore(max(1, spec.concurrency))
+        self._tasks = [asyncio.create_task(self._one(ctx, plan, sem, summary)) for plan in todo]
+        try:
+            results = await asyncio.gather(*self._tasks, return_exceptions=True)
+        except asyncio.CancelledError:
+            # Ctrl+C (or the caller's cancellation): every trial cleans up before we go on.
+            self.cancel()
+            if self._tasks:
+                await asyncio.wait(self._tasks)
+            self._finish(summary, "cancelled")
+            raise
+        failure = next((r for r in results if isinstance(r, BaseException)), None)
+        if failure is not None:
+            self.cancel()
+            summary.error = str(failure)
+            self._finish(summary, "failed")
+            raise failure
+        self._finish(summary, "cancelled" if self.cancelled else "finished")
+        return summary
+
+    def _finish(self, summary: RunSummary, status: str) -> None:
+        summary.status = status
+        try:
+            self.store.finish_run(self.run_id, status)
+        finally:
+            counts: dict[str, int] = {}
+            for rec in summary.records:
+                counts[rec.status] = counts.get(rec.status, 0) + 1
+            counts["skipped"] = len(summary.skipped)
+            self.emit(RunFinished(self.run_id, status,  # type: ignore[arg-type]
+                                  counts, summary.error))
+
+    async def _one(self, ctx: TrialContext, plan: TrialPlan, sem: asyncio.Semaphore,
+                   summary: RunSummary) -> TrialRecord | None:
+        try:
+            async with sem:
+                if self.cancelled:
+                    self.emit(TrialCancelled(plan.key))
+                    return None
+                self.emit(TrialStarted(plan.key))
+                record = await run_trial(ctx, plan)
+        except asyncio.CancelledError:
+            # Cancelled while waiting for a slot: it never started, nothing to store.
+            self.emit(TrialCancelled(plan.key))
+            return None
+        except SandboxUnavailable:
+            # Docker went away: the other trials cannot run either.
+            self.cancel()
+            raise
+        summary.records.append(record)
+        if record.status == "ok":
+            self.emit(TrialFinished(plan.key, record))
+        elif record.status == "cancelled":
+            self.emit(TrialCancelled(plan.key, record))
+        else:
+            self.emit(TrialFailed(plan.key, record))
+        return record

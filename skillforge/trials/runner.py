@@ -1,0 +1,312 @@
+"""One trial, start to finish: stage, sandbox, agent loop, grader, metrics, store.
+
+    record = await run_trial(ctx, plan)
+
+Order (DESIGN.md, paired trials): stage the workspace for the condition; open a fresh
+sandbox holding it; run the agent (the built-in loop, or an external harness CLI inside the
+container: skillforge.harnesses, chosen by `spec.agent`, with the skills staged into the
+harness's own skills folder); run the case's grader in the same sandbox; the
+sandbox is removed (always: error, timeout, cancellation); score the trajectory; save the
+trajectory and upsert the trial with its metric rows in one transaction. The record's
+status is `ok` (the agent answered or used all its turns), `timeout`, `error` (with the
+reason) or `cancelled`. A cancelled trial is still stored, with what it recorded so far.
+`SandboxUnavailable` (Docker went away) is stored as an error and then raised: the run
+cannot go on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sessions.atif import AtifError, Trajectory
+from sessions.store import MetricEvidence, RunStore
+from skillforge.agent.loop import AgentResult, AgentRun, StepReport
+from skillforge.harnesses import Harness, HarnessError, get_harness
+from skillforge.harnesses.run import HarnessRun
+from skillforge.models.evals import EvalCase
+from skillforge.models.llm import ModelClient
+from skillforge.models.trial import Condition, RunSpec, TrialRecord
+from skillforge.sandbox import SKILLS_DIR, SandboxError, SandboxUnavailable, open_sandbox
+from skillforge.sandbox.grading import GraderError, GraderResult, run_grader
+from skillforge.trials.staging import SkillSet, StagingError, sandbox_spec, stage_trial
+from skillforge.trials.events import (
+    TrialEvent,
+    TrialKey,
+    TrialPhase,
+    TrialStep,
+)
+from skillforge.trials.scoring import Scores, deterministic, judged
+
+SUMMARY_CHARS = 90
+
+
+@dataclass(frozen=True)
+class TrialPlan:
+    """One trial to run: a case in a condition, attempt n (1-based)."""
+
+    case: EvalCase
+    condition: Condition
+    attempt: int
+
+    @property
+    def key(self) -> TrialKey:
+        return (str(self.case.id), self.condition, self.attempt)
+
+
+@dataclass
+class TrialContext:
+    """What every trial of a run shares."""
+
+    run_id: str
+    spec: RunSpec
+    skills: SkillSet
+    client: ModelClient
+    store: RunStore
+    emit: Callable[[TrialEvent], None]
+    judges: Sequence[ModelClient] = ()
+    max_tokens: int | None = None
+    warn: Callable[[str], None] | None = None
+    # Sandbox labels beyond the owner labels (e.g. for tests and benchmarks).
+    labels: dict[str, str] = field(default_factory=dict)
+    # The external harness for `spec.agent` (None: derived from it; "builtin" has none).
+    harness: Harness | None = None
+
+    def agent_harness(self) -> Harness | None:
+        if self.harness is None and self.spec.agent != "builtin":
+            self.harness = get_harness(self.spec.agent)
+        return self.harness
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def step_summary(report: StepReport) -> str:
+    """One line about an agent step: its first tool call, or its answer."""
+    step = report.step
+    calls = step.tool_calls or []
+    if not calls:
+        text = " ".join(step.text.split())
+        return ("answer: " + text)[:SUMMARY_CHARS] if text else "answer (empty)"
+    call = calls[0]
+    args = call.arguments
+    detail = args.get("command") or args.get("path") or ""
+    line = f"{call.function_name}: {' '.join(str(detail).split())}"
+    if len(calls) > 1:
+        line += f" (+{len(calls) - 1} more)"
+    return line[:SUMMARY_CHARS]
+
+
+STATUS_BY_STOP = {"final_answer": "ok", "max_turns": "ok", "timeout": "timeout",
+                  "error": "error", "cancelled": "cancelled"}
+
+
+class _Trial:
+    """The state of one running trial, so a cancellation can still store what happened."""
+
+    def __init__(self, ctx: TrialContext, plan: TrialPlan) -> None:
+        self.ctx = ctx
+        self.plan = plan
+        self.key = plan.key
+        self.t0 = time.monotonic()
+        self.record = TrialRecord(run_id=ctx.run_id, case_id=plan.key[0],
+                                  condition=plan.condition, attempt=plan.attempt,
+                                  case_kind=plan.case.effective_kind, started_at=_now())
+        self.agent: AgentRun | HarnessRun | None = None
+        self.result: AgentResult | None = None
+        self.grade: GraderResult | None = None
+        self.grader_error: str | None = None
+        self.workspace_files: list[str] | None = None
+
+    def phase(self, name: str) -> None:
+        self.ctx.emit(TrialPhase(self.key, name))
+
+    def on_step(self, report: StepReport) -> None:
+        self.ctx.emit(TrialStep(self.key, report.turn, step_summary(report),
+                                tokens_in=report.usage.input_tokens,
+                                tokens_out=report.usage.output_tokens,
+                                cost_usd=report.cost_usd, tool_calls=report.tool_calls))
+
+    async def execute(self) -> None:
+        ctx, spec, case = self.ctx, self.ctx.spec, self.plan.case
+        harness = ctx.agent_harness()
+        stage = stage_trial(case, self.plan.condition, spec, ctx.skills,
+                            skills_dir=harness.skills_dir if harness else SKILLS_DIR)
+        archive = harness.initial_archive(stage.archive) if harness else stage.archive
+        labels = {"skillforge.case_id": self.key[0][:60], "skillforge.condition": self.key[1],
+                  "skillforge.attempt": str(self.key[2]), **ctx.labels}
+        self.phase("sandbox")
+        sb = open_sandbox(spec.sandbox, sandbox_spec(spec, ctx.run_id, labels), archive,
+                          warn=ctx.warn)
+        async with sb:
+            meta = {"run_id": ctx.run_id, "case_id": self.key[0], "condition": self.key[1],
+                    "attempt": self.key[2]}
+            if harness is not None:
+                self.agent = HarnessRun(
+                    harness, sb, stage, case.prompt, meta=meta, model=spec.model,
+                    max_turns=spec.limits.max_turns, timeout_s=spec.limits.timeout_sec,
+                    on_step=self.on_step)
+            else:
+                self.agent = AgentRun(
+                    ctx.client, sb, stage, case.prompt, meta=meta,
+                    max_turns=spec.limits.max_turns, timeout_s=spec.limits.timeout_sec,
+                    max_tokens=ctx.max_tokens, on_step=self.on_step)
+            self.phase("agent")
+            self.result = await self.agent.run()
+            if ctx.judges and self.result.stop in ("final_answer", "max_turns"):
+                self.workspace_files = await _list_workspace(sb)
+            if case.grader and self.result.stop in ("final_answer", "max_turns", "timeout"):
+                self.phase("grader")
+                try:
+                    self.grade = await run_grader(sb, ctx.skills.root, case.grader)
+                except GraderError as exc:
+                    self.grader_error = str(exc)
+                except SandboxError as exc:
+                    self.grader_error = f"the grader could not run: {exc}"
+            self.phase("cleanup")
+
+    async def score(self, traj: Trajectory) -> tuple[Scores, list[str]]:
+        """Deterministic metrics always, judged ones for ok trials when judges are given."""
+        notes: list[str] = []
+        ctx = self.ctx
+        scores = deterministic(traj, self.plan.case, target_skill=ctx.skills.target.name,
+                               condition=self.plan.condition,
+                               version_delta=bool(ctx.spec.baseline_version))
+        notes += scores.problems
+        if ctx.judges and self.record.status == "ok":
+            self.phase("judge")
+            try:
+                extra = await judged(traj, self.plan.case, ctx.judges, store=ctx.store,
+                                     workspace_files=self.workspace_files)
+            except Exception as exc:  # noqa: BLE001 - a judge failure must not lose the trial
+                notes.append(f"judged metrics failed: {exc}")
+            else:
+                scores.metrics.update(extra.metrics)
+                scores.evidence.update(extra.evidence)
+                notes += extra.problems
+        return scores, notes
+
+    def finish_record(self, status: str, error: str | None) -> None:
+        rec = self.record
+        rec.status = status  # type: ignore[assignment]
+        rec.error = error
+        rec.finished_at = _now()
+        rec.wall_s = round(time.monotonic() - self.t0, 3)
+        result = self.result or (self.agent.partial("cancelled") if self.agent else None)
+        if result is not None:
+            rec.tokens_in = result.usage.input_tokens
+            rec.tokens_out = result.usage.output_tokens
+            rec.tokens_cached = result.usage.cached_tokens
+            rec.cost_usd = round(result.cost_usd, 6) if result.cost_usd is not None else None
+            rec.turns = result.turns
+            rec.tool_calls = result.tool_calls
+        if self.grade is not None:
+            rec.grader = self.grade.reward
+            rec.grader_detail = self.grade.detail
+
+    async def store(self, traj: Trajectory | None, scores: Scores | None) -> TrialRecord:
+        """Save the trajectory, then the trial and its metric rows (one transaction)."""
+        ctx, rec = self.ctx, self.record
+        evidence: dict[str, MetricEvidence] = {}
+        if scores is not None:
+            rec.metrics.update(scores.metrics)
+            evidence.update(scores.evidence)
+            rec.activated = scores.activated
+            rec.script_runs = scores.script_runs
+            rec.script_runs_ok = scores.script_runs_ok
+        if self.grade is not None:
+            rec.metrics["grader"] = self.grade.reward
+            evidence["grader"] = MetricEvidence(evidence={
+                "source": self.grade.source, "detail": self.grade.detail,
+                "exit_code": self.grade.exec.exit_code,
+                "output": (self.grade.exec.stdout + self.grade.exec.stderr)[-2000:]})
+        if traj is not None:
+            traj = _annotate(traj, rec, self.grader_error)
+            try:
+                path = ctx.store.save_trajectory(traj, run_id=ctx.run_id, case_id=rec.case_id,
+                                                 condition=rec.condition, attempt=rec.attempt)
+                rec.trajectory_path = str(path)
+            except AtifError as exc:  # a bug in the recorder: keep the trial, say so
+                rec.error = (rec.error + "; " if rec.error else "") + str(exc)
+        ctx.store.upsert_trial(rec, evidence)
+        return rec
+
+
+async def _list_workspace(sb) -> list[str] | None:
+    """The files in /workspace when the agent stopped (for the judge); None if unknown."""
+    try:
+        script = "cd /workspace && find . -maxdepth 4 -type f | head -n 300"
+        res = await sb.exec(["sh", "-c", script], timeout_s=20)
+    except SandboxError:
+        return None
+    if not res.ok:
+        return None
+    return sorted(f"/workspace/{line[2:]}" for line in res.stdout.splitlines()
+                  if line.startswith("./"))
+
+
+def _annotate(traj: Trajectory, rec: TrialRecord, grader_error: str | None) -> Trajectory:
+    extra: dict[str, Any] = {**(traj.extra or {}), "status": rec.status}
+    if rec.grader is not None:
+        extra["grader"] = rec.grader
+    if grader_error:
+        extra["grader_error"] = grader_error
+    return traj.model_copy(update={"extra": extra})
+
+
+async def run_trial(ctx: TrialContext, plan: TrialPlan) -> TrialRecord:
+    """Run one trial and store it; returns its record (status cancelled when cancelled)."""
+    trial = _Trial(ctx, plan)
+    try:
+        await trial.execute()
+    except asyncio.CancelledError:
+        trial.finish_record("cancelled", "cancelled before the trial finished")
+        traj = trial.agent.partial("cancelled").trajectory if trial.agent else None
+        return await asyncio.shield(_store_quietly(trial, traj))
+    except SandboxUnavailable as exc:
+        trial.finish_record("error", str(exc))
+        await _store_quietly(trial, trial.agent.partial("error").trajectory
+                             if trial.agent else None)
+        raise
+    except (StagingError, SandboxError, HarnessError) as exc:
+        trial.finish_record("error", str(exc))
+        traj = trial.agent.partial("error", str(exc)).trajectory if trial.agent else None
+        return await trial.store(traj, None)
+    result = trial.result
+    assert result is not None
+    status = STATUS_BY_STOP[result.stop]
+    error = result.error
+    if trial.grader_error and status == "ok":
+        status, error = "error", f"grader: {trial.grader_error}"
+    elif trial.grader_error:
+        error = f"{error}; grader: {trial.grader_error}"
+    trial.finish_record(status, error)
+    scores: Scores | None = None
+    if result.turns > 0:
+        try:
+            scores, notes = await trial.score(result.trajectory)
+        except asyncio.CancelledError:
+            trial.record.status = "cancelled"
+            return await asyncio.shield(_store_quietly(trial, result.trajectory))
+        except Exception as exc:  # noqa: BLE001 - a metric bug must not lose the trial
+            why = f"{type(exc).__name__}: {exc}"
+            notes = [f"scoring failed ({why}); the trial is stored without metrics"]
+        if notes and ctx.warn is not None:
+            for note in dict.fromkeys(notes):
+                ctx.warn(f"{'/'.join(map(str, plan.key))}: {note}")
+    return await trial.store(result.trajectory, scores)
+
+
+async def _store_quietly(trial: _Trial, traj: Trajectory | None) -> TrialRecord:
+    """Store a trial that ended abnormally; a store failure here must not hide the cause."""
+    try:
+        return await trial.store(traj, None)
+    except Exception as exc:  # noqa: BLE001
+        if trial.ctx.warn is not None:
+            trial.ctx.warn(f"could not store trial {trial.key}: {exc}")
+        return trial.record
