@@ -140,9 +140,52 @@ def inventory_text(report: LiftReport) -> str:
         parts.append(f"{report.extra.cancelled} cancelled")
     text = f"{inv.trials} trials: {', '.join(parts)}."
     if inv.missing_pairs:
-        text += (f" {inv.missing_pairs} case(s) lack one side and are left out of the lift "
-                 "(not imputed).")
+        text += f" {_unpaired_overall(report)} and are left out of the overall lift " \
+                "(not imputed)."
+    paired = paired_text(report)
+    if paired:
+        text += f" {paired}"
     return text
+
+
+def _unpaired_overall(report: LiftReport) -> str:
+    """Why the cases without an overall pair have none: a side never ran, or ran unscored."""
+    no_trial = one_side = neither = 0
+    for row in report.extra.cases:
+        if row.delta.get("overall") is not None:
+            continue
+        if not row.attempts_with or not row.attempts_base:
+            no_trial += 1
+        elif row.with_.get("overall") is None and row.base.get("overall") is None:
+            neither += 1
+        else:
+            one_side += 1
+    n = report.inventory.missing_pairs
+    if no_trial + one_side + neither != n:  # a report without its per-case rows
+        return f"{n} case(s) lack one side (or both) of the overall score"
+    said = [text for count, text in (
+        (no_trial, f"{no_trial} case(s) lack one side (no trial)"),
+        (one_side, f"{one_side} case(s) have an overall score on one side only"),
+        (neither, f"{neither} case(s) have no overall score on either side"),
+    ) if count]
+    return "; ".join(said)
+
+
+def paired_metrics(report: LiftReport) -> list[tuple[str, int]]:
+    """(metric, paired cases) of every metric with at least one paired case, report order."""
+    return [(m, report.metrics[m].n) for m in metric_names(report) if report.metrics[m].n]
+
+
+def paired_text(report: LiftReport) -> str:
+    """How many cases each metric is paired on, when some metric is paired on more cases
+    than overall (a Harbor `nop` run: the grader is paired, overall is not); else ""."""
+    overall = report.metrics.get("overall")
+    base_n = overall.n if overall else 0
+    shown = [m for m in metric_names(report) if m not in report.extra.missing_metrics]
+    if not any(report.metrics[m].n > base_n for m in shown):
+        return ""
+    listed = ", ".join(f"{m} {report.metrics[m].n}" for m in shown)
+    return f"Paired cases per metric, of {report.n_cases}: {listed}."
 
 
 def _are(items: list[str]) -> str:
@@ -175,7 +218,11 @@ def headline(report: LiftReport) -> str:
     """One sentence for a room: the overall lift, its interval and verdict."""
     row = report.metrics.get("overall")
     if row is None or row.lift is None:
-        return "No paired case yet: the overall lift cannot be computed."
+        paired = [(m, n) for m, n in paired_metrics(report) if m != "overall"]
+        if not paired:
+            return "No paired case yet: the overall lift cannot be computed."
+        listed = ", ".join(f"{m} on {n} case(s)" for m, n in paired)
+        return f"No overall lift: no case has an overall score on both sides. Paired: {listed}."
     level = f"{100 * report.extra.confidence:g}%"
     ci = f" ({level} CI {ci_text(row)})" if row.ci_low is not None else " (no interval: n < 2)"
     return f"Overall {report.extra.label}: {signed(row.lift)}{ci}: {row.verdict}, " \

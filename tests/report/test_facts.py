@@ -59,4 +59,40 @@ def test_gain_is_explained_when_undefined():
 def test_headline_without_pairs():
     report = hand_report()
     report.metrics["overall"].lift = None
+    assert F.headline(report).startswith("No overall lift: no case has an overall score on "
+                                         "both sides. Paired: accuracy on 10 case(s), ")
+    for row in report.metrics.values():
+        row.n = 0
     assert F.headline(report) == "No paired case yet: the overall lift cannot be computed."
+
+
+def test_a_run_paired_on_the_grader_only_says_so_consistently():
+    # A Harbor `nop` run: both sides ran and were graded, but no default metric was scored.
+    from skillforge.lift.compute import compute_lift
+    from tests.lift.builders import trial
+
+    trials = [trial(c, cond, grader=0.0) for c in ("a", "b")
+              for cond in ("with_skill", "baseline")]
+    report = compute_lift(trials, case_ids=["a", "b"])
+    assert report.metrics["grader"].n == 2 and report.metrics["overall"].n == 0
+    assert F.headline(report) == ("No overall lift: no case has an overall score on both "
+                                  "sides. Paired: grader on 2 case(s).")
+    assert F.inventory_text(report) == (
+        "4 trials: 4 ok, 0 error, 0 timeout. 2 case(s) have no overall score on either side "
+        "and are left out of the overall lift (not imputed). Paired cases per metric, of 2: "
+        "grader 2, overall 0.")
+
+
+def test_missing_sides_are_told_apart_from_unscored_ones():
+    from skillforge.lift.compute import compute_lift
+    from tests.lift.builders import trial
+
+    trials = [trial("ok", "with_skill", overall=0.9), trial("ok", "baseline", overall=0.5),
+              trial("half", "with_skill", overall=0.9), trial("half", "baseline"),
+              trial("alone", "with_skill", overall=0.9)]
+    text = F.inventory_text(compute_lift(trials, case_ids=["ok", "half", "alone"]))
+    assert ("1 case(s) lack one side (no trial); 1 case(s) have an overall score on one side "
+            "only and are left out of the overall lift (not imputed).") in text
+    assert "Paired cases per metric" not in text  # nothing is paired on more than overall
+    # Nothing paired at all: the old sentence still holds.
+    assert F.headline(compute_lift([], case_ids=[])).startswith("No paired case yet")
