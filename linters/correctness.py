@@ -91,8 +91,9 @@ def load_problems(ctx: LintContext) -> Iterator[Finding]:
         elif issue.kind == "bom":
             yield ctx.finding(
                 "SF118",
-                f"{issue.path} starts with a byte-order mark; re-save it as UTF-8 without BOM "
-                "so the frontmatter's `---` is really the first thing in the file.",
+                f"{issue.path} starts with a UTF-8 byte-order mark (EF BB BF); re-save it as "
+                "UTF-8 without BOM so the frontmatter's `---` is really the first thing in the "
+                "file.",
                 path=issue.path,
                 line=1,
             )
@@ -105,12 +106,12 @@ def load_problems(ctx: LintContext) -> Iterator[Finding]:
             )
 
 
+_LINE_IN_DETAIL = re.compile(r"\bon line (\d+)")
+
+
 def _line_of(detail: str) -> int | None:
-    marker = " at line "
-    if marker in detail:
-        tail = detail.split(marker, 1)[1].split()[0]
-        return int(tail) if tail.isdigit() else None
-    return None
+    m = _LINE_IN_DETAIL.search(detail)
+    return int(m.group(1)) if m else None
 
 
 @check("SF103")

@@ -46,10 +46,60 @@ def _yaml() -> YAML:
 
 
 def _is_text(path: str, raw: bytes) -> bool:
+    if path == SKILL_MD:
+        return True  # whatever its bytes, SKILL.md is meant as text: its encoding is reported
     suffix = stem_suffix(path)[1].lower()
+    if suffix in TEXT_SUFFIXES and _utf16_or_32(raw) is not None:
+        return True  # a text file saved in another Unicode encoding: reported, not skipped
     if b"\0" in raw[:8192]:
         return False
-    return suffix in TEXT_SUFFIXES or suffix == "" or raw[:2] == b"#!" or path == SKILL_MD
+    return suffix in TEXT_SUFFIXES or suffix == "" or raw[:2] == b"#!"
+
+
+# Byte-order marks of the Unicode encodings that are not UTF-8, longest first (the UTF-32 LE
+# mark starts with the UTF-16 LE one).
+_OTHER_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32-le", "UTF-32 LE"), (b"\x00\x00\xfe\xff", "utf-32-be", "UTF-32 BE"),
+    (b"\xff\xfe", "utf-16-le", "UTF-16 LE"), (b"\xfe\xff", "utf-16-be", "UTF-16 BE"),
+)
+
+
+def _utf16_or_32(raw: bytes) -> tuple[bytes, str, str] | None:
+    """(mark, codec, name) when `raw` starts with a UTF-16 or UTF-32 byte-order mark."""
+    return next((b for b in _OTHER_BOMS if raw.startswith(b[0])), None)
+
+
+def _decode(raw: bytes) -> tuple[str, str | None]:
+    """(text, what is wrong with the encoding or None). Never raises.
+
+    Not UTF-8 is reported by what was found: another Unicode encoding's byte-order mark, NUL
+    bytes (UTF-16 saved without a mark), or the offset of the first byte that is not UTF-8.
+    The text is still decoded as well as possible, so the rest of the skill can be checked.
+    """
+    other = _utf16_or_32(raw)
+    if other is not None:
+        mark, codec, name = other
+        shown = " ".join(f"{b:02X}" for b in mark)
+        text = raw[len(mark):].decode(codec, errors="replace")
+        return text, f"it is {name}: it starts with the byte-order mark {shown}"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        return raw.decode("utf-8", errors="replace"), (
+            f"the first bad byte is 0x{raw[exc.start]:02x} at byte offset {exc.start}, "
+            f"on line {line}")
+    nul = raw.find(b"\0")
+    if nul >= 0:
+        # ASCII text in UTF-16 has a NUL in every other byte; the side it is on says which.
+        if raw[1::2].count(0) > len(raw) // 4:
+            return raw.decode("utf-16-le", errors="replace"), (
+                f"it looks like UTF-16 LE without a byte-order mark: NUL byte at offset {nul}")
+        if raw[0::2].count(0) > len(raw) // 4:
+            return raw.decode("utf-16-be", errors="replace"), (
+                f"it looks like UTF-16 BE without a byte-order mark: NUL byte at offset {nul}")
+        return text, f"it holds a NUL byte at byte offset {nul}"
+    return text, None
 
 
 _EXEC_BITS = stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
@@ -69,7 +119,9 @@ def read_file(root: Path, rel: str, st: os.stat_result | None = None) -> SkillFi
                     "executable": bool(st.st_mode & _EXEC_BITS)}
     try:
         with open(os.path.join(root, rel), "rb") as fh:
-            if st.st_size > MAX_TEXT_BYTES:
+            # SKILL.md is read whatever its size: its frontmatter decides whether it is a
+            # skill at all (SF404 reports the size).
+            if st.st_size > MAX_TEXT_BYTES and rel != SKILL_MD:
                 h = hashlib.sha256()
                 head = fh.read(8192)
                 h.update(head)
@@ -86,12 +138,7 @@ def read_file(root: Path, rel: str, st: os.stat_result | None = None) -> SkillFi
     if raw.startswith(b"\xef\xbb\xbf"):
         fields["bom"] = True
         raw = raw[3:]
-    try:
-        fields["text"] = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        fields["decode_error"] = f"byte 0x{raw[exc.start]:02x} at line {line} is not valid UTF-8"
-        fields["text"] = raw.decode("utf-8", errors="replace")
+    fields["text"], fields["decode_error"] = _decode(raw)
     return SkillFile(**fields)
 
 
