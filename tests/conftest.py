@@ -10,8 +10,9 @@ import pytest
 
 from tests.llm_fixtures import PROVIDER_ENV_PREFIXES, clean_provider_env, llm_server, make_client  # noqa: F401
 
-# Docker fixtures (the trial image built from Debian packages, run ids) for every test folder.
-pytest_plugins = ["tests.docker_fixtures"]
+# Docker fixtures (the trial image built from Debian packages, run ids) and the real model
+# server (llama.cpp serving SmolLM2-135M) for every test folder.
+pytest_plugins = ["tests.docker_fixtures", "tests.llama_server"]
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
