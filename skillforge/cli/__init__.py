@@ -1,6 +1,9 @@
 """The `skillforge` command line: every capability as a headless command with exit codes.
 
 Exit codes: 0 ok, 1 a gate failed, 2 bad input or usage.
+
+Each command's module is imported only when that command runs (see `lazy.py`): importing this
+package costs click and nothing else, so `skillforge --version` and `--help` start at once.
 """
 
 from __future__ import annotations
@@ -8,20 +11,48 @@ from __future__ import annotations
 import click
 
 from skillforge import __version__
+from skillforge.cli.lazy import LazyCommand, LazyGroup
+
+# name -> where the command lives and the first paragraph of its docstring (tests/cli checks
+# that they agree). A new command is one line here.
+COMMANDS: dict[str, LazyCommand] = {
+    "lint": LazyCommand("skillforge.cli.lint:lint", "Lint skills: a skill folder, a SKILL.md, "
+                        "or any folder (every SKILL.md below it)."),
+    "judge": LazyCommand("skillforge.cli.judge:judge", "Judge skills with an LLM rubric: nine "
+                         "criteria 0-10, evidence and a suggestion each."),
+    "evals": LazyCommand("skillforge.cli.evals:evals_group", "Work on a skill's "
+                         "evals/evals.json: validate, init, draft, refine."),
+    "trial": LazyCommand("skillforge.cli.trial:trial", "Run paired trials of a skill: each case "
+                         "with the skill and without it (baseline)."),
+    "report": LazyCommand("skillforge.cli.report:report", "Render a run's Skill Lift report."),
+    "import": LazyCommand("skillforge.cli.import_cmd:import_group", "Import agent traces into "
+                          "the run store as ATIF trajectories."),
+    "export": LazyCommand("skillforge.cli.export:export", "Export trials for other engines "
+                          "(Harbor: hundreds of trials on cloud sandboxes)."),
+    "new": LazyCommand("skillforge.cli.new:new", "Create NAME/ with SKILL.md and "
+                       "evals/evals.json, ready to edit."),
+    "doctor": LazyCommand("skillforge.cli.doctor:doctor", "Check this machine: Python, "
+                          "configuration, Docker and compose, providers, linters, folders."),
+    "open": LazyCommand("skillforge.cli.open_cmd:open_cmd", "Open the workbench on PATH "
+                        "(default: the current folder).", hidden=True),
+    "serve": LazyCommand("skillforge.cli.serve:serve", "Serve the workbench on http://HOST:PORT "
+                         "(each browser tab runs its own session)."),
+}
 
 
-class _PathOrCommand(click.Group):
+class _PathOrCommand(LazyGroup):
     """`skillforge [PATH]` opens the workbench; `skillforge COMMAND ...` runs a command."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args and not args[0].startswith("-") and args[0] not in self.commands:
+        if args and not args[0].startswith("-") and args[0] not in self.list_commands(ctx):
             args = ["open", *args]
         elif not args:
             args = ["open"]
         return super().parse_args(ctx, args)
 
 
-@click.group(cls=_PathOrCommand, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_PathOrCommand, lazy_commands=COMMANDS,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="skillforge")
 def main() -> None:
     """skillforge: a workbench for agent-skill authors.
@@ -44,27 +75,3 @@ def main() -> None:
     ~/.config/skillforge/), SKILLFORGE_<SECTION>__<KEY> variables, then flags.
     Exit codes: 0 ok, 1 a gate failed, 2 bad input or usage.
     """
-
-
-def _register() -> None:
-    from skillforge.cli import doctor as _doctor
-    from skillforge.cli import evals as _evals
-    from skillforge.cli import export as _export
-    from skillforge.cli import import_cmd as _import
-    from skillforge.cli import import_harbor as _import_harbor
-    from skillforge.cli import judge as _judge
-    from skillforge.cli import lint as _lint
-    from skillforge.cli import new as _new
-    from skillforge.cli import open_cmd as _open
-    from skillforge.cli import report as _report
-    from skillforge.cli import serve as _serve
-    from skillforge.cli import trial as _trial
-
-    _import.import_group.add_command(_import_harbor.harbor)
-    for cmd in (_lint.lint, _judge.judge, _evals.evals_group, _trial.trial, _report.report,
-                _import.import_group, _export.export, _new.new, _doctor.doctor,
-                _open.open_cmd, _serve.serve):
-        main.add_command(cmd)
-
-
-_register()

@@ -27,19 +27,25 @@ from sessions.importers import (
 from sessions.store import RunStore, TrajectoryRecord, import_id
 from skillforge.trajectory import facts as facts
 from skillforge.cli.common import settings_for, shown_path
+from skillforge.cli.lazy import LazyCommand, LazyGroup
 
 
-class _FilesByDefault(click.Group):
+class _FilesByDefault(LazyGroup):
     """`skillforge import PATH...` runs the hidden `files` command; named subcommands win."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args or (args[0] not in self.commands and args[0] not in ("-h", "--help")):
+        if not args or (args[0] not in self.list_commands(ctx) and args[0] not in ("-h", "--help")):
             args = ["files", *args]
         return super().parse_args(ctx, args)
 
 
-@click.group("import", cls=_FilesByDefault, context_settings={"help_option_names": ["-h",
-                                                                                     "--help"]})
+# The Harbor importer (and its trial models) loads only for `skillforge import harbor`.
+HARBOR = LazyCommand("skillforge.cli.import_harbor:harbor", "Import a Harbor job folder "
+                     "(jobs/<job name>) as a run: trials, trajectories, rewards.")
+
+
+@click.group("import", cls=_FilesByDefault, lazy_commands={"harbor": HARBOR},
+             context_settings={"help_option_names": ["-h", "--help"]})
 def import_group() -> None:
     """Import agent traces into the run store as ATIF trajectories.
 

@@ -23,10 +23,10 @@ SKILLFORGE = Path(sys.executable).with_name("skillforge")
 
 @pytest.fixture(autouse=True)
 def _judge_is_registered():
-    from skillforge.cli import main
+    from skillforge.cli import COMMANDS
 
-    assert "judge" in main.commands, (
-        "register skillforge.cli.judge:judge in skillforge/cli/__init__.py (_register)")
+    assert "judge" in COMMANDS, (
+        "register skillforge.cli.judge:judge in COMMANDS in skillforge/cli/__init__.py")
 
 
 def run(args: list[str], **env: str) -> subprocess.CompletedProcess:

@@ -9,13 +9,10 @@ import sys
 from tests.conftest import CORPUS, ROOT
 
 TRACES = CORPUS / "traces"
-# Runs the real top-level CLI; registers the command if cli/__init__ does not list it yet.
+# Runs the real top-level CLI.
 DRIVER = (
     "import sys\n"
     "from skillforge.cli import main\n"
-    "from skillforge.cli.import_cmd import import_group\n"
-    "if 'import' not in main.commands:\n"
-    "    main.add_command(import_group)\n"
     "main(sys.argv[1:], prog_name='skillforge')\n"
 )
 
