@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from linters.attack_talk import Verdict, command_severity, downgraded
 from linters.security_context import (
     SPAN_REACH,
     Hit,
     Logical,
     SecurityText,
     command_lines,
-    command_severity,
     in_inline_code,
     inline_span,
     matches,
@@ -39,11 +39,15 @@ _CREDENTIAL = re.compile(
     r"cookies\.sqlite|logins\.json)"
     r"|(?P<dotenv>\.env(?:\.(?:local|production|prod|development|dev|staging))?(?![\w.-]))"
     r"|(?P<metadata>169\.254\.169\.254|metadata\.google\.internal)"
+    # The whole environment, every secret in it: reported only when sent over the network.
+    r"|(?P<envdump>\b(?:printenv|env)(?=\s*\||\s*\)))"
 )
 _CREDENTIAL_ANCHORS = (
     b"~/.", b"home/.", b"home}/.", b".env", b"security ", b"cookies", b"login data",
-    b"169.254.169.254",
+    b"169.254.169.254", b"env |", b"env|", b"(env)", b"printenv",
 )
+# `security find-generic-password -s NAME` (or -a, -l): the keychain item it reads.
+_KEYCHAIN_ITEM = re.compile(r"\s-[sal]\s+(?:'([^']+)'|\"([^\"]+)\"|([^\s'\"|;&)]+))")
 _NOT_BEFORE_ENV = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 _SSH_NOT_SECRET = re.compile(r"\.pub$|^(?:config|known_hosts\w*|authorized_keys\w*|environment)$")
 _NETWORK = re.compile(
@@ -77,6 +81,7 @@ _LABEL = {
     "keychain": "the keychain",
     "browser": "a browser cookie or password store", "dotenv": "a `.env` file",
     "metadata": "the cloud metadata service (instance credentials)",
+    "envdump": "every environment variable (and the secrets in them)",
 }
 
 
@@ -86,8 +91,9 @@ def scan_sf508(st: SecurityText) -> Iterator[Hit]:
         for m in matches(_CREDENTIAL, log, spans, word=False):
             if log.where(m.start())[0].no in seen:
                 continue
-            if m.lastgroup == "dotenv" and m.start() and log.text[m.start() - 1] in _NOT_BEFORE_ENV:
-                continue  # process.env, foo.env; but ./.env and config/.env are files
+            prev = log.text[m.start() - 1] if m.start() else ""
+            if m.lastgroup in ("dotenv", "envdump") and prev and prev in _NOT_BEFORE_ENV:
+                continue  # process.env, foo.env, $env; but ./.env and config/.env are files
             hit = _credential_hit(st, log, m)
             if hit is not None and hit.line not in seen:
                 seen.add(hit.line)
@@ -123,9 +129,14 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
     if not access:
         return None
     default = Severity.critical if net else Severity.medium if kind == "dotenv" else Severity.high
-    sev = command_severity(st, line, col, default)
-    if sev is None:
+    verdict = command_severity(st, line, col, default)
+    if verdict.severity is None:
         return None
+    if kind == "keychain" and verdict.severity != Severity.info:
+        item = _own_keychain_item(st, cmd)
+        if item:
+            verdict = Verdict(Severity.info, f"it reads the skill's own keychain item `{item}`, "
+                                             "not another application's secret")
     what = _LABEL.get(kind or "", "credentials")
     if net:
         msg = (f"`{short(cmd)}` reads {what} and sends it over the network; remove it, "
@@ -133,13 +144,34 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
     else:
         msg = (f"`{short(cmd)}` reads {what}; remove it, or have the user supply the one "
                "value the skill needs through an environment variable.")
-    return Hit("SF508", line.no, col + 1, sev, msg)
+    return Hit("SF508", line.no, col + 1, verdict.severity, downgraded(msg, default, verdict))
+
+
+def _own_keychain_item(st: SecurityText, cmd: str) -> str | None:
+    """The keychain item `cmd` reads, when it is the skill's own: named after the skill, or
+    stored by the skill's own setup (`security add-generic-password ... -s NAME`)."""
+    if "dump-keychain" in cmd:
+        return None
+    m = _KEYCHAIN_ITEM.search(cmd)
+    if not m:
+        return None
+    item = next(g for g in m.groups() if g)
+    owner = st.owner.lower()
+    if owner and len(owner) >= 4 and owner in item.lower():
+        return item
+    for line in st.lines_with(b"add-generic-password"):
+        if item in line.text:
+            return item
+    return None
 
 
 def _access(kind: str | None, text: str, before: str, code: bool) -> tuple[bool, bool]:
     """(reads the credential, sends it over the network), reading `text` as code or prose."""
     if kind == "metadata":
         return True, False
+    if kind == "envdump":
+        net = bool(_NETWORK.search(text)) if code else bool(_PROSE_SEND.search(text))
+        return net, net
     if code:
         net = bool(_NETWORK.search(text))
         access = net or bool(_READ_CMD.search(before)) or kind == "keychain"

@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from linters.attack_talk import command_severity, downgraded
 from linters.risky_urls import is_placeholder_host, url_host
 from linters.security_context import (
     SPAN_REACH,
     Hit,
     SecurityText,
     command_lines,
-    command_severity,
     in_inline_code,
     matches,
     short,
@@ -57,15 +57,15 @@ def scan_sf505(st: SecurityText) -> Iterator[Hit]:
                  *matches(_FORK_BOMB, log, spans)]
         for m in found:
             line, col = log.where(m.start())
-            sev = command_severity(st, line, col, Severity.critical)
-            if sev is None or line.no in seen:
+            verdict = command_severity(st, line, col, Severity.critical)
+            if verdict.severity is None or line.no in seen:
                 continue
             seen.add(line.no)
             yield Hit(
-                "SF505", line.no, col + 1, sev,
-                f"`{short(m.group())}` can wipe a disk, a home folder or the whole system; "
-                "remove it, or delete only a path the skill itself created (for example "
-                '`rm -rf "$WORKDIR/build"`).',
+                "SF505", line.no, col + 1, verdict.severity, downgraded(
+                    f"`{short(m.group())}` can wipe a disk, a home folder or the whole system; "
+                    "remove it, or delete only a path the skill itself created (for example "
+                    '`rm -rf "$WORKDIR/build"`).', Severity.critical, verdict),
             )
 
 
@@ -75,7 +75,7 @@ _SHELLS = r"(?:ba|z|k|da|fi|c|tc)?sh|python[23]?(?:\.\d+)?|perl|ruby|node|php|pw
 _PIPE_EXEC = re.compile(
     rf"(?:curl|wget|aria2c)\b[^|]*(?:\|(?!\s*(?:sudo\b|{_SHELLS}){_END})[^|]*){{0,8}}?\|\s*"
     rf"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\w+=\S*\s+)*)?(?P<sh>{_SHELLS}){_END}"
-    r"(?P<rest>[^|;&]*)"
+    r"(?P<rest>[^|;&`]*)"
 )
 _SUBST_EXEC = re.compile(
     r"(?:(?:ba|z|k)?sh|source|\.)\s+<\(\s*(?:curl|wget)\b"
@@ -92,9 +92,10 @@ _PS_EXEC = re.compile(
     r"downloadstring)\b",
     re.IGNORECASE,
 )
-# After the interpreter: nothing, or options that still read the program from stdin.
+# After the interpreter: nothing, options that still read the program from stdin, or what
+# does not change that: a redirection (`> log`, `2>&1`) or a comment (`# note`).
 # `curl ... | python -m json.tool` or `| python script.py` read data, not code.
-_RUNS_STDIN = re.compile(r"\s*(?:$|-(?:s|x|e|u|eu|ex|ux|xe|-|)(?:\s|$)|-\s)")
+_RUNS_STDIN = re.compile(r"\s*(?:$|#|\d?>|&>|<|-(?:s|x|e|u|eu|ex|ux|xe|-|)(?:\s|$)|-\s)")
 
 
 def scan_sf506(st: SecurityText) -> Iterator[Hit]:
@@ -117,15 +118,15 @@ def scan_sf506(st: SecurityText) -> Iterator[Hit]:
             if host and is_placeholder_host(host):
                 continue  # `curl https://example.com/install.sh | bash` illustrates syntax
             line, col = log.where(m.start())
-            sev = command_severity(st, line, col, Severity.high)
-            if sev is None or line.no in seen:
+            verdict = command_severity(st, line, col, Severity.high)
+            if verdict.severity is None or line.no in seen:
                 continue
             seen.add(line.no)
             yield Hit(
-                "SF506", line.no, col + 1, sev,
-                f"`{short(m.group())}` runs code fetched from the network without review; "
-                "download it to a file, check its checksum or signature, then run it (or "
-                "install a pinned package).",
+                "SF506", line.no, col + 1, verdict.severity, downgraded(
+                    f"`{short(m.group())}` runs code fetched from the network without review; "
+                    "download it to a file, check its checksum or signature, then run it (or "
+                    "install a pinned package).", Severity.high, verdict),
             )
 
 
@@ -155,9 +156,9 @@ def scan_sf509(st: SecurityText) -> Iterator[Hit]:
                 continue
             cmd = m.groupdict().get("cmd")
             default = Severity.low if cmd in _PACKAGE_MANAGERS else Severity.medium
-            sev = command_severity(st, line, col, default)
-            if sev is not None:
-                found.setdefault(sev, []).append((line.no, col + 1, m.group()))
+            verdict = command_severity(st, line, col, default)
+            if verdict.severity is not None:
+                found.setdefault(verdict.severity, []).append((line.no, col + 1, m.group()))
     # One finding per file and severity: an install guide with ten `sudo apt` lines is one
     # decision for the author, not ten.
     for sev, spots in found.items():
@@ -200,15 +201,15 @@ def scan_sf510(st: SecurityText) -> Iterator[Hit]:
     for log, spans in command_lines(st, anchors):
         for m in matches(_B64_EXEC, log, spans):
             line, col = log.where(m.start())
-            sev = command_severity(st, line, col, Severity.high)
-            if sev is None or line.no in seen:
+            verdict = command_severity(st, line, col, Severity.high)
+            if verdict.severity is None or line.no in seen:
                 continue
             seen.add(line.no)
             blob = _BLOB.search(log.text, max(0, m.start() - SPAN_REACH), m.end() + SPAN_REACH)
             detail = f" a {len(blob.group())}-character encoded blob" if blob else " encoded data"
             yield Hit(
-                "SF510", line.no, col + 1, sev,
-                f"`{short(m.group())}` decodes{detail} and executes it, hiding what runs "
-                "from the user and the agent; put the plain code in `scripts/` where it can "
-                "be read.",
+                "SF510", line.no, col + 1, verdict.severity, downgraded(
+                    f"`{short(m.group())}` decodes{detail} and executes it, hiding what runs "
+                    "from the user and the agent; put the plain code in `scripts/` where it "
+                    "can be read.", Severity.high, verdict),
             )

@@ -7,6 +7,7 @@ import ipaddress
 import re
 from collections.abc import Iterator
 
+from linters.attack_talk import prose_talk
 from linters.security_context import Hit, Line, SecurityText, short
 from skillforge.models.findings import Severity
 
@@ -159,7 +160,7 @@ def _url_hit(
     if is_placeholder_host(host):
         return None
     if ip is not None or _on_list(host, _SHORTENERS) or _on_list(host, _PASTE_AND_CAPTURE):
-        if st.is_markdown and not st.in_code(line) and st.prose_talk(line, col):
+        if st.is_markdown and not st.in_code(line) and prose_talk(st, line, col):
             return None  # a table of indicators, a "never fetch" warning
         if ip is not None:
             why = "points at a raw public IP address, which says nothing about who runs it"

@@ -30,7 +30,7 @@ from skillforge.models.findings import Finding
 from skillforge.models.skill import SkillFile
 
 # Bump when a scanner changes, so cached results from an older rule set are not reused.
-SCANNER_VERSION = 1
+SCANNER_VERSION = 2
 
 Scanner = Callable[[SecurityText], Iterable[Hit]]
 SCANNERS: dict[str, Scanner] = {
@@ -58,9 +58,11 @@ def scan_text(
     doc: MarkdownDoc | Callable[[], MarkdownDoc | None] | None = None,
     rules: Iterable[str] = FILE_RULES,
     raw: bytes | None = None,
+    owner: str = "",
 ) -> tuple[Hit, ...]:
-    """Every security hit in one file's text (uncached). `raw`: its UTF-8 bytes, if known."""
-    st = SecurityText(path, text, doc, raw)
+    """Every security hit in one file's text (uncached). `raw`: its UTF-8 bytes, if known;
+    `owner`: the skill's name."""
+    st = SecurityText(path, text, doc, raw, owner)
     hits: list[Hit] = []
     for rid in rules:
         # Licence texts are boilerplate nobody follows; only hidden characters and leaked
@@ -74,7 +76,8 @@ def scan_text(
 def cached_scan(ctx: LintContext, f: SkillFile, rules: tuple[str, ...]) -> tuple[Hit, ...]:
     """`scan_text` of one file through the LRU; Markdown is parsed only on a miss."""
     path, text, sha = f.path, f.text or "", f.sha256
-    key = (SCANNER_VERSION, rules, path, sha)
+    owner = ctx.skill.name or ctx.skill.folder_name
+    key = (SCANNER_VERSION, rules, path, sha, owner)
     if sha is not None:
         with _cache_lock:
             hit = _cache.get(key)
@@ -84,7 +87,7 @@ def cached_scan(ctx: LintContext, f: SkillFile, rules: tuple[str, ...]) -> tuple
     doc = (lambda: ctx.doc(path)) if path.lower().endswith((".md", ".markdown", ".mdx")) else None
     # The file's bytes spare an encode, unless decoding replaced invalid bytes.
     raw = f.raw if f.raw is not None and f.decode_error is None else None
-    result = scan_text(path, text, doc, rules, raw)
+    result = scan_text(path, text, doc, rules, raw, owner)
     if sha is not None:
         with _cache_lock:
             _cache[key] = result

@@ -8,9 +8,9 @@ file. Each names a few literal *anchors*; `bytes.find` over the lower-cased UTF-
 only.
 
 Precision: security-focused skills *discuss* the patterns the rules look for ("attackers
-write `ignore previous instructions`"). The context helpers answer the questions that tell a
-quoted example from an instruction: is this line code, a table row, under a heading about
-attacks, phrased as a warning, inside quotes?
+write `ignore previous instructions`"). `linters.attack_talk` reads the context that tells a
+quoted example from an instruction, with the structure this module gives it: is this line
+code, a table row, inside inline code?
 """
 
 from __future__ import annotations
@@ -26,36 +26,6 @@ from skillforge.models.findings import Severity
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 
-# Vocabulary of text that talks *about* attacks rather than performing one. Deliberately
-# without plain warning words ("never", "avoid"): hostile instructions use those too.
-_ATTACK_WORDS = (
-    r"inject|attack|malicious|exploit|payload|adversar|jailbreak|red[- ]?flag|suspicious|"
-    r"vulnerab|threat|phishing|exfiltrat|detect|scanner|deny[- ]?list|block[- ]?list|"
-    r"guardrail|defen[cs]|mitigat|sanitiz|hostile|untrusted|poison|smuggl|obfuscat|"
-    r"indicator|anti-?pattern"
-)
-# On the line itself, "for example" also marks a quotation; not in a heading, since every
-# skill has an "Examples" section whose commands are meant to be run.
-_ATTACK = re.compile(_ATTACK_WORDS + r"|\bexamples?\b|e\.g\.|such as", re.IGNORECASE)
-_WARNING_WORDS = (
-    r"|dangerous|destructive|unsafe|insecure|forbidden|prohibited|harmful|risky|\brisks?\b|"
-    r"\bwarn|\bavoid\b|\bbad\b|\bnever\b|\bdon'?t\b|\bdo not\b|\u274c|\u26a0"
-)
-# Prose about risky commands: attack words, examples and warnings.
-_TALK = re.compile(
-    _ATTACK_WORDS + r"|\bexamples?\b|e\.g\.|such as|audit|\bflag(?:s|ged)?\b|"
-    r"\bblock(?:s|ed)?\b" + _WARNING_WORDS,
-    re.IGNORECASE,
-)
-# A heading that puts what follows in a "do not do this" or "attacks" frame.
-_HEADING_TALK = re.compile(_ATTACK_WORDS + _WARNING_WORDS, re.IGNORECASE)
-# A warning that governs what follows it on the line: "never run `curl | sh`".
-_NEGATION = re.compile(
-    r"\b(?:never|don't|do not|dont|must not|mustn't|should not|shouldn't|avoid(?:ing)?|"
-    r"instead of|rather than|not to|refuse|reject|block|deny|prevent|forbid|disallow|"
-    r"unsafe|dangerous|bad)\b|\u274c",
-    re.IGNORECASE,
-)
 _LICENSE_NAMES = ("LICENSE", "LICENCE", "COPYING", "NOTICE")
 # Anchors holding a byte that many files lack: test for that byte first.
 _RARE_BYTE = {
@@ -111,9 +81,12 @@ class SecurityText:
         text: str,
         doc: MarkdownDoc | Callable[[], MarkdownDoc | None] | None = None,
         raw: bytes | None = None,
+        owner: str = "",
     ) -> None:
         self.path = path
         self.text = text
+        # The skill's name: a credential named after it (its own keychain item) is its own.
+        self.owner = owner
         # Parsing Markdown costs more than most scans: take a factory and parse only when a
         # hit needs its context (code block? heading?) or the file has HTML comments.
         self._doc = doc
@@ -242,40 +215,10 @@ class SecurityText:
     def is_table_row(self, line: Line) -> bool:
         return self.is_markdown and line.text.lstrip().startswith("|")
 
-    def heading_talks(self, line: Line) -> bool:
-        """The nearest heading above the line is about attacks, red flags or examples."""
-        if self.doc is None:
-            return False
-        title = ""
-        for h in self.doc.headings:
-            if h.line > line.no:
-                break
-            title = h.text
-        return bool(title and _HEADING_TALK.search(title))
-
-    def prose_talk(self, line: Line, col: int) -> bool:
-        """The line discusses a pattern: a table row, a warning, or attack vocabulary."""
-        return self.is_table_row(line) or negated(line, col) or talks(line)
-
 
 def _continues(text: str) -> bool:
     t = text.rstrip()
     return t.endswith("\\") or (t.endswith("|") and not t.lstrip().startswith("|"))
-
-
-def talks(line: Line) -> bool:
-    """The line uses the vocabulary of discussing attacks or warning about commands."""
-    return bool(_TALK.search(line.text))
-
-
-def discusses_attacks(line: Line, start: int, end: int) -> bool:
-    """Outside the span [start, end), the line talks about attacks, injection or examples."""
-    return bool(_ATTACK.search(line.text[:start]) or _ATTACK.search(line.text[end:]))
-
-
-def negated(line: Line, col: int) -> bool:
-    """A warning word precedes 0-based `col` on the line ("never pipe `curl` into `sh`")."""
-    return bool(_NEGATION.search(line.text, 0, col))
 
 
 def in_inline_code(line: Line, col: int) -> bool:
@@ -287,33 +230,6 @@ def inline_span(line: Line, col: int) -> tuple[int, str]:
     start = line.text.rfind("`", 0, col) + 1
     end = line.text.find("`", col)
     return start, line.text[start : len(line.text) if end < 0 else end]
-
-
-def quoted(line: Line, start: int, end: int) -> bool:
-    """The span [start, end) sits inside backticks or quotation marks on its line."""
-    before, after = line.text[:start], line.text[end:]
-    if before.count("`") % 2 == 1:
-        return True
-    if before.count('"') % 2 == 1 and '"' in after:
-        return True
-    if before.rfind("\u201c") > before.rfind("\u201d") and "\u201d" in after:
-        return True
-    # Single quotes double as apostrophes: only count one that hugs the span.
-    return before.rstrip().endswith(("'", "\u2018")) and ("'" in after or "\u2019" in after)
-
-
-def command_severity(st: SecurityText, line: Line, col: int, default: Severity) -> Severity | None:
-    """Severity for a risky command at (line, 0-based col), given how the file presents it.
-
-    Code blocks and scripts are what agents run: reported at `default`, or `low` when the
-    block sits under a heading about attacks or red flags. Prose (inline code included) that
-    warns against the command, lists it in a table or discusses attacks is talk and skipped.
-    """
-    if not st.is_markdown:
-        return default
-    if not st.in_code(line) and st.prose_talk(line, col):
-        return None
-    return Severity.low if st.heading_talks(line) else default
 
 
 def short(s: str, limit: int = 70) -> str:
