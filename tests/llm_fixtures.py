@@ -4,7 +4,8 @@ Import them into a test package's conftest.py:
 
     from tests.llm_fixtures import clean_provider_env, llm_server, make_client  # noqa: F401
 
-- `llm_server`: a started `LLMServer`, stopped after the test.
+- `llm_server`: a started `LLMServer`, stopped after the test. The structured-output forms
+  the providers learnt in this process are forgotten first (a new server may reuse a port).
 - `clean_provider_env`: removes ANTHROPIC_*, OPENAI_* and SKILLFORGE_PROVIDER__* variables so
   the developer's own keys never reach a test (autouse it in your conftest if you like).
 - `make_client(wire, model="test-model", **options)`: a real provider client ("openai" or
@@ -28,6 +29,9 @@ PROVIDER_ENV_PREFIXES = ("ANTHROPIC_", "OPENAI_", "SKILLFORGE_PROVIDER__", "SKIL
 
 @pytest.fixture
 def llm_server() -> Iterator[LLMServer]:
+    from skillforge.providers.structured_modes import forget_learnt_modes
+
+    forget_learnt_modes()
     server = LLMServer().start()
     try:
         yield server

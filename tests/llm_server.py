@@ -41,6 +41,9 @@ Switches that make the server behave like particular real servers (all off by de
 - `reject_forced_tool`: Claude Sonnet 5.5 / Opus 5.5, which answer a forced `tool_choice`
   with 400.
 - `reject_temperature`: models that refuse sampling parameters (400 naming `temperature`).
+- `llama_cpp`: llama-cpp-python's server, which answers `response_format` json_schema with
+  HTTP 500 and a validation message (`LLAMA_CPP_RESPONSE_FORMAT_ERROR`), and takes
+  `{"type": "json_object", "schema": ...}` and forced tool calls.
 - `thinking`: Anthropic replies start with a signed thinking block, and an assistant turn
   with tool calls must carry its thinking block back unchanged (as the real API demands).
 """
@@ -59,6 +62,7 @@ from typing import Any
 
 from tests.llm_wire import (
     ANTHROPIC_PATH,
+    LLAMA_CPP_RESPONSE_FORMAT_ERROR,
     OPENAI_PATH,
     Reply,
     Request,
@@ -66,6 +70,7 @@ from tests.llm_wire import (
     invalid_request,
     raw,
     render_reply,
+    server_refusal,
     structured,
     text,
     tool_call,
@@ -73,8 +78,8 @@ from tests.llm_wire import (
 )
 
 # The scripting names tests import from here (they live in tests/llm_wire.py).
-__all__ = ["LLMServer", "Reply", "Request", "error", "raw", "structured", "text", "tool_call",
-           "tool_calls"]
+__all__ = ["LLAMA_CPP_RESPONSE_FORMAT_ERROR", "LLMServer", "Reply", "Request", "error", "raw",
+           "structured", "text", "tool_call", "tool_calls"]
 
 
 class LLMServer:
@@ -88,6 +93,7 @@ class LLMServer:
         self.reject_forced_tool = False
         self.reject_temperature = False
         self.thinking = False
+        self.llama_cpp = False
         self._queue: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -183,7 +189,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
             return
         problem = invalid_request(wire, body, owner)
-        reply = error(400, problem) if problem else owner._next_reply(req)
+        refusal = server_refusal(wire, body, owner)
+        reply = (error(400, problem) if problem else refusal if refusal is not None
+                 else owner._next_reply(req))
         if reply.delay and not self._wait(reply.delay, req):
             return  # the client went away; nothing to answer
         status, payload, headers = render_reply(wire, req, reply, owner.thinking)

@@ -19,6 +19,15 @@ from typing import Any, Protocol
 OPENAI_PATH = "/v1/chat/completions"
 ANTHROPIC_PATH = "/v1/messages"
 _ids = itertools.count(1)
+# What llama-cpp-python's server (0.3.36) answers, word for word, to a request with
+# `response_format: {"type": "json_schema", ...}`: HTTP 500, a request-validation message
+# with a traceback line appended, type internal_server_error.
+LLAMA_CPP_RESPONSE_FORMAT_ERROR = (
+    "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', "
+    "'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
+    "'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n  File \"/usr/lib/python3/"
+    "site-packages/llama_cpp/server/app.py\", line 376, in create_chat_completion\n    "
+    "POST /v1/chat/completions")
 _ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
                 404: "not_found_error", 408: "timeout_error", 413: "request_too_large",
                 429: "rate_limit_error", 529: "overloaded_error"}
@@ -126,6 +135,7 @@ class ServerRules(Protocol):
     reject_forced_tool: bool
     reject_temperature: bool
     thinking: bool
+    llama_cpp: bool
 
 
 # --- request rules the real APIs enforce -----------------------------------------------------
@@ -212,6 +222,15 @@ def _invalid_openai(body: dict, msgs: list, reject_json_schema: bool) -> str | N
         js = fmt.get("json_schema") or {}
         if not js.get("name") or not isinstance(js.get("schema"), dict):
             return "response_format.json_schema: 'name' and 'schema' are required"
+    return None
+
+
+def server_refusal(wire: str, body: Any, server: ServerRules) -> Reply | None:
+    """An error some real servers answer with a status other than 400, or None."""
+    if server.llama_cpp and wire == "openai" and isinstance(body, dict):
+        fmt = body.get("response_format")
+        if isinstance(fmt, dict) and fmt.get("type") not in ("text", "json_object"):
+            return error(500, LLAMA_CPP_RESPONSE_FORMAT_ERROR, type="internal_server_error")
     return None
 
 

@@ -1,11 +1,14 @@
 """Anthropic Messages API through the official SDK (AsyncAnthropic), with tool use.
 
 Structured output: `output_config.format = {"type": "json_schema", ...}` (constrained
-decoding, every Claude model since 4.5). Current models (Claude Sonnet 5.5, Opus 5.5)
-answer a forced `tool_choice` with HTTP 400, so a forced tool call cannot be the first
-choice; it is the fallback: a server that rejects `output_config` (an older
-Anthropic-compatible server) is asked again at once with one forced tool whose
-`input_schema` is the response schema, and this client keeps that form from then on.
+decoding, every Claude model since 4.5; the schema without the keywords it refuses,
+skillforge.providers.schema_subsets). Current models (Claude Sonnet 5.5, Opus 5.5) answer a
+forced `tool_choice` with HTTP 400, so a forced tool call cannot be the first choice; it is
+the fallback: a server whose error names `output_config` (an older Anthropic-compatible
+server) is asked again at once with one forced tool whose `input_schema` is the response
+schema, and one whose error then names the tool choice gets plain text with the schema in
+the system prompt (skillforge.providers.structured_modes: the form that worked is
+remembered per base URL and model for the process).
 
 `temperature` travels in the request body (`extra_body`): this SDK no longer lists it and
 current models refuse non-default sampling parameters with a 400, after which the client
@@ -46,6 +49,15 @@ from skillforge.providers.base import (
     unwrap_text,
 )
 from skillforge.providers.retry import Failure
+from skillforge.providers.schema_subsets import anthropic_output_config
+from skillforge.providers.structured_modes import (
+    ANTHROPIC_MODES,
+    learnt_mode,
+    mode_key,
+    next_mode,
+    remember,
+    with_instruction,
+)
 
 _STOP: dict[str, StopReason] = {
     "end_turn": "end_turn", "tool_use": "tool_use", "max_tokens": "max_tokens",
@@ -67,47 +79,54 @@ class AnthropicClient(BaseClient):
             timeout=options.timeout_sec,
             max_retries=0,  # one retry policy: ours
         )
-        # "output_config" or "tool"; learnt from the server's 400s (module docstring).
-        self.structured_mode = "output_config"
+        # The structured form, learnt from the server's errors (module docstring).
+        self._mode_key = mode_key(self.name, options.base_url, options.model)
+
+    @property
+    def structured_mode(self) -> str:
+        return learnt_mode(self._mode_key, ANTHROPIC_MODES)
+
+    @structured_mode.setter
+    def structured_mode(self, mode: str) -> None:
+        remember(self._mode_key, mode)
 
     async def aclose(self) -> None:
         await self._sdk.close()
 
     async def _complete_once(self, request: _Request) -> Completion:
-        system, messages = to_anthropic_messages(request.messages, request.system)
-        params: dict[str, Any] = {
-            "model": self.model,
-            "max_tokens": request.max_tokens,
-            "messages": messages,
-        }
-        if system:
-            params["system"] = system
+        system_text = request.system
+        params: dict[str, Any] = {"model": self.model, "max_tokens": request.max_tokens}
         if request.temperature is not None and self.send_temperature:
             params["extra_body"] = {"temperature": request.temperature}
         wrapped = False
         if request.schema is not None:
-            # Both forms want an object at the top; anything else is wrapped as {"value": ...}.
+            # Every form wants an object at the top; anything else is wrapped as {"value": ...}.
             schema, wrapped = object_schema(request.schema)
-            if self.structured_mode == "output_config":
-                params["output_config"] = {"format": {"type": "json_schema", "schema": schema}}
-            else:
+            mode = self.structured_mode
+            if mode == "output_config":
+                params["output_config"] = {"format": {
+                    "type": "json_schema", "schema": anthropic_output_config(schema)}}
+            elif mode == "tool":
                 params["tools"] = [{"name": ANSWER_TOOL, "description": ANSWER_TOOL_DESCRIPTION,
                                     "input_schema": schema}]
                 params["tool_choice"] = {"type": "tool", "name": ANSWER_TOOL}
+            else:
+                system_text = with_instruction(system_text, schema)
         elif request.tools:
             params["tools"] = [{"name": t.name, "description": t.description,
                                 "input_schema": t.parameters} for t in request.tools]
+        system, messages = to_anthropic_messages(request.messages, system_text)
+        params["messages"] = messages
+        if system:
+            params["system"] = system
         msg = await self._sdk.messages.create(**params)
         return self._completion(msg, structured=request.schema is not None, wrapped=wrapped)
 
     def _adapt(self, message: str, request: _Request) -> bool:
         if request.schema is not None:
-            if self.structured_mode == "output_config" and (
-                    "output_config" in message or "output_format" in message):
-                self.structured_mode = "tool"
-                return True
-            if self.structured_mode == "tool" and "tool_choice" in message:
-                self.structured_mode = "output_config"
+            mode = next_mode(ANTHROPIC_MODES, self.structured_mode, message)
+            if mode is not None:
+                self.structured_mode = mode
                 return True
         return super()._adapt(message, request)
 

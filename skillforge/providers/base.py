@@ -16,8 +16,10 @@ from skillforge.models.llm import (
 )
 from skillforge.providers.prices import Price, cost_usd, price_table
 from skillforge.providers.retry import (
+    RETRYABLE_STATUS,
     Failure,
     RetryPolicy,
+    is_request_validation_error,
     parse_retry_after,
     run_with_retries,
 )
@@ -28,8 +30,9 @@ ANSWER_TOOL = "give_answer"
 ANSWER_TOOL_DESCRIPTION = (
     "Give your complete answer. Call this exactly once; its input is the whole answer."
 )
-# Parameter changes tried within one attempt after 400s that name a parameter.
-MAX_ADAPTATIONS = 4
+# Parameter changes tried within one attempt after errors that name a parameter: three
+# structured forms after the first, the max-tokens parameter, temperature, one to spare.
+MAX_ADAPTATIONS = 6
 
 
 @dataclass
@@ -105,15 +108,17 @@ class BaseClient:
         await self.aclose()
 
     async def _attempt(self, request: _Request) -> Completion:
-        # Servers differ in the parameters they accept; a 400 that names one we can change
-        # is answered by changing it (remembered for later calls) and asking again at once.
+        # Servers differ in the parameters they accept; an error that names one we can
+        # change is answered by changing it (remembered for later calls) and asking again at
+        # once. Whatever the status: llama-cpp-python's server refuses a parameter with a
+        # 500. Not for the transient ones (408, 409, 429), which the retry loop waits out.
         # A few adaptations at most, so a server that refuses everything still ends here.
         for _ in range(MAX_ADAPTATIONS):
             try:
                 return await self._complete_once(request)
             except Exception as exc:
                 failure = self._classify(exc)
-                if failure is None or failure.status not in (400, 422):
+                if failure is None or failure.status is None or failure.status in RETRYABLE_STATUS:
                     raise
                 if not self._adapt(failure.message.lower(), request):
                     raise
@@ -122,7 +127,7 @@ class BaseClient:
     # --- for subclasses ----------------------------------------------------------------
 
     def _adapt(self, message: str, request: _Request) -> bool:
-        """Change what is sent after a 400 naming `message`; True if something changed."""
+        """Change what is sent after an error saying `message`; True if something changed."""
         if "temperature" in message and self.send_temperature and request.temperature is not None:
             self.send_temperature = False
             return True
@@ -191,6 +196,9 @@ def _advice(client: BaseClient, f: Failure) -> str:
     if s == 429:
         return ("Rate limited: wait and retry, lower [trial] concurrency, or raise [provider] "
                 "max_retries")
+    if f.invalid_request:
+        return ("The server refused the request as invalid (its message says which part); "
+                f"asking again would not help{_status_note(s)}")
     if s >= 500:
         return "The provider is failing or overloaded; retry later"
     if s in (400, 413, 422):
@@ -198,6 +206,10 @@ def _advice(client: BaseClient, f: Failure) -> str:
     if f.kind == "invalid":
         return "Check that base_url points at an LLM API of this provider's kind"
     return "Retry later, or report the server's message"
+
+
+def _status_note(status: int) -> str:
+    return f", so it was not retried although HTTP {status} usually is" if status >= 500 else ""
 
 
 def schema_is_strict(schema: Mapping[str, Any]) -> bool:
@@ -251,7 +263,7 @@ def status_failure(status: int, message: str, headers: Mapping[str, str] | None)
     flag = (headers or {}).get("x-should-retry")
     should = {"true": True, "false": False}.get(str(flag).strip().lower()) if flag else None
     return Failure("status", message, status=status, retry_after=parse_retry_after(headers),
-                   should_retry=should)
+                   should_retry=should, invalid_request=is_request_validation_error(message))
 
 
 def api_message(exc: Any) -> str:
@@ -260,10 +272,19 @@ def api_message(exc: Any) -> str:
     if isinstance(body, dict):
         err = body.get("error")
         if isinstance(err, dict) and err.get("message"):
-            return str(err["message"])
+            return tidy_message(str(err["message"]))
         if body.get("message"):
-            return str(body["message"])
-    return str(getattr(exc, "message", exc))
+            return tidy_message(str(body["message"]))
+    return tidy_message(str(getattr(exc, "message", exc)))
+
+
+def tidy_message(message: str) -> str:
+    """A server message on one line, without the Python traceback some servers append
+    (llama-cpp-python's: '...\n\n  File "/.../app.py", line 376, in create_chat_completion')."""
+    cut = message.find('  File "')
+    if cut > 0:
+        message = message[:cut]
+    return " ".join(message.split())
 
 
 def exception_cause(exc: BaseException) -> str:

@@ -1,12 +1,15 @@
 """OpenAI Chat Completions through the official SDK (AsyncOpenAI), with tool calls; also any
 OpenAI-compatible server through `base_url` (Ollama, vLLM, llama.cpp, LM Studio).
 
-Structured output: `response_format = {"type": "json_schema", ...}` (strict when the
-schema allows it). A server that rejects that (HTTP 400/422 naming response_format or
-json_schema) is asked again at once with a forced call of one tool whose parameters are the
-schema, and this client keeps using the tool form from then on. A server that ignores
-`response_format` and answers free text is left to the caller's validation (the judge
-retries once, telling the model what was wrong).
+Structured output, in the first form the server accepts (skillforge.providers.structured_modes):
+`response_format = {"type": "json_schema", ...}` (strict when the schema allows it), then a
+forced call of one tool whose parameters are the schema, then `{"type": "json_object",
+"schema": {...}}` (llama-cpp-python's server grammar-constrains it), then plain text with
+the schema in the system prompt. A server error that names the current form's parameter,
+whatever its status (llama-cpp-python answers HTTP 500 to `json_schema`), moves to the next
+form at once; the form that worked is remembered per base URL and model for the process. A
+server that ignores the form and answers free text is left to the caller's validation (the
+judge retries once, telling the model what was wrong).
 
 Other servers differ too, and the same "ask again at once, remember" rule covers them:
 `max_completion_tokens` for api.openai.com (its reasoning models refuse `max_tokens`),
@@ -45,6 +48,15 @@ from skillforge.providers.base import (
     unwrap_text,
 )
 from skillforge.providers.retry import Failure
+from skillforge.providers.schema_subsets import openai_strict
+from skillforge.providers.structured_modes import (
+    OPENAI_MODES,
+    learnt_mode,
+    mode_key,
+    next_mode,
+    remember,
+    with_instruction,
+)
 
 _STOP: dict[str, StopReason] = {
     "stop": "end_turn", "tool_calls": "tool_use", "function_call": "tool_use",
@@ -68,9 +80,18 @@ class OpenAIClient(BaseClient):
         )
         host = urlparse(options.base_url).hostname if options.base_url else "api.openai.com"
         self.official = host == "api.openai.com"
-        # What this server accepts; learnt from its 400s (see the module docstring).
-        self.structured_mode = "json_schema"
+        # What this server accepts, learnt from its errors (see the module docstring); the
+        # structured form is shared by every client of this server and model in the process.
+        self._mode_key = mode_key(self.name, options.base_url, options.model)
         self.max_tokens_param = "max_completion_tokens" if self.official else "max_tokens"
+
+    @property
+    def structured_mode(self) -> str:
+        return learnt_mode(self._mode_key, OPENAI_MODES)
+
+    @structured_mode.setter
+    def structured_mode(self, mode: str) -> None:
+        remember(self._mode_key, mode)
 
     async def aclose(self) -> None:
         await self._sdk.close()
@@ -80,36 +101,49 @@ class OpenAIClient(BaseClient):
         return self._completion(resp, request)
 
     def _params(self, request: _Request) -> dict[str, Any]:
-        params: dict[str, Any] = {
-            "model": self.model,
-            "messages": to_openai_messages(request.messages, request.system),
-            self.max_tokens_param: request.max_tokens,
-        }
+        system = request.system
+        params: dict[str, Any] = {"model": self.model, self.max_tokens_param: request.max_tokens}
         if request.temperature is not None and self.send_temperature:
             params["temperature"] = request.temperature
         if request.schema is not None:
-            # Both forms want an object at the top; anything else is wrapped as {"value": ...}.
+            # Every form wants an object at the top; anything else is wrapped as {"value": ...}.
             schema, _wrapped = object_schema(request.schema)
             strict = schema_is_strict(schema)
-            if self.structured_mode == "json_schema":
+            mode = self.structured_mode
+            if mode == "json_schema":
                 params["response_format"] = {"type": "json_schema", "json_schema": {
-                    "name": SCHEMA_NAME, "schema": schema, "strict": strict}}
-            else:
-                params["tools"] = [{"type": "function", "function": {
-                    "name": ANSWER_TOOL, "description": ANSWER_TOOL_DESCRIPTION,
-                    "parameters": schema, "strict": strict}}]
+                    "name": SCHEMA_NAME, "schema": openai_strict(schema) if strict else schema,
+                    "strict": strict}}
+            elif mode == "tool":
+                params["tools"] = [{"type": "function", "function": self._answer_tool(schema)}]
                 params["tool_choice"] = {"type": "function", "function": {"name": ANSWER_TOOL}}
+            else:
+                # json_object (grammar-constrained by llama.cpp) or plain: the prompt is the
+                # only place a model sees the schema's descriptions.
+                system = with_instruction(system, schema)
+                if mode == "json_object":
+                    params["response_format"] = {"type": "json_object", "schema": schema}
         elif request.tools:
             params["tools"] = [{"type": "function", "function": {
                 "name": t.name, "description": t.description, "parameters": t.parameters}}
                 for t in request.tools]
+        params["messages"] = to_openai_messages(request.messages, system)
         return params
 
+    def _answer_tool(self, schema: dict[str, Any]) -> dict[str, Any]:
+        tool = {"name": ANSWER_TOOL, "description": ANSWER_TOOL_DESCRIPTION, "parameters": schema}
+        # Strict function calling is OpenAI's own; other servers constrain a forced call by
+        # its parameters anyway, and take the whole schema (string lengths included).
+        if self.official and schema_is_strict(schema):
+            tool.update(parameters=openai_strict(schema), strict=True)
+        return tool
+
     def _adapt(self, message: str, request: _Request) -> bool:
-        if (request.schema is not None and self.structured_mode == "json_schema"
-                and ("response_format" in message or "json_schema" in message)):
-            self.structured_mode = "tool"
-            return True
+        if request.schema is not None:
+            mode = next_mode(OPENAI_MODES, self.structured_mode, message)
+            if mode is not None:
+                self.structured_mode = mode
+                return True
         if self.max_tokens_param == "max_tokens" and "max_completion_tokens" in message:
             self.max_tokens_param = "max_completion_tokens"
             return True

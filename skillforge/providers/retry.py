@@ -3,7 +3,10 @@ server's `retry-after-ms` / `retry-after` (seconds or an HTTP date).
 
 The SDKs' own retries are switched off (max_retries=0) so this is the only policy.
 Retried: HTTP 408, 409, 429, 5xx (Anthropic's 529 included), connection errors, timeouts;
-a server's `x-should-retry: true|false` header overrides that list.
+a server's `x-should-retry: true|false` header overrides that list. Never retried: a 5xx
+whose message is a validation error of the request (llama-cpp-python's server answers 500
+"1 validation error: ... Input should be 'text' or 'json_object'"): asking again gets the
+same answer.
 """
 
 from __future__ import annotations
@@ -16,10 +19,19 @@ from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 
 RETRYABLE_STATUS = {408, 409, 429}
+# How request-validation errors read (pydantic v1 and v2, FastAPI), lower-cased.
+_VALIDATION_MARKERS = ("validation error", "input should be", "field required",
+                       "extra inputs are not permitted", "'loc': ('body'")
 
 
 def is_retryable_status(status: int) -> bool:
     return status in RETRYABLE_STATUS or 500 <= status <= 599
+
+
+def is_request_validation_error(message: str) -> bool:
+    """True when a server's error message says the request itself failed validation."""
+    text = message.lower()
+    return any(marker in text for marker in _VALIDATION_MARKERS)
 
 
 def parse_retry_after(headers: Mapping[str, str] | None, now: float | None = None) -> float | None:
@@ -85,11 +97,15 @@ class Failure:
     retry_after: float | None = None
     # The server's own `x-should-retry: true|false`, which both APIs send and which wins.
     should_retry: bool | None = None
+    # The message says the request failed validation (whatever the status): deterministic.
+    invalid_request: bool = False
 
     @property
     def retryable(self) -> bool:
         if self.should_retry is not None:
             return self.should_retry
+        if self.invalid_request:
+            return False
         if self.kind in ("timeout", "connection"):
             return True
         return self.status is not None and is_retryable_status(self.status)
