@@ -17,13 +17,14 @@ Decisions where the contract leaves room (each one tested in tests/metrics/):
   activation check scores 0 as the contract says of baseline. A "version delta" run stages
   an earlier version of the target in `baseline`: its caller passes `target_staged=True`.
 - skill_execution, positive cases, 2 or 3 checks: (1) the expected skill was activated,
-  always false when the target is withheld; (2) only when `expected_script` is declared: a shell command
-  ran that script of the expected skill (whatever its exit code; the exit codes are in the
-  details); (3) the first activation of the expected skill came no later than the first run
-  of any skill's script and the first file write. An activation in the same tool call as
-  the first run or write counts as before (a call's order inside is unknown; reading first
-  is the norm). Never activated (so always when withheld): (3) fails. Nothing run or
-  written: (3) holds when the skill was activated.
+  always false when the target is withheld; (2) only when `expected_script` is declared: a
+  shell command ran that script of the expected skill (whatever its exit code; the exit
+  codes are in the details; a bare file name, NVIDIA SkillEvaluator's `calc.py`, names
+  scripts/calc.py or calc.py); (3) the first activation of the expected skill came no later
+  than the first run of any skill's script and the first file write. An activation in the
+  same tool call as the first run or write counts as before (a call's order inside is
+  unknown; reading first is the norm). Never activated (so always when withheld): (3)
+  fails. Nothing run or written: (3) holds when the skill was activated.
 - skill_efficiency (a) routing precision counts distinct activated skills: reading the
   right SKILL.md twice is one activation, not a better score. Nothing activated: 1 when no
   skill was expected, else 0. (b) productive calls: a call with no result counts as without
@@ -41,7 +42,7 @@ from typing import Any
 from sessions.atif import Trajectory
 from skillforge.trajectory import facts as facts
 from skillforge.metrics.security import security_scan
-from skillforge.models.evals import EvalCase
+from skillforge.models.evals import EvalCase, expected_script_paths
 from skillforge.models.metrics import DEFAULT_REFERENCE_TURNS, DeterministicResult
 from skillforge.models.trial import DEFAULT_METRICS
 
@@ -144,12 +145,13 @@ def _skill_execution(case: EvalCase, condition: str, staged: bool, target: str,
                    "holds": first_act is not None and not withheld, "why": why})
     if case.expected_script:
         script = _script_in_skill(case.expected_script, expected, skills_dirs)
-        hits = [r for r in runs if _norm(r.skill_name) == expected and r.script == script]
+        paths = expected_script_paths(script)  # a bare "calc.py" is scripts/calc.py too
+        hits = [r for r in runs if _norm(r.skill_name) == expected and r.script in paths]
         checks.append({
             "check": f"expected script {script} run", "holds": bool(hits),
             "why": (f"run at step(s) {', '.join(str(r.step_id) for r in hits)} (exit codes "
                     f"{', '.join(str(r.exit_code) for r in hits)})" if hits else
-                    f"no command ran {expected}/{script}"),
+                    f"no command ran {' or '.join(f'{expected}/{p}' for p in paths)}"),
         })
     effects = [(r.order, r.step_id, f"script run {r.skill_name}/{r.script}") for r in runs]
     effects += [(w.order, w.step_id, f"file write {w.path}") for w in writes]

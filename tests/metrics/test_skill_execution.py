@@ -6,9 +6,13 @@ from __future__ import annotations
 import pytest
 
 from skillforge.metrics.deterministic import deterministic_metrics
+from skillforge.models.evals import load_evals
+from tests.conftest import ROOT
 from tests.metrics.builders import Call, activate, bash, case, read, run_script, trajectory, write
 
 SCRIPT = "scripts/summarize.py"
+# NVIDIA SkillEvaluator cases: a bare "summarize.py", negatives without a kind.
+NVIDIA, _ = load_evals(ROOT / "tests" / "evals" / "fixtures" / "nvidia_skill_evaluator.json")
 
 
 def execution(traj, kase, condition="with_skill"):
@@ -62,6 +66,20 @@ def test_the_same_script_name_of_another_skill_is_not_the_expected_script():
 def test_expected_script_spellings(declared):
     t = trajectory(activate("csv-insights"), run_script("csv-insights", SCRIPT))
     assert execution(t, case(expected_script=declared))[0] == 1.0
+
+
+def test_a_bare_script_name_matches_the_skills_scripts_folder():
+    t = trajectory(activate("csv-insights"), run_script("csv-insights", SCRIPT))
+    value, r = execution(t, NVIDIA.case("revenue-by-region"))
+    assert value == 1.0 and r.details["skill_execution"]["checks"][1]["holds"]
+
+
+def test_a_bare_script_name_is_not_another_script():
+    t = trajectory(activate("csv-insights"), run_script("csv-insights", "scripts/report_format.py"))
+    _, r = execution(t, NVIDIA.case("revenue-by-region"))
+    assert holds(r) == [True, False, True]
+    assert r.details["skill_execution"]["checks"][1]["why"] == (
+        "no command ran csv-insights/summarize.py or csv-insights/scripts/summarize.py")
 
 
 def test_activated_after_writing_a_file_fails_the_order_check():
@@ -129,6 +147,17 @@ def test_negative_case_activated_scores_zero():
 
 def test_negative_case_activating_another_skill_is_fine_here():
     assert execution(trajectory(activate("pdf-tools")), case("negative"))[0] == 1.0
+
+
+@pytest.mark.parametrize("case_id", ["regex-help", "xlsx-chart"])
+def test_nvidia_negatives_without_a_kind_score_as_negative(case_id):
+    # regex-help writes "expected_skill": null, xlsx-chart "should_trigger": false.
+    kase = NVIDIA.case(case_id)
+    quiet, r = execution(trajectory(bash("wc -l budget.xlsx")), kase)
+    used, _ = execution(trajectory(activate("csv-insights")), kase)
+    assert (quiet, used) == (1.0, 0.0)
+    assert r.details["skill_execution"]["case_kind"] == "negative"
+    assert r.details["skill_efficiency"]["routing_precision"]["expected_skill"] is None
 
 
 def test_negative_case_in_baseline_scores_one():
