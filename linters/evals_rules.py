@@ -2,7 +2,8 @@
 
 Evals are how an author learns whether the skill helps an agent at all (CONTRACTS.md
 section 4). These rules check that the file exists, parses, has enough cases, and that
-the scripts and files the cases name are really in the skill.
+the scripts and files the cases name are really in the skill. `evals_file_findings` runs
+SF314-SF316 on any evals file (`skillforge evals validate FILE`), not only the skill's own.
 """
 
 from __future__ import annotations
@@ -13,8 +14,15 @@ from collections.abc import Iterator
 
 from linters.context import LintContext
 from linters.registry import check
-from skillforge.models.evals import EVALS_PATH, EvalCase, EvalSet, parse_evals
-from skillforge.models.findings import Finding
+from skillforge.models.evals import (
+    EVALS_PATH,
+    EvalCase,
+    EvalIssue,
+    EvalSet,
+    expected_script_paths,
+    parse_evals,
+)
+from skillforge.models.findings import Finding, Severity
 from skillforge.models.jsonpos import json_lines, line_for
 
 MIN_CASES = 3
@@ -37,12 +45,15 @@ def evals_missing(ctx: LintContext) -> Iterator[Finding]:
     )
 
 
-def _evals(ctx: LintContext) -> tuple[str | None, EvalSet | None, list]:
+def _own_evals(ctx: LintContext) -> str | None:
     f = ctx.skill.file(EVALS_PATH)
-    if f is None or f.is_dir or not f.present or f.text is None:
-        return None, None, []
-    evals, issues = parse_evals(f.text)
-    return f.text, evals, issues
+    if f is None or f.is_dir or not f.present:
+        return None
+    return f.text
+
+
+def _parsed(ctx: LintContext, text: str) -> tuple[EvalSet | None, list[EvalIssue]]:
+    return ctx.memo(("evals", text), lambda: parse_evals(text))
 
 
 @check("SF314", "SF315")
@@ -55,28 +66,41 @@ def evals_content(ctx: LintContext) -> Iterator[Finding]:
         yield ctx.finding("SF315", f"{EVALS_PATH} cannot be read as UTF-8 text; re-save it "
                           "as UTF-8 JSON.", path=EVALS_PATH)
         return
-    text, evals, issues = _evals(ctx)
-    if text is None:
-        return
+    text = _own_evals(ctx)
+    if text is not None:
+        yield from _content(ctx, text, EVALS_PATH)
+
+
+def evals_file_findings(ctx: LintContext, text: str, path: str, *,
+                        check_paths: bool = True) -> list[Finding]:
+    """SF314-SF316 on the text of an evals file shown as `path`; `check_paths=False` when
+    no skill surrounds the file, so the paths its cases name cannot be checked."""
+    found = list(_content(ctx, text, path))
+    if check_paths:
+        found += _paths(ctx, text, path)
+    return found
+
+
+def _content(ctx: LintContext, text: str, path: str) -> Iterator[Finding]:
+    evals, issues = _parsed(ctx, text)
     for issue in issues:
         msg = issue.message.rstrip(". ")
         where = f" at {issue.pointer}" if issue.pointer else ""
-        yield ctx.finding(
-            "SF315",
-            f"{EVALS_PATH} does not validate{where}: {msg}.",
-            path=EVALS_PATH,
-            line=issue.line,
-        )
+        yield ctx.finding("SF315", f"{path} does not validate{where}: {msg}.", path=path,
+                          line=issue.line)
     if evals is None:
         return
+    for warning in evals.warnings:
+        yield ctx.finding("SF315", f"{path} at {warning.pointer}: {warning.message}.",
+                          path=path, line=warning.line, severity=Severity.warning)
     written = _raw_case_count(text)
     if written < MIN_CASES:
         yield ctx.finding(
             "SF314",
-            f"{EVALS_PATH} has {written} case{'s' if written != 1 else ''}; write at least "
+            f"{path} has {written} case{'s' if written != 1 else ''}; write at least "
             f"{MIN_CASES} (mix explicit, implicit and one negative case) so a result is more "
             "than an anecdote.",
-            path=EVALS_PATH,
+            path=path,
             line=line_for(json_lines(text), "/evals") if written else 1,
         )
 
@@ -123,30 +147,41 @@ def _normalise(path: str, skill_name: str | None) -> str:
 @check("SF316")
 def eval_paths(ctx: LintContext) -> Iterator[Finding]:
     """Every script and file an eval case names is in the skill."""
-    text, evals, _issues = _evals(ctx)
-    if text is None or evals is None:
+    text = _own_evals(ctx)
+    if text is not None:
+        yield from _paths(ctx, text, EVALS_PATH)
+
+
+def _paths(ctx: LintContext, text: str, evals_path: str) -> Iterator[Finding]:
+    evals, _issues = _parsed(ctx, text)
+    if evals is None:
         return
     lines = json_lines(text)
     positions = _case_positions(text)
-    missing: dict[str, tuple[str, list[str], int | None]] = {}
+    missing: dict[str, tuple[str, list[str], int | None, tuple[str, ...]]] = {}
     for case in evals.cases:
         index = positions.get(str(case.id))
         if index is None:
             continue
         for pointer, label, raw in _case_paths(case, index):
             path = _normalise(raw, ctx.skill.name)
-            if not path or path.startswith(_NOT_LOCAL) or ctx.skill.exists(path):
+            if not path or path.startswith(_NOT_LOCAL):
                 continue
-            entry = missing.setdefault(raw, (label, [], line_for(lines, pointer) or case.line))
+            wanted = expected_script_paths(path) if label == "expected_script" else (path,)
+            if any(ctx.skill.exists(p) for p in wanted):
+                continue
+            line = line_for(lines, pointer) or case.line
+            entry = missing.setdefault(raw, (label, [], line, wanted))
             entry[1].append(repr(case.id))
-    for raw, (label, cases, line) in missing.items():
+    for raw, (label, cases, line, wanted) in missing.items():
         who = f"Eval case {cases[0]}" if len(cases) == 1 else f"Eval cases {', '.join(cases)}"
+        looked = f" (looked for {' and '.join(wanted)})" if len(wanted) > 1 else ""
         yield ctx.finding(
             "SF316",
             f"{who} name{'s' if len(cases) == 1 else ''} {label} {raw!r}, which is not in the "
-            "skill; add it or fix the path (paths are relative to the skill folder, e.g. "
-            "\"evals/files/sales.csv\").",
-            path=EVALS_PATH,
+            f"skill{looked}; add it or fix the path (paths are relative to the skill folder, "
+            "e.g. \"evals/files/sales.csv\").",
+            path=evals_path,
             line=line,
         )
 

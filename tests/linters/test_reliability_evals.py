@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from tests.conftest import ROOT
 from tests.linters.reliability_skill import fired, make_skill
 
 # --- SF313-SF316 --------------------------------------------------------------------------
@@ -45,3 +46,44 @@ def test_sf316_checks_scripts_files_and_grader_paths(tmp_path):
     assert sorted(f.message.split(" name")[0] for f in found) == ["Eval case 'a'", "Eval case 'a'"]
     assert any("extra.csv" in f.message for f in found)
     assert any("evals/graders/check.py" in f.message for f in found)
+
+
+# --- formats met in the wild (tests/evals/fixtures) -----------------------------------------
+
+WILD = ROOT / "tests" / "evals" / "fixtures"
+INPUTS = {"evals/files/sales.csv": "order_id,revenue\n1,39.90\n",
+          "evals/files/customers.csv": "id,email\n1,\n"}
+
+
+def wild_skill(tmp_path, fixture: str, **files: str):
+    evals = {"evals/evals.json": (WILD / fixture).read_text()}
+    return make_skill(tmp_path, "# CSV\n", {**evals, **INPUTS, **files})
+
+
+def test_sf316_finds_a_bare_script_name_in_the_scripts_folder(tmp_path):
+    # NVIDIA SkillEvaluator files write "expected_script": "summarize.py".
+    skill = wild_skill(tmp_path, "nvidia_skill_evaluator.json",
+                       **{"scripts/summarize.py": "print(1)\n"})
+    assert fired(skill, "SF316") == []
+
+
+def test_sf316_says_where_it_looked_for_a_bare_script_name(tmp_path):
+    skill = wild_skill(tmp_path, "nvidia_skill_evaluator.json")
+    [finding] = fired(skill, "SF316")
+    assert "Eval cases 'revenue-by-region', 'missing-emails' name expected_script " \
+           "'summarize.py'" in finding.message
+    assert "(looked for summarize.py and scripts/summarize.py)" in finding.message
+
+
+def test_sf315_warns_of_a_misspelt_key_at_its_line(tmp_path):
+    skill = wild_skill(tmp_path, "skill_creator_typo.json")
+    [finding] = fired(skill, "SF315")
+    assert finding.severity == "warning" and finding.line == 7
+    assert "'expected_ouput'" in finding.message and "'expected_output'?" in finding.message
+
+
+def test_sf315_rejects_a_string_where_a_list_belongs(tmp_path):
+    skill = wild_skill(tmp_path, "string_lists.json")
+    found = fired(skill, "SF315")
+    assert [(f.severity, f.line) for f in found] == [("error", 8), ("error", 16)]
+    assert 'write "files": ["evals/files/sales.csv"]' in found[0].message
