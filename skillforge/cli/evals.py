@@ -18,14 +18,15 @@ from pathlib import Path
 from typing import NoReturn, TypeVar
 
 import click
-from rich.markup import escape
 
 from linters import lint_skill
+from linters.context import LintContext
+from linters.evals_rules import evals_file_findings
 from sessions.atif import AtifError, Trajectory
 from sessions.importers import TraceImportError, import_trajectory
 from sessions.store import DB_NAME, RunStore
-from skillforge.cli.common import console, settings_for, shown_path
-from skillforge.cli.evals_render import finding_line, report_diff, report_proposal
+from skillforge.cli.common import settings_for, shown_path
+from skillforge.cli.evals_render import report_diff, report_proposal, report_validation
 from skillforge.authoring.drafting import draft_cases, merge_proposal, verify_ground_truth
 from skillforge.models.fileio import atomic_write_text
 from skillforge.models.config import Settings
@@ -37,10 +38,10 @@ from skillforge.models.evals import (
     EvalsInvalidError,
 )
 from skillforge.models.evals_io import ConflictError, EvalsFile
-from skillforge.models.findings import Severity
+from skillforge.models.findings import Finding, Severity
 from skillforge.models.llm import ModelClient, ProviderError, ProviderNotConfigured
 from skillforge.models.proposals import EDITABLE_FIELDS, Proposal, ProposalError
-from skillforge.models.skill import SKILL_MD, load_skill
+from skillforge.models.skill import SKILL_MD, Skill, load_skill
 from skillforge.providers import PriceTableError, aclose, select_provider
 from skillforge.authoring.refining import apply_diff, case_from_trajectory, refine_case
 from skillforge.authoring.scaffold import evals_template
@@ -65,7 +66,7 @@ def evals_group() -> None:
     """Work on a skill's evals/evals.json: validate, init, draft, refine.
 
     \b
-    skillforge evals validate PATH        parse it and check it (SF313-SF316)
+    skillforge evals validate PATH        check evals/evals.json, or the evals file PATH
     skillforge evals init PATH            write a template evals/evals.json
     skillforge evals draft PATH           propose new cases with the configured model
     skillforge evals refine PATH --case ID --from TRAJECTORY
@@ -93,38 +94,64 @@ def skill_dir_of(path: str) -> Path:
 
 # --- validate and init ----------------------------------------------------------------------
 
+def validation_target(path: str) -> tuple[Path | None, Path]:
+    """(skill folder or None, evals file) for `validate PATH`: a skill folder or its SKILL.md
+    means its evals/evals.json; any other file is validated itself, against the skill whose
+    evals/ folder (or root) holds it, if any."""
+    p = Path(path)
+    if not p.exists():
+        raise click.UsageError(f"{path}: no such file or folder; pass a skill folder or an "
+                               "evals file")
+    if p.is_dir() or p.name == SKILL_MD:
+        root = p if p.is_dir() else p.parent
+        return root, root / EVALS_PATH
+    around = [p.parent.parent] if p.parent.name == "evals" else []
+    return next((d for d in [*around, p.parent] if (d / SKILL_MD).is_file()), None), p
+
+
 @evals_group.command("validate")
 @click.argument("path", type=click.Path())
 @FORMAT
 def validate(path: str, fmt: str) -> None:
-    """Parse evals/evals.json and check it: exit 0 valid, 1 invalid or missing."""
-    root = skill_dir_of(path)
-    report = lint_skill(root, settings_for(root).lint, external=False)
-    findings = [f for f in report.findings if f.rule in EVALS_RULES]
-    ef = EvalsFile.load(root / EVALS_PATH)
-    cases = ef.evalset.cases if ef.evalset and ef.text is not None else []
-    kinds = {k: sum(1 for c in cases if c.effective_kind == k) for k in KINDS}
-    missing = ef.text is None and not ef.issues
-    valid = not missing and not any(f.severity == Severity.error for f in findings)
-    if fmt == "json":
-        click.echo(json.dumps({
-            "version": 1, "path": shown_path(root), "evals_path": shown_path(root / EVALS_PATH),
-            "exists": not missing, "valid": valid, "cases": len(cases), "kinds": kinds,
-            "findings": [f.model_dump(mode="json") for f in findings]}, indent=2,
-            ensure_ascii=False))
+    """Check evals/evals.json, or the evals FILE given: exit 0 valid, 1 invalid or missing.
+
+    Never writes: warnings (an unknown key that looks like a typo) leave a file valid."""
+    root, target = validation_target(path)
+    own = root is not None and target.resolve() == (root / EVALS_PATH).resolve()
+    if own:
+        report = lint_skill(root, settings_for(root).lint, external=False)
+        findings = [f for f in report.findings if f.rule in EVALS_RULES]
     else:
-        out = console()
-        where = shown_path(root / EVALS_PATH)
-        if valid:
-            mix = ", ".join(f"{k} {n}" for k, n in kinds.items() if n)
-            out.print(f"[green]{escape(where)}: valid[/] — {len(cases)} case(s) ({mix})",
-                      soft_wrap=True)
-        else:
-            out.print(f"[bold red]{escape(where)}: {'missing' if missing else 'invalid'}[/]",
-                      soft_wrap=True)
-        for f in findings:
-            out.print(finding_line(f))
-    sys.exit(0 if valid else 1)
+        findings = _file_findings(root, target)
+    ef = EvalsFile.load(target)
+    cases = ef.evalset.cases if ef.evalset and ef.text is not None else []
+    missing = ef.text is None and not ef.issues
+    report_validation(root, target, findings, cases, missing=missing, paths_checked=own or
+                      root is not None, fmt=fmt)
+    sys.exit(0 if not missing and not any(f.severity == Severity.error for f in findings)
+             else 1)
+
+
+def _file_findings(root: Path | None, target: Path) -> list[Finding]:
+    """SF314-SF316 of an evals file other than the skill's own, as lint would report them."""
+    lint = settings_for(root or target.parent).lint
+    skill = load_skill(root) if root is not None else Skill(root=target.parent)
+    ctx = LintContext(skill, lint)
+    try:
+        shown = target.resolve().relative_to(root.resolve()).as_posix() if root else None
+    except ValueError:
+        shown = None
+    shown = shown or shown_path(target)
+    try:
+        text = target.read_text("utf-8")
+    except UnicodeDecodeError:
+        found = [ctx.finding("SF315", f"{shown} cannot be read as UTF-8 text; re-save it as "
+                             "UTF-8 JSON.", path=shown)]
+    except OSError as exc:
+        fail(f"cannot read {shown_path(target)}: {exc}")
+    else:
+        found = evals_file_findings(ctx, text, shown, check_paths=root is not None)
+    return sorted((f for f in found if f.rule not in set(lint.disable)), key=Finding.sort_key)
 
 
 @evals_group.command("init")

@@ -15,8 +15,9 @@ from rich.table import Table
 from rich.text import Text
 
 from skillforge.cli.common import console, shown_path
+from skillforge.models.evals import KINDS, EvalCase
 from skillforge.models.evals_io import EvalsFile
-from skillforge.models.findings import Finding
+from skillforge.models.findings import Finding, Severity
 from skillforge.models.proposals import CaseDiff, Proposal
 
 
@@ -28,6 +29,37 @@ def finding_line(f: Finding) -> Text:
     line.append(f" {f.rule} {f.severity.value:<7}", style=style)
     line.append(f" {f.message}")
     return line
+
+
+def report_validation(root: Path | None, target: Path, findings: list[Finding],
+                      cases: list[EvalCase], *, missing: bool, paths_checked: bool,
+                      fmt: str) -> None:
+    """Print whether an evals file is valid, its mix of kinds and each finding (or JSON)."""
+    kinds = {k: sum(1 for c in cases if c.effective_kind == k) for k in KINDS}
+    valid = not missing and not any(f.severity == Severity.error for f in findings)
+    if fmt == "json":
+        click.echo(json.dumps({
+            "version": 1, "path": shown_path(root) if root else None,
+            "evals_path": shown_path(target), "exists": not missing, "valid": valid,
+            "paths_checked": paths_checked, "cases": len(cases), "kinds": kinds,
+            "findings": [f.model_dump(mode="json") for f in findings]}, indent=2,
+            ensure_ascii=False))
+        return
+    out = console()
+    where = shown_path(target)
+    if valid:
+        mix = ", ".join(f"{k} {n}" for k, n in kinds.items() if n)
+        out.print(f"[green]{escape(where)}: valid[/] — {len(cases)} case(s) ({mix})",
+                  soft_wrap=True)
+    else:
+        out.print(f"[bold red]{escape(where)}: {'missing' if missing else 'invalid'}[/]",
+                  soft_wrap=True)
+    for f in findings:
+        out.print(finding_line(f))
+    if not paths_checked:
+        out.print(Text(f"note: no SKILL.md beside {where} or above its evals/ folder, so the "
+                       "scripts and files its cases name were not checked", style="yellow"),
+                  soft_wrap=True)
 
 
 def call_line(call: Any) -> Text:

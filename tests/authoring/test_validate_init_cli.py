@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 from skillforge.authoring.scaffold import evals_template
+from tests.conftest import ROOT
 
 
 def test_a_valid_file_exits_0_with_its_mix_of_kinds(aces_skill, evals_cli):
@@ -84,3 +87,54 @@ def test_init_needs_a_skill_folder(tmp_path, evals_cli):
     assert run.exit_code == 2 and "has no SKILL.md" in run.stderr
     assert nowhere.exit_code == 2 and "no such file or folder" in nowhere.output
     assert not (tmp_path / "empty" / "evals").exists()
+
+
+# --- validate FILE --------------------------------------------------------------------------
+
+WILD = ROOT / "tests" / "evals" / "fixtures"
+
+
+def test_validate_file_checks_that_file_not_the_skills_evals_json(aces_skill, evals_cli):
+    smoke = Path(shutil.copy(WILD / "nvidia_skill_evaluator.json",
+                             aces_skill / "evals" / "smoke.json"))
+
+    run = evals_cli("validate", smoke, "--format", "json")
+
+    assert run.exit_code == 0
+    doc = json.loads(run.stdout)
+    assert doc["evals_path"].endswith("evals/smoke.json") and doc["paths_checked"] is True
+    assert doc["cases"] == 4 and doc["findings"] == []  # bare summarize.py is in scripts/
+    assert doc["kinds"] == {"explicit": 2, "implicit": 0, "contextual": 0, "negative": 2}
+
+
+def test_validate_file_warns_of_a_misspelt_key_and_stays_valid(aces_skill, evals_cli):
+    typo = Path(shutil.copy(WILD / "skill_creator_typo.json", aces_skill / "evals" / "v2.json"))
+    before = typo.read_bytes()
+
+    run = evals_cli("validate", typo)
+
+    assert run.exit_code == 0 and "valid — 3 case(s) (explicit 3)" in run.stdout
+    assert "evals/v2.json:7" in run.stdout and "SF315 warning" in run.stdout
+    assert "did you mean 'expected_output'?" in " ".join(run.stdout.split())
+    assert typo.read_bytes() == before  # validate never rewrites the author's file
+
+
+def test_validate_file_rejects_a_string_where_a_list_belongs(aces_skill, evals_cli):
+    bad = Path(shutil.copy(WILD / "string_lists.json", aces_skill / "evals" / "v2.json"))
+
+    run = evals_cli("validate", bad)
+
+    assert run.exit_code == 1 and "evals/v2.json: invalid" in run.stdout
+    assert "evals/v2.json:8" in run.stdout and "evals/v2.json:16" in run.stdout
+    assert 'write "files": ["evals/files/sales.csv"]' in " ".join(run.stdout.split())
+
+
+def test_validate_file_outside_a_skill_skips_only_the_path_checks(tmp_path, evals_cli):
+    loose = Path(shutil.copy(WILD / "nvidia_skill_evaluator.json", tmp_path / "nvidia.json"))
+
+    run = evals_cli("validate", loose)
+    as_json = json.loads(evals_cli("validate", loose, "--format", "json").stdout)
+
+    assert run.exit_code == 0 and "valid — 4 case(s)" in run.stdout
+    assert "were not checked" in run.stdout
+    assert as_json["path"] is None and as_json["paths_checked"] is False
