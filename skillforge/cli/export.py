@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from skillforge.cli.common import settings_for, shown_path
+from skillforge.harbor.environments import DEFAULT_ENVIRONMENT, ENVIRONMENTS, concurrency
 from skillforge.harbor.export import ExportError, export_harbor
 from skillforge.trials.config import TrialConfigError, build_run_spec, skill_root
 
@@ -41,8 +42,16 @@ def _split(values: tuple[str, ...]) -> list[str]:
 @click.option("--image", default=None, help="Base image of every task (FROM in the Dockerfile).")
 @click.option("--network/--no-network", default=None,
               help="Let the agent and grader use the network (default [trial] network: off).")
+@click.option("--environment", "-e", "environment", default=DEFAULT_ENVIRONMENT,
+              show_default=True, type=click.Choice(sorted(ENVIRONMENTS)), metavar="NAME",
+              help="The Harbor environment the tasks will run on (`harbor run -e`): docker, "
+                   "daytona, modal, e2b, runloop, ... It decides the network policy written: "
+                   "Harbor's docker environment cannot enforce no-network, so its tasks have "
+                   "network.")
 @click.option("--timeout", "timeout_sec", type=click.IntRange(1), default=None,
               help="Agent time limit per trial, in seconds.")
+@click.option("--max-turns", type=click.IntRange(1), default=None,
+              help="Turn limit per trial (Harbor's terminus-2 takes it as --ak max_turns).")
 @click.option("--cpus", type=click.FloatRange(min=0, min_open=True), default=None,
               help="CPUs per trial (Harbor takes whole CPUs: rounded up).")
 @click.option("--memory-mb", type=click.IntRange(64), default=None, help="Memory per trial.")
@@ -57,7 +66,8 @@ def _split(values: tuple[str, ...]) -> list[str]:
               show_default=True, help="json prints exactly one document.")
 def harbor(path: Path, output: Path, cases: tuple[str, ...], conditions: tuple[str, ...],
            attempts: int | None, image: str | None, network: bool | None,
-           timeout_sec: int | None, cpus: float | None, memory_mb: int | None,
+           environment: str, timeout_sec: int | None, max_turns: int | None,
+           cpus: float | None, memory_mb: int | None,
            workspace: str | None, support: tuple[str, ...], decoy: tuple[str, ...],
            force: bool, fmt: str) -> None:
     """Write PATH's eval cases as a Harbor dataset: one task per case and condition.
@@ -80,16 +90,20 @@ def harbor(path: Path, output: Path, cases: tuple[str, ...], conditions: tuple[s
         notes.append("support/decoy skills given: using --workspace group so they are staged")
     overrides = {
         "case_ids": _split(cases) or None, "conditions": wanted or None, "attempts": attempts,
-        "image": image, "network": network, "timeout_sec": timeout_sec, "cpus": cpus,
+        "image": image, "network": network, "timeout_sec": timeout_sec,
+        "max_turns": max_turns, "cpus": cpus,
         "memory_mb": memory_mb, "workspace": workspace,
         "support_skills": list(support) or None, "decoy_skills": list(decoy) or None,
     }
     try:
         spec = build_run_spec(root, settings_for(root), overrides)
-        result = export_harbor(spec, output, force=force, shown_dir=shown_path(output))
+        result = export_harbor(spec, output, force=force, shown_dir=shown_path(output),
+                               environment=environment)
     except (TrialConfigError, ExportError) as exc:
         click.echo(f"skillforge export harbor: {exc}", err=True)
         sys.exit(2)
+    if result.network_notice:  # on stderr in both formats: it must not go unseen
+        click.echo(f"{click.style('warning:', fg='yellow')} {result.network_notice}", err=True)
     if fmt == "json":
         click.echo(json.dumps({**result.model_dump(mode="json"), "notes": notes}, indent=2,
                               ensure_ascii=False))
@@ -106,7 +120,10 @@ def harbor(path: Path, output: Path, cases: tuple[str, ...], conditions: tuple[s
         click.echo(f"  cases without a grader (scored by skillforge after import): "
                    f"{', '.join(result.ungraded)}")
     q = shlex.quote(shown)
+    env = f"-e {m.harbor_environment} "
+    n = concurrency(m.harbor_environment)
     click.echo("next (see its README.md):")
     click.echo("  export HARBOR_TELEMETRY=0")
-    click.echo(f"  harbor run -p {q} -a <agent> -m <model> -k {m.spec.attempts} -n 4")
+    click.echo(f"  harbor run -p {q} {env}-a nop -k 1 -n {n}    # the plumbing, no model")
+    click.echo(f"  harbor run -p {q} {env}-a <agent> -m <model> -k {m.spec.attempts} -n {n}")
     click.echo(f"  skillforge import harbor jobs/<job name> --dataset {q}")

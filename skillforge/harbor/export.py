@@ -45,6 +45,13 @@ from skillforge.harbor.manifest import (
     case_snapshot,
     save_manifest,
 )
+from skillforge.harbor.environments import (
+    DEFAULT_ENVIRONMENT,
+    ENVIRONMENTS,
+    NetworkPlan,
+    network_notice,
+    network_plan,
+)
 from skillforge.harbor.readme import render_readme
 from skillforge.harbor.task_model import (
     EnvironmentTable,
@@ -87,6 +94,9 @@ class ExportResult(BaseModel):
     tasks: list[ExportedTask]
     ungraded: list[str] = Field(default_factory=list)  # case ids without a grader
     replaced: bool = False
+    # Set when the trial settings asked for no network and the chosen Harbor environment
+    # cannot enforce it: the sentence to show the user (the README says it too).
+    network_notice: str | None = None
 
 
 def case_slug(case_id: str) -> str:
@@ -125,18 +135,9 @@ def select_cases(skill_root: Path, case_ids: list[str]) -> list[EvalCase]:
     return [known[c] for c in dict.fromkeys(case_ids)]
 
 
-def _network(spec: RunSpec) -> tuple[str, str | None]:
-    """([environment] network_mode, [agent]/[verifier] network_mode)."""
-    if spec.network:
-        return "public", None
-    # The environment stays public so Harbor can install the agent during setup; the agent
-    # phase and the grader get no network, like a local trial's container.
-    return "public", "no-network"
-
-
-def _task_toml(spec: RunSpec, skills: SkillSet, skill_hash: str, export_id: str,
-               case: EvalCase, condition: Condition, name: str) -> HarborTaskToml:
-    env_net, phase_net = _network(spec)
+def _task_toml(spec: RunSpec, net: NetworkPlan, skills: SkillSet, skill_hash: str,
+               export_id: str, case: EvalCase, condition: Condition,
+               name: str) -> HarborTaskToml:
     lim = spec.limits
     kind = case.effective_kind
     return HarborTaskToml(
@@ -150,11 +151,13 @@ def _task_toml(spec: RunSpec, skills: SkillSet, skill_hash: str, export_id: str,
             image=spec.image, workspace=spec.workspace,
             support_skills=[t.name for t in skills.support],
             decoy_skills=[t.name for t in skills.decoys], cpus=lim.cpus, pids=lim.pids,
-            max_turns=lim.max_turns, skillforge_version=__version__)),
-        verifier=PhaseTable(timeout_sec=float(DEFAULT_GRADER_TIMEOUT_S), network_mode=phase_net),
-        agent=PhaseTable(timeout_sec=float(lim.timeout_sec), network_mode=phase_net),
+            max_turns=lim.max_turns, skillforge_version=__version__,
+            harbor_environment=net.harbor_environment)),
+        verifier=PhaseTable(timeout_sec=float(DEFAULT_GRADER_TIMEOUT_S),
+                            network_mode=net.phases),
+        agent=PhaseTable(timeout_sec=float(lim.timeout_sec), network_mode=net.phases),
         environment=EnvironmentTable(cpus=max(1, ceil(lim.cpus)), memory_mb=lim.memory_mb,
-                                     network_mode=env_net, skills_dir=SKILLS_DIR,
+                                     network_mode=net.environment, skills_dir=SKILLS_DIR,
                                      workdir=WORKSPACE),
     )
 
@@ -242,12 +245,19 @@ def _is_previous_export(path: Path) -> bool:
 
 
 def export_harbor(spec: RunSpec, out_dir: Path | str, *, force: bool = False,
-                  shown_dir: str | None = None) -> ExportResult:
+                  shown_dir: str | None = None,
+                  environment: str = DEFAULT_ENVIRONMENT) -> ExportResult:
     """Write the Harbor dataset for `spec` to `out_dir`; ExportError on bad input.
 
-    An existing non-empty `out_dir` is replaced only when it is an earlier export and
-    `force` is set. `shown_dir` is how the README names the folder (default: as given).
+    `environment` is the Harbor environment the tasks will run on (`harbor run -e`): it
+    decides the network policies written (skillforge.harbor.environments). An existing
+    non-empty `out_dir` is replaced only when it is an earlier export and `force` is set.
+    `shown_dir` is how the README names the folder (default: as given).
     """
+    if environment not in ENVIRONMENTS:
+        raise ExportError(f"unknown Harbor environment {environment!r}; use one of "
+                          + ", ".join(sorted(ENVIRONMENTS)))
+    net = network_plan(environment, spec.network)
     out = Path(out_dir)
     replaced = any(out.iterdir()) if out.is_dir() else out.exists()
     if replaced and not (out.is_dir() and _is_previous_export(out)):
@@ -260,8 +270,11 @@ def export_harbor(spec: RunSpec, out_dir: Path | str, *, force: bool = False,
     except StagingError as exc:
         raise ExportError(str(exc)) from exc
     cases = select_cases(skills.root, spec.case_ids)
+    # spec.network says what the trials will have, which is more than was asked when the
+    # environment cannot turn the network off (the manifest keeps what was asked).
     spec = spec.model_copy(update={"case_ids": [str(c.id) for c in cases],
-                                   "skill_path": str(skills.root.resolve())})
+                                   "skill_path": str(skills.root.resolve()),
+                                   "network": net.has_network})
     skill_hash = load_skill(skills.root).content_hash()
     export_id = f"{datetime.now(UTC):%Y%m%dT%H%M%S}-{uuid.uuid4().hex[:6]}"
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -271,24 +284,27 @@ def export_harbor(spec: RunSpec, out_dir: Path | str, *, force: bool = False,
         for case in cases:
             for condition in spec.conditions:
                 folder, name = task_identity(skills.target.name, str(case.id), condition)
-                toml = _task_toml(spec, skills, skill_hash, export_id, case, condition, name)
+                toml = _task_toml(spec, net, skills, skill_hash, export_id, case, condition,
+                                  name)
                 tasks.append(_write_task(tmp / folder, spec, skills, case, condition, toml))
         manifest = DatasetManifest(
             export_id=export_id, created_at=datetime.now(UTC), skillforge_version=__version__,
             skill=skills.target.name, skill_path=spec.skill_path, skill_hash=skill_hash,
-            spec=spec, cases=[case_snapshot(c) for c in cases],
+            spec=spec, harbor_environment=environment, network_asked=net.asked_network,
+            cases=[case_snapshot(c) for c in cases],
             tasks=[ManifestTask(folder=t.folder, name=t.name, case_id=t.case_id,
                                 condition=t.condition, graded=t.graded) for t in tasks])
         save_manifest(manifest, tmp)
         ungraded = [str(c.id) for c in cases if not c.grader]
         atomic_write_text(tmp / README_NAME, render_readme(manifest, shown_dir or str(out),
-                                                           ungraded))
+                                                           ungraded, net))
         _swap_into_place(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return ExportResult(dataset_dir=str(out), manifest=manifest, tasks=tasks,
-                        ungraded=ungraded, replaced=replaced)
+                        ungraded=ungraded, replaced=replaced,
+                        network_notice=network_notice(net))
 
 
 def _swap_into_place(new: Path, out: Path) -> None:

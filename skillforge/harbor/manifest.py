@@ -47,7 +47,12 @@ class DatasetManifest(BaseModel):
     skill: str
     skill_path: str
     skill_hash: str
-    spec: RunSpec
+    spec: RunSpec  # spec.network: whether the trials can reach the network (see below)
+    # The Harbor environment the dataset was written for, and the network the trial
+    # settings asked for; spec.network differs from it when that environment cannot
+    # enforce no-network (skillforge.harbor.environments).
+    harbor_environment: str = "docker"
+    network_asked: bool | None = None
     # The exported cases, canonical fields only (ground truth included: this file stays on
     # the host), so imported trials are scored against what was run.
     cases: list[dict[str, Any]] = Field(default_factory=list)

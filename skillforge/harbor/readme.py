@@ -5,16 +5,33 @@ from __future__ import annotations
 import shlex
 from collections import Counter
 
+from skillforge.harbor.environments import (
+    LOCAL,
+    NetworkPlan,
+    concurrency,
+    network_notice,
+)
 from skillforge.harbor.manifest import DatasetManifest
 from skillforge.harbor.verifier_script import NO_GRADER_KEY
 from skillforge.sandbox.grading import DEFAULT_GRADER_TIMEOUT_S
 
 
-def render_readme(manifest: DatasetManifest, dataset: str, ungraded: list[str]) -> str:
+def render_readme(manifest: DatasetManifest, dataset: str, ungraded: list[str],
+                  net: NetworkPlan) -> str:
     """README text for a dataset written to `dataset` (as the user should type it)."""
     spec = manifest.spec
     k = spec.attempts
     p = shlex.quote(dataset)
+    name = net.harbor_environment
+    env = f"-e {name}"
+    n = concurrency(name)
+    where = (f"These tasks are written for Harbor's `{name}` environment"
+             + (" (this machine's Docker; Harbor drives it with docker compose v2)"
+                if name == "docker" else "")
+             + (". The task images are built from each `environment/Dockerfile`, FROM "
+                f"`{spec.image}`, which must be available to {name}.")
+             + ("" if name in LOCAL else
+                f" The provider needs its key and Harbor's extra for `{name}`."))
     per_condition = Counter(t.condition for t in manifest.tasks)
     conditions = ", ".join(f"{c} ({n})" for c, n in per_condition.items())
     lines = [
@@ -40,24 +57,36 @@ def render_readme(manifest: DatasetManifest, dataset: str, ungraded: list[str]) 
         "export HARBOR_TELEMETRY=0",
         "```",
         "",
-        f"On this machine's Docker, {k} attempt(s) per task, 4 trials at a time:",
+        where,
+        "",
+        ("First check the plumbing with Harbor's `nop` agent, which does nothing: every task "
+         "is built, started and graded on its untouched workspace (rewards of 0 are expected):"),
         "",
         "```sh",
-        f"harbor run -p {p} -a <agent> -m <model> -k {k} -n 4",
+        f"harbor run -p {p} {env} -a nop -k 1 -n {n}",
         "```",
         "",
-        ("On cloud sandboxes, many trials at once (each provider needs its own key, e.g. "
-        "`DAYTONA_API_KEY`, and Harbor's extra for it):"),
+        f"Then the trials, {k} attempt(s) per task:",
         "",
         "```sh",
-        f"harbor run -p {p} -a <agent> -m <model> -k {k} -e daytona -n 64",
-        f"harbor run -p {p} -a <agent> -m <model> -k {k} -e modal -n 64",
-        f"harbor run -p {p} -a <agent> -m <model> -k {k} -e e2b -n 64",
+        f"harbor run -p {p} {env} -a <agent> -m <model> -k {k} -n {n}",
         "```",
         "",
         ("`<agent>` is any Harbor agent that supports skills (terminus-2, claude-code, codex, "
         "gemini-cli, opencode, ...); `<model>` is the model it runs, e.g. "
-        "`anthropic/claude-sonnet-4-5`. Results go to `jobs/<job name>/` (`-o` to change)."),
+        "`anthropic/claude-sonnet-4-5`. Harbor's own terminus-2 runs on this machine and "
+        "types into a tmux session in the task's container (the image needs `tmux`); it "
+        "takes skillforge's turn limit as `max_turns`:"),
+        "",
+        "```sh",
+        f"harbor run -p {p} {env} -a terminus-2 -m <model> -k {k} -n {n} --ak max_turns="
+        f"{spec.limits.max_turns}",
+        "```",
+        "",
+        ("Results go to `jobs/<job name>/` (`-o` to change). To run on another Harbor "
+         "environment, export again with `skillforge export harbor --environment NAME`: the "
+         "network policy written into the tasks depends on what that environment can "
+         "enforce."),
         "",
         "## Skills: already inside the tasks, do not pass --skill",
         "",
@@ -74,23 +103,15 @@ def render_readme(manifest: DatasetManifest, dataset: str, ungraded: list[str]) 
         "## Network and limits",
         "",
     ]
-    if spec.network:
-        lines.append("The trials may use the network (exported with network on).")
-    else:
-        lines.append(
-            "The agent and the grader run without network (`[agent]` and `[verifier]` "
-            "`network_mode = \"no-network\"`; the environment itself stays public so Harbor "
-            "can install the agent). terminus-2 talks to its model from the host and needs "
-            "nothing more. Agents that run inside the container (claude-code, codex, "
-            "gemini-cli, ...) must reach their model's API: allow just that host, e.g. "
-            "`--allow-agent-host api.anthropic.com`, or export again with `--network`.")
+    lines.append(network_text(net))
     lim = spec.limits
     lines += [
         "",
         (f"Agent time limit {lim.timeout_sec} s, grader {DEFAULT_GRADER_TIMEOUT_S} s, "
         f"{lim.cpus:g} CPU(s) (Harbor takes whole CPUs), {lim.memory_mb} MB. Harbor has no "
-        f"equivalent of skillforge's process limit ({lim.pids}) or turn limit "
-        f"({lim.max_turns}); they are recorded in each task.toml only."),
+        f"equivalent of skillforge's process limit ({lim.pids}), and its turn limit "
+        f"({lim.max_turns}) only reaches agents that take one (terminus-2: `--ak "
+        "max_turns`); both are recorded in each task.toml."),
         "",
         "## Bring the results back",
         "",
@@ -116,3 +137,30 @@ def render_readme(manifest: DatasetManifest, dataset: str, ungraded: list[str]) 
             f"(pass = overall >= {spec.pass_threshold:g})."),
         ]
     return "\n".join(lines) + "\n"
+
+
+def network_text(net: NetworkPlan) -> str:
+    """The README's paragraph on the network policy the tasks carry."""
+    notice = network_notice(net)
+    if notice:
+        return f"**{notice}**"
+    if net.asked_network:
+        return ("The trials may use the network (exported with network on): every "
+                "`network_mode` is \"public\".")
+    if net.enforcement == "switch":
+        return (
+            "The agent and the grader run without network (`[agent]` and `[verifier]` "
+            "`network_mode = \"no-network\"`; the environment itself starts public so "
+            "Harbor can install the agent, and "
+            f"`{net.harbor_environment}` switches the policy per phase). terminus-2 talks to "
+            "its model from the host and needs nothing more. Agents that run inside the "
+            "container (claude-code, codex, gemini-cli, ...) must reach their model's API: "
+            "allow just that host, e.g. `--allow-agent-host api.anthropic.com`, or export "
+            "again with `--network`.")
+    return (
+        "Nothing in these trials has network (`network_mode = \"no-network\"` for the "
+        f"environment, the agent and the grader): `{net.harbor_environment}` cannot change "
+        "the policy after the sandbox starts, so Harbor cannot download an agent during "
+        "setup either. terminus-2 talks to its model from the host and needs nothing "
+        "installed; agents that run inside the container (claude-code, codex, ...) must "
+        "already be in the image (`--image`), or export again with `--network`.")

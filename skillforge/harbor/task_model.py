@@ -71,6 +71,8 @@ class SkillforgeMetadata(_Table):
     pids: int
     max_turns: int
     skillforge_version: str
+    # The Harbor environment the policies below were written for (absent before 0.25 exports).
+    harbor_environment: str | None = None
 
 
 class TaskMetadata(_Table):

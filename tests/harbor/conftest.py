@@ -25,11 +25,13 @@ CSV = SAMPLE_SKILLS / "csv-insights"
 @pytest.fixture
 def export_csv(tmp_path):
     """Export the csv-insights sample (copied to tmp first) with RunSpec overrides."""
-    def make(out: str = "dataset", skill: Path = CSV, **spec) -> ExportResult:
+    def make(out: str = "dataset", skill: Path = CSV, environment: str = "docker",
+             **spec) -> ExportResult:
         root = tmp_path / "skills" / out / skill.name
         if not root.exists():
             shutil.copytree(skill, root, symlinks=True)
-        return export_harbor(RunSpec(skill_path=str(root), **spec), tmp_path / out)
+        return export_harbor(RunSpec(skill_path=str(root), **spec), tmp_path / out,
+                             environment=environment)
 
     return make
 

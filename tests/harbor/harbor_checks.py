@@ -2,6 +2,7 @@
 imports Harbor, never skillforge. Each command prints one JSON document.
 
     harbor_checks.py version
+    harbor_checks.py environment-types        the names `harbor run -e` takes
     harbor_checks.py tasks TASK_DIR...        load each task as `harbor run` does
     harbor_checks.py trajectories FILE...     validate ATIF files with Harbor's models
     harbor_checks.py job JOB_DIR              validate a job folder's JSON files
@@ -225,6 +226,10 @@ def main(argv: list[str]) -> int:
 
         doc: Any = {"harbor": importlib.metadata.version("harbor"),
                     "python": sys.version.split()[0]}
+    elif cmd == "environment-types":
+        from harbor.models.environment_type import EnvironmentType
+
+        doc = sorted(e.value for e in EnvironmentType)
     elif cmd == "tasks":
         doc = check_tasks(args)
     elif cmd == "trajectories":

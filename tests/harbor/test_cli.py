@@ -59,7 +59,9 @@ def test_export_text_output_says_what_to_run_next(tmp_path, monkeypatch):
     assert "note: support/decoy skills given: using --workspace group" in result.output
     assert "wrote Harbor dataset ds/ for csv-insights: 2 tasks" in result.output
     assert "export HARBOR_TELEMETRY=0" in result.output
-    assert "harbor run -p ds -a <agent> -m <model> -k 3 -n 4" in result.output
+    assert "harbor run -p ds -e docker -a nop -k 1 -n 4" in result.output
+    assert "harbor run -p ds -e docker -a <agent> -m <model> -k 3 -n 4" in result.output
+    assert "warning: Harbor's docker environment cannot enforce no-network" in result.stderr
     assert "skillforge import harbor jobs/<job name> --dataset ds" in result.output
     assert load_manifest(tmp_path / "ds").spec.workspace == "group"
 

@@ -81,9 +81,10 @@ def test_task_toml_says_which_trial_it_is_and_its_limits(export_csv):
     assert meta.skill_hash == load_skill(CSV).content_hash() and meta.graded
     assert meta.export_id == result.manifest.export_id
     assert toml.agent.timeout_sec == 420 and toml.verifier.timeout_sec == 120
-    # Network off: no network for the agent and the grader; setup may install the agent.
-    assert (toml.agent.network_mode, toml.verifier.network_mode) == ("no-network",
-                                                                      "no-network")
+    # Network off on docker, which cannot enforce it: public, and said (test_export_network).
+    assert (toml.environment.network_mode, toml.agent.network_mode,
+            toml.verifier.network_mode) == ("public", None, None)
+    assert meta.harbor_environment == "docker"
     env = toml.environment
     assert (env.cpus, meta.cpus) == (2, 1.5)  # Harbor takes whole CPUs
     assert (env.memory_mb, env.skills_dir, env.workdir) == (3072, "/skills", "/workspace")
@@ -209,13 +210,21 @@ def test_the_readme_gives_the_harbor_commands_and_the_way_back(export_csv):
     result = export_csv(case_ids=["monthly-revenue"], attempts=5)
     readme = (Path(result.dataset_dir) / "README.md").read_text()
     ds = result.dataset_dir
-    assert f"harbor run -p {ds} -a <agent> -m <model> -k 5 -n 4" in readme
-    assert f"harbor run -p {ds} -a <agent> -m <model> -k 5 -e daytona -n 64" in readme
-    assert "-e modal -n 64" in readme and "-e e2b -n 64" in readme
+    assert f"harbor run -p {ds} -e docker -a nop -k 1 -n 4\n" in readme
+    assert f"harbor run -p {ds} -e docker -a <agent> -m <model> -k 5 -n 4\n" in readme
+    assert (f"harbor run -p {ds} -e docker -a terminus-2 -m <model> -k 5 -n 4 "
+            "--ak max_turns=30\n") in readme
+    assert "export again with `skillforge export harbor --environment NAME`" in readme
     assert "export HARBOR_TELEMETRY=0" in readme
     assert "**Do not add `--skill`**" in readme and "skills_dir" in readme
     assert f"skillforge import harbor jobs/<job name> --dataset {ds}" in readme
-    assert "--allow-agent-host" in readme  # exported with the network off
+    cloud = export_csv("cloud", case_ids=["monthly-revenue"], attempts=5,
+                       environment="daytona")
+    readme = (Path(cloud.dataset_dir) / "README.md").read_text()
+    assert (f"harbor run -p {cloud.dataset_dir} -e daytona -a <agent> -m <model> -k 5 "
+            "-n 64\n") in readme
+    assert "needs its key and Harbor's extra for `daytona`" in readme
+    assert "--allow-agent-host" in readme  # exported with the network off, enforced
 
 
 def test_json_manifest_keeps_case_fields_for_scoring(export_csv):

@@ -47,7 +47,7 @@ def test_harbor_loads_every_exported_task(harbor_env, export_csv):
         assert (got["skills_dir"], got["workdir"], got["docker_image"]) == (
             "/skills", "/workspace", None)
         assert (got["env_network_mode"], got["agent_network_mode"],
-                got["verifier_network_mode"]) == ("public", "no-network", "no-network")
+                got["verifier_network_mode"]) == ("public", None, None)  # docker
         assert (got["cpus"], got["memory_mb"], got["agent_timeout_sec"],
                 got["verifier_timeout_sec"]) == (1, 2048, 600.0, 120.0)
         assert got["test_script"].endswith("/tests/test.sh")
@@ -58,13 +58,15 @@ def test_harbor_loads_every_exported_task(harbor_env, export_csv):
 def test_harbor_plans_the_job_the_readme_gives(harbor_env, export_csv):
     result = export_csv(case_ids=["monthly-revenue", "order-stats"], attempts=3)
     readme = (Path(result.dataset_dir) / "README.md").read_text()
-    command = re.search(r"^harbor run -p (\S+) -a <agent> -m <model> -k 3 -n 4$", readme,
-                        re.MULTILINE)
+    command = re.search(r"^harbor run -p (\S+) -e docker -a <agent> -m <model> -k 3 -n 4$",
+                        readme, re.MULTILINE)
     assert command is not None
     done = subprocess.run(
-        [str(harbor_env.harbor), "run", "-p", command.group(1), "-a", "terminus-2", "-m",
-         "openai/gpt-4o", "-k", "3", "-n", "4", "--dry-run"], capture_output=True, text=True,
-        timeout=600, env=harbor_env.env(), cwd=Path(result.dataset_dir).parent, check=False)
+        [str(harbor_env.harbor), "run", "-p", command.group(1), "-e", "docker", "-a",
+         "terminus-2", "-m", "openai/gpt-4o", "-k", "3", "-n", "4", "--dry-run"],
+        capture_output=True, text=True, timeout=600, cwd=Path(result.dataset_dir).parent,
+        # Harbor 0.25 refuses to plan terminus-2 without a key; a dry run sends nothing.
+        env={**harbor_env.env(), "OPENAI_API_KEY": "sk-dry-run-sends-nothing"}, check=False)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     # 4 tasks (2 cases x 2 conditions) x 3 attempts.
     assert "Dry run OK" in done.stdout and "12 trial(s)" in done.stdout
