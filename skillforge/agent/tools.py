@@ -16,12 +16,14 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+from skillforge.agent.output_cap import cap_output, cap_streams
 from skillforge.models.llm import ToolCall, ToolSpec
 from skillforge.sandbox import WORKSPACE, ExecResult, Sandbox, SandboxError
 from skillforge.sandbox.archive import tar_from_mapping
 
 # What one tool result may put in the model's context. The sandbox keeps the head and the
-# tail of a long stream (errors are usually printed last); this cap is on top of that.
+# tail of a long stream (errors are usually printed last); this cap is on top of that and
+# keeps the sandbox's omission marker whole (skillforge.agent.output_cap).
 MAX_RESULT_CHARS = 16_000
 DEFAULT_BASH_TIMEOUT_S = 120
 MAX_BASH_TIMEOUT_S = 600
@@ -82,6 +84,7 @@ WRITE_FILE = ToolSpec(
     },
 )
 TOOLS: tuple[ToolSpec, ...] = (BASH, READ_FILE, WRITE_FILE)
+_STDERR = "[stderr]\n"
 
 # read_file: the first stdout line is the file's line count, then the requested lines. The
 # exit code says what is wrong; messages are written here, with the sandbox path (a local
@@ -115,14 +118,6 @@ class ToolOutcome:
     content: str
     is_error: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-def _cap(text: str, limit: int = MAX_RESULT_CHARS) -> str:
-    if len(text) <= limit:
-        return text
-    head = text[: limit * 3 // 4]
-    tail = text[-(limit // 4):]
-    return f"{head}\n[... {len(text) - len(head) - len(tail)} characters omitted ...]\n{tail}"
 
 
 def resolve_path(path: str) -> str:
@@ -171,17 +166,17 @@ async def run_bash(sandbox: Sandbox, args: dict[str, Any], budget_s: float) -> T
     timeout = _int_arg(args, "timeout", DEFAULT_BASH_TIMEOUT_S, 1, MAX_BASH_TIMEOUT_S)
     # Never past the trial's own deadline: the trial ends then anyway.
     result = await _exec(sandbox, command, max(0.5, min(float(timeout), budget_s)))
-    parts = []
-    if result.stdout:
-        parts.append(result.stdout.rstrip("\n"))
-    if result.stderr:
-        parts.append("[stderr]\n" + result.stderr.rstrip("\n"))
     if result.timed_out:
-        parts.append(f"[killed: the command ran longer than {timeout} s]")
+        end = f"[killed: the command ran longer than {timeout} s]"
     else:
-        parts.append(f"[exit code {result.exit_code}]")
-    return ToolOutcome(_cap("\n".join(parts)), is_error=not result.ok,
-                       extra=_exec_facts(result))
+        end = f"[exit code {result.exit_code}]"
+    out, err = result.stdout.rstrip("\n"), result.stderr.rstrip("\n")
+    # Each stream is capped on its own, so the [stderr] label and the end line are never cut.
+    fixed = len(end) + (len(_STDERR) + 1 if err else 0) + (1 if out else 0)
+    out, err = cap_streams([out, err], MAX_RESULT_CHARS - fixed)
+    parts = [p for p in (out, _STDERR + err if err else "", end) if p]
+    return ToolOutcome(cap_output("\n".join(parts), MAX_RESULT_CHARS),
+                       is_error=not result.ok, extra=_exec_facts(result))
 
 
 async def run_read_file(sandbox: Sandbox, args: dict[str, Any], budget_s: float) -> ToolOutcome:
@@ -210,7 +205,8 @@ async def run_read_file(sandbox: Sandbox, args: dict[str, Any], budget_s: float)
     elif not shown:
         text = f"[no lines from line {offset}: the file has {total} lines]" \
             if total else "[the file is empty]"
-    return ToolOutcome(_cap(text), extra={**facts, "lines": shown, "total_lines": total})
+    return ToolOutcome(cap_output(text, MAX_RESULT_CHARS),
+                       extra={**facts, "lines": shown, "total_lines": total})
 
 
 async def run_write_file(sandbox: Sandbox, args: dict[str, Any], budget_s: float) -> ToolOutcome:

@@ -7,6 +7,7 @@ no Docker); the same loop in Docker is covered by the paired-run and CLI tests.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -124,6 +125,21 @@ async def test_long_outputs_are_capped(llm_server, agent_client, csv_skill):
     content = result.trajectory.steps[2].observation.results[0].content
     assert len(content) <= MAX_RESULT_CHARS + 200
     assert "omitted" in content and content.endswith("[exit code 0]")
+
+
+async def test_a_capped_output_says_how_many_bytes_are_missing(llm_server, agent_client,
+                                                                csv_skill):
+    # The sandbox cuts each stream, the tool cuts again: the model must still see one marker
+    # per stream that counts every byte it did not get (not "49 characters omitted").
+    command = "head -c 300000 /dev/zero | tr '\\0' q; head -c 70000 /dev/zero | tr '\\0' z >&2"
+    llm_server.script(tool_call("bash", {"command": command}), text("ok"))
+    result = await _run(agent_client, _stage(csv_skill))
+    content = result.trajectory.steps[2].observation.results[0].content
+    assert len(content) <= MAX_RESULT_CHARS and content.endswith("[exit code 0]")
+    out, _, err = content.partition("\n[stderr]\n")
+    for stream, char, total in ((out, "q", 300_000), (err, "z", 70_000)):
+        counts = re.findall(r"\[\.\.\. (\d+) bytes omitted \.\.\.\]", stream)
+        assert len(counts) == 1 and int(counts[0]) + stream.count(char) == total
 
 
 async def test_a_provider_failure_ends_the_run_with_an_error(llm_server, agent_client,
