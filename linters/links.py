@@ -7,11 +7,15 @@ What counts as a reference, in SKILL.md's body and the skill's other Markdown fi
   (`scripts/`, `references/`, `assets/`, ...) or `./` followed by a file name with an
   extension. Agents resolve those from the skill root, so either base is accepted.
 Fenced code is left to the command rules (SF301): a path in a shell block is a command.
+
+A path that does not resolve is reported only when the text presents it as a file of the
+skill to read or run (`linters.path_context`): not an example of a path or link format, a
+file the agent is told to write, the user's project file (`./package.json`), a file a
+changelog says was removed, an index entry "(coming soon)", or a footnote.
 """
 
 from __future__ import annotations
 
-import bisect
 import posixpath
 import re
 from collections.abc import Iterator
@@ -21,6 +25,12 @@ from urllib.parse import unquote
 
 from linters.context import LintContext
 from linters.markdown import MarkdownDoc
+from linters.path_context import (
+    Paragraph,
+    cwd_relative,
+    in_history,
+    project_file,
+)
 from linters.registry import check
 from skillforge.models.findings import Finding
 from skillforge.models.skill import SKILL_MD, Skill
@@ -43,12 +53,7 @@ _SKILL_ROOT_VAR = re.compile(
 )
 # Anything still templated or globbed after that cannot be checked.
 _TEMPLATE = re.compile(r"[{}<>$*?\[\]|]|%\w+%")
-# A variable rooted somewhere else (`${CLAUDE_PLUGIN_ROOT}/scripts/x.py`): bare paths on the
-# same line are probably relative to it, not to the skill.
-_OTHER_ROOT_VAR = re.compile(r"\$\{?[A-Za-z_]+\}?/")
 
-# A code span: a backtick run, then text up to the same run; never across a blank line.
-_INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)((?:[^`\n]|\n(?![ \t]*\n))+?)(?<!`)\1(?!`)")
 # Links, reference definitions and autolinks: a path inside them is the link's business.
 _MD_LINK = re.compile(
     r"!?\[[^\]\n]*\]\([^)\n]*\)|^ {0,3}\[[^\]\n]+\]:[^\n]*|<[a-z]+://[^>\n]*>", re.MULTILINE
@@ -64,28 +69,6 @@ _PROSE_PATH = re.compile(
 )
 _LINE_NO = re.compile(r":\d+(?::\d+)?$")
 
-# Words that make a path an illustration rather than a reference: "e.g. `scripts/x.py`",
-# "A `references/schema.md` file would be helpful", "If `references/x.md` does not exist",
-# "✗ Avoid: `scripts\\helper.py`". Checked in the sentence before the path...
-_HEDGE_BEFORE = re.compile(
-    r"\be\.g\.|\beg\b|\bexamples?\b|\bfor instance\b|\bsuch as\b|\blike\b|\bavoid\b|\bbad\b"
-    r"|\bgood\b|\bwrong\b|\binstead of\b|\brather than\b|[✓✗❌✅]|\bcreate[sd]?\b|\bgenerate[sd]?\b"
-    r"|\bwrites?\b|\bsaves?\b|\bstore[sd]?\b|\badd(?:s|ed)?\b|\bnew\b|\byour\b|['’]s\W*$",
-    re.IGNORECASE,
-)
-# ...and anywhere in the sentence.
-_HEDGE_ANYWHERE = re.compile(
-    r"\b(?:would|could|might)\b|\boptional(?:ly)?\b|\bif any\b"
-    r"|\b(?:if|when|whether)\b(?:[^.;!?]|\.(?=\S)){0,100}?"
-    r"\b(?:exists?|present|available|missing)\b",
-    re.IGNORECASE,
-)
-# A label line such as "**Example:**" shortly before: what follows illustrates.
-_EXAMPLE_LABEL = re.compile(r"^\W*(?:examples?|e\.g\.)\b", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)[.!?](?=\s)")
-_ITEM_START = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)]|\|)", re.MULTILINE)
-
-
 class PathRef(NamedTuple):
     """A path the text points to, where it was found, and how it is resolved."""
 
@@ -96,6 +79,9 @@ class PathRef(NamedTuple):
     path: str  # cleaned: anchors, escapes and skill-root variables removed
     link: bool  # a Markdown link (resolved from its file only) or a mention (root too)
     from_root: bool = False  # written after a skill-root variable such as {baseDir}/
+    # Where a mention sits, for judging it (linters.path_context) only if it does not resolve.
+    para: Paragraph | None = None
+    offset: int = 0
 
 
 # --- finding references --------------------------------------------------------------------
@@ -120,94 +106,17 @@ def _strip_template(t: str) -> tuple[str, bool] | None:
     return t, from_root
 
 
-def hedged(line: str, start: int) -> bool:
-    """The path at `start` of `line` is an example, an option or something to create."""
-    return bool(_HEDGE_BEFORE.search(line, 0, start) or _HEDGE_ANYWHERE.search(line))
-
-
-def line_col(text: str, offset: int) -> tuple[int, int]:
-    """0-based line index and 1-based column of an offset."""
-    return text.count("\n", 0, offset), offset - text.rfind("\n", 0, offset)
-
-
-class _Paragraph:
-    """Consecutive prose lines around a path candidate, with their inline code spans."""
-
-    def __init__(self, doc: MarkdownDoc, idx: int) -> None:
-        lines, first = doc.lines, doc.first_line
-
-        def prose(i: int) -> bool:
-            return 0 <= i < len(lines) and bool(lines[i].strip()) and not doc.is_code(i + first)
-
-        self.first = self.last = idx
-        while prose(self.first - 1):
-            self.first -= 1
-        while prose(self.last + 1):
-            self.last += 1
-        self.lines = lines[self.first:self.last + 1]
-        self.text = "\n".join(self.lines)
-        self.offsets = [0]
-        for ln in self.lines[:-1]:
-            self.offsets.append(self.offsets[-1] + len(ln) + 1)
-        self.spans = [(m.start(), m.end(), m.group(2)) for m in _INLINE_CODE.finditer(self.text)]
-        self._bounds: list[int] | None = None
-        self._example_label: bool | None = None
-        self._doc = doc
-
-    def span_at(self, offset: int) -> tuple[int, int, str] | None:
-        return next((sp for sp in self.spans if sp[0] <= offset < sp[1]), None)
-
-    def sentence(self, offset: int) -> tuple[int, int]:
-        """Start and end offsets of the sentence (or list item, or table row) at `offset`."""
-        if self._bounds is None:
-            cuts = {0, len(self.text)}
-            cuts.update(m.end() for m in _SENTENCE_END.finditer(self.text))
-            for m in _ITEM_START.finditer(self.text):
-                cuts.add(m.start())
-                if m.group(0).strip() == "|":  # a table row ends with its line
-                    end = self.text.find("\n", m.start())
-                    cuts.add(len(self.text) if end < 0 else end)
-            self._bounds = sorted(cuts)
-        i = bisect.bisect_right(self._bounds, offset)
-        return self._bounds[i - 1], self._bounds[min(i, len(self._bounds) - 1)]
-
-    def hedged(self, offset: int) -> bool:
-        """The path at `offset` is an example, an option, something to create or not ours."""
-        start, end = self.sentence(offset)
-        if _HEDGE_BEFORE.search(self.text, start, offset):
-            return True
-        sentence = self.text[start:end]
-        if _HEDGE_ANYWHERE.search(sentence) or _OTHER_ROOT_VAR.search(sentence):
-            return True
-        return self.after_example_label()
-
-    def after_example_label(self) -> bool:
-        if self._example_label is None:
-            self._example_label = False
-            doc, first = self._doc, self._doc.first_line
-            for i in range(self.first - 1, max(-1, self.first - 13), -1):
-                line = doc.lines[i]
-                if not doc.is_code(i + first) and line.lstrip().startswith("#"):
-                    break
-                if _EXAMPLE_LABEL.match(line) and len(line.split()) <= 12:
-                    self._example_label = True
-                    break
-        return self._example_label
-
-    def where(self, offset: int) -> tuple[int, int, str]:
-        """Line index in the document, 1-based column and the line's text of an offset."""
-        i, col = line_col(self.text, offset)
-        return self.first + i, col, self.lines[i]
-
-
 def references(doc: MarkdownDoc, path: str) -> Iterator[PathRef]:
-    """Every link and every clear path mention in one Markdown document."""
+    """Every link and every path mention in one Markdown document (whether the text presents
+    a mention as a file of the skill is judged later, and only if it does not resolve)."""
     for link in doc.links:
+        if link.text.startswith("^"):
+            continue  # a footnote (`[^t]: The package ships ...`), not a link
         cleaned = _clean_link(link.target)
         if cleaned is not None:
             yield PathRef(path, link.line, link.column, link.target, cleaned[0], True, cleaned[1])
     text = doc.text
-    paragraphs: dict[int, _Paragraph] = {}
+    paragraphs: dict[int, Paragraph] = {}
     done: set[tuple[int, int]] = set()
     idx = pos = 0
     # Paths are rare: find their anchors first and parse only the paragraphs around them.
@@ -218,7 +127,7 @@ def references(doc: MarkdownDoc, path: str) -> Iterator[PathRef]:
             continue
         para = paragraphs.get(idx)
         if para is None:
-            para = _Paragraph(doc, idx)
+            para = Paragraph(doc, idx)
             for i in range(para.first, para.last + 1):
                 paragraphs[i] = para
         offset = para.offsets[idx - para.first] + start - (text.rfind("\n", 0, start) + 1)
@@ -230,19 +139,48 @@ def references(doc: MarkdownDoc, path: str) -> Iterator[PathRef]:
             body = " ".join(span[2].split())
             if " " not in body:
                 cleaned = _mention(body)
-                if cleaned is not None and not para.hedged(span[0]):
+                if cleaned is not None:
                     line_idx, col, _line = para.where(span[0])
                     no = line_idx + doc.first_line
-                    yield PathRef(path, no, col, body, cleaned[0], False, cleaned[1])
+                    yield PathRef(path, no, col, body, cleaned[0], False, cleaned[1],
+                                  para, span[0])
             continue
         m = _PROSE_PATH.match(para.text, offset)
         if m is None or (para.first, m.end()) in done:
             continue
         done.add((para.first, m.end()))
         line_idx, col, line = para.where(m.start())
-        if _inside_link(line, col - 1) or para.hedged(m.start()):
+        if _inside_link(line, col - 1):
             continue
-        yield PathRef(path, line_idx + doc.first_line, col, m.group(1), m.group(1), False)
+        yield PathRef(path, line_idx + doc.first_line, col, m.group(1), m.group(1), False,
+                      False, para, m.start())
+
+
+def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill) -> bool:
+    """The text around a path that does not resolve presents it as a file of the skill to
+    read or run: not an example, an output, the user's file, history or a planned entry."""
+    para, offset = ref.para, ref.offset
+    if para is None:  # a link: its paragraph is read only now
+        idx = ref.line - doc.first_line
+        if not 0 <= idx < len(doc.lines) or doc.is_code(ref.line):
+            return True  # a reference definition the paragraph reader cannot place
+        para = Paragraph(doc, idx)
+        offset = para.offset_of(idx, ref.column or 1)
+        if para.link_example(offset):
+            return False
+    elif para.hedged(offset):
+        return False
+    if para.removed(offset) or in_history(doc, ref.line):
+        return False
+    if not ref.link and cwd_relative(ref.path, skill.exists(_top(ref.path))):
+        return para.sends_to_read(offset) and not project_file(ref.path)
+    return True
+
+
+def _top(path: str) -> str:
+    while path.startswith("./"):
+        path = path[2:]
+    return path.split("/", 1)[0]
 
 
 def _candidates(text: str) -> list[int]:
@@ -357,10 +295,11 @@ def broken_references(ctx: LintContext) -> Iterator[Finding]:
             continue
         for ref in references(doc, f.path):
             if "\\" in ref.path:
-                ref = PathRef(ref.file, ref.line, ref.column, ref.raw, ref.path.replace("\\", "/"),
-                              ref.link, ref.from_root)
+                ref = ref._replace(path=ref.path.replace("\\", "/"))
             key = (ref.file, ref.line, ref.path)
             if key in seen or resolver.exists(ref):
+                continue
+            if not presented_as_skill_file(doc, ref, ctx.skill):
                 continue
             seen.add(key)
             yield _broken(ctx, resolver, ref)

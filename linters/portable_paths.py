@@ -7,15 +7,9 @@ import re
 from collections.abc import Iterator
 
 from linters.context import LintContext
-from linters.links import (
-    CONVENTIONAL_DIRS,
-    DRIVE,
-    MD_ESCAPE,
-    SCHEME,
-    hedged,
-    line_col,
-)
+from linters.links import CONVENTIONAL_DIRS, DRIVE, MD_ESCAPE, SCHEME
 from linters.markdown import MarkdownDoc
+from linters.path_context import hedged, line_col
 from linters.registry import check
 from skillforge.models.findings import Finding
 from skillforge.models.skill import Skill

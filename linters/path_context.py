@@ -1,0 +1,240 @@
+"""Does the text present a path as a file of the skill to read or run? (SF116's judgement.)
+
+A path written in a skill is not always a reference to one of its files. It may illustrate
+("e.g. `scripts/x.py`", "use forward slashes (`reference/guide.md`)"), name something the
+agent will write ("save the summary to `./test-report.md`"), a file of the user's project
+("read the test command from `./package.json`"), a file a changelog says was deleted, or an
+entry of an index marked "(coming soon)". Only a path that remains after these is a promise
+that the file exists. The judgement reads the sentence (or list item, or table row) around
+the path, the label line before its paragraph and the headings above it; it runs only for
+paths that do not resolve, so its cost is paid where a finding is at stake.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from linters.markdown import MarkdownDoc
+
+# Words that make a path an illustration rather than a reference: "e.g. `scripts/x.py`",
+# "A `references/schema.md` file would be helpful", "If `references/x.md` does not exist",
+# "✗ Avoid: `scripts\\helper.py`". Checked in the sentence before the path...
+_HEDGE_BEFORE = re.compile(
+    r"\be\.g\.|\beg\b|\bexamples?\b|\bfor instance\b|\bsuch as\b|\blike\b|\bavoid\b|\bbad\b"
+    r"|\bgood\b|\bwrong\b|\binstead of\b|\brather than\b|[✓✗❌✅]|\bcreate[sd]?\b|\bgenerate[sd]?\b"
+    r"|\bwrites?\b|\bsaves?\b|\bstore[sd]?\b|\badd(?:s|ed)?\b|\bnew\b|\byour\b|['’]s\W*$"
+    # the form of a path, not a path: "use forward slashes (`reference/guide.md`)"
+    r"|\b(?:forward\s+)?slash(?:es)?\b|\bbackslash(?:es)?\b|\bpath\s+(?:style|format|syntax)\b",
+    re.IGNORECASE,
+)
+# ...and anywhere in the sentence.
+_HEDGE_ANYWHERE = re.compile(
+    r"\b(?:would|could|might)\b|\boptional(?:ly)?\b|\bif any\b"
+    r"|\b(?:if|when|whether)\b(?:[^.;!?]|\.(?=\S)){0,100}?"
+    r"\b(?:exists?|present|available|missing)\b"
+    # an index entry for a file not written yet
+    r"|\bcoming\s+soon\b|\bnot\s+yet\s+(?:written|available|added|created)\b|\bplanned\b"
+    r"|\bto\s+be\s+(?:added|written|created)\b|\bTBD\b|\bwork\s+in\s+progress\b",
+    re.IGNORECASE,
+)
+# Before a Markdown link: it shows the link format rather than pointing somewhere.
+_LINK_EXAMPLE = re.compile(
+    r"\be\.g\.|\bfor (?:example|instance)\b|\bsuch as\b|\blike (?:this|so)\b"
+    r"|\b(?:link|path)\s+(?:format|syntax|style)\b|\bformat(?:ted)?\s+(?:like|as)\b|[✓✗❌✅]",
+    re.IGNORECASE,
+)
+# In the clause of the path: the file is gone ("removed `scripts/old.py`").
+_REMOVED = re.compile(
+    r"\b(?:removed|deleted|dropped|retired|renamed|deprecated|obsolete|superseded|"
+    r"no\s+longer|moved\s+(?:to|into)|merged\s+into)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_CUT = re.compile(r"[;,()\u2014:]|\s-\s")
+# A section that records history, not instructions.
+_HISTORY_HEADING = re.compile(
+    r"\b(?:change\s*log|changes|version\s+history|release\s+(?:notes|history)|history|"
+    r"what'?s\s+new|migrat\w*|breaking\s+changes|unreleased|upgrad\w+\s+notes)\b"
+    r"|^v?\d+\.\d+(?:\.\d+)?\b",
+    re.IGNORECASE,
+)
+# `./x` is relative to the working directory, which is the user's project when the skill
+# runs: a file of the skill only when the sentence sends the agent to read it.
+_READ_VERB = re.compile(
+    r"\b(?:see|read|refer(?:\s+to)?|consult|open|load|follow|details?|documented|described|"
+    r"explained|defined|listed|covered|reference|guide|instructions)\b",
+    re.IGNORECASE,
+)
+_PROJECT_WORDS = re.compile(
+    r"\b(?:project|repo(?:sitory)?|codebase|workspace|working\s+directory|current\s+directory|"
+    r"cwd|user'?s|app'?s)\b",
+    re.IGNORECASE,
+)
+# Files every project has and no skill ships: `./package.json` is the user's.
+PROJECT_FILES = frozenset({
+    "package.json", "package-lock.json", "pnpm-lock.yaml", "yarn.lock", "pyproject.toml",
+    "setup.py", "setup.cfg", "requirements.txt", "poetry.lock", "uv.lock", "cargo.toml",
+    "cargo.lock", "go.mod", "go.sum", "gemfile", "pom.xml", "build.gradle", "tsconfig.json",
+    "makefile", "dockerfile", "docker-compose.yml", "docker-compose.yaml", ".env",
+    ".gitignore", "tox.ini", "pytest.ini", ".eslintrc.json", "vite.config.ts",
+})
+# A label line such as "**Example:**" shortly before: what follows illustrates.
+_EXAMPLE_LABEL = re.compile(r"^\W*(?:examples?|e\.g\.)\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)[.!?](?=\s)")
+_ITEM_START = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)]|\|)", re.MULTILINE)
+# A code span: a backtick run, then text up to the same run; never across a blank line.
+INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)((?:[^`\n]|\n(?![ \t]*\n))+?)(?<!`)\1(?!`)")
+
+
+def hedged(line: str, start: int) -> bool:
+    """The path at `start` of `line` is an example, an option or something to create."""
+    return bool(_HEDGE_BEFORE.search(line, 0, start) or _HEDGE_ANYWHERE.search(line))
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    """0-based line index and 1-based column of an offset."""
+    return text.count("\n", 0, offset), offset - text.rfind("\n", 0, offset)
+
+
+class Paragraph:
+    """Consecutive prose lines around a path candidate, with their inline code spans."""
+
+    def __init__(self, doc: MarkdownDoc, idx: int) -> None:
+        lines, first = doc.lines, doc.first_line
+
+        def prose(i: int) -> bool:
+            return 0 <= i < len(lines) and bool(lines[i].strip()) and not doc.is_code(i + first)
+
+        self.first = self.last = idx
+        while prose(self.first - 1):
+            self.first -= 1
+        while prose(self.last + 1):
+            self.last += 1
+        self.lines = lines[self.first:self.last + 1]
+        self.text = "\n".join(self.lines)
+        self.offsets = [0]
+        for ln in self.lines[:-1]:
+            self.offsets.append(self.offsets[-1] + len(ln) + 1)
+        self.spans = [(m.start(), m.end(), m.group(2)) for m in INLINE_CODE.finditer(self.text)]
+        self._bounds: list[int] | None = None
+        self._example_label: bool | None = None
+        self._doc = doc
+        # Per sentence: a long list item with many paths is read once, not once per path.
+        self._anywhere: dict[int, bool] = {}
+
+    def span_at(self, offset: int) -> tuple[int, int, str] | None:
+        i = bisect.bisect_right(self.spans, (offset, 1 << 62)) - 1
+        if i >= 0 and self.spans[i][0] <= offset < self.spans[i][1]:
+            return self.spans[i]
+        return None
+
+    def sentence(self, offset: int) -> tuple[int, int]:
+        """Start and end offsets of the sentence (or list item, or table row) at `offset`."""
+        if self._bounds is None:
+            cuts = {0, len(self.text)}
+            cuts.update(m.end() for m in _SENTENCE_END.finditer(self.text))
+            for m in _ITEM_START.finditer(self.text):
+                cuts.add(m.start())
+                if m.group(0).strip() == "|":  # a table row ends with its line
+                    end = self.text.find("\n", m.start())
+                    cuts.add(len(self.text) if end < 0 else end)
+            self._bounds = sorted(cuts)
+        i = bisect.bisect_right(self._bounds, offset)
+        return self._bounds[i - 1], self._bounds[min(i, len(self._bounds) - 1)]
+
+    def offset_of(self, line_idx: int, col: int) -> int:
+        """Offset in the paragraph of a document line index and 1-based column."""
+        return self.offsets[line_idx - self.first] + col - 1
+
+    def hedged(self, offset: int) -> bool:
+        """The path at `offset` is an example, an option, something to create or not ours."""
+        start, end = self.sentence(offset)
+        if _HEDGE_BEFORE.search(self.text, start, offset):
+            return True
+        if self._hedged_anywhere(start, end):
+            return True
+        return self.after_example_label()
+
+    def _hedged_anywhere(self, start: int, end: int) -> bool:
+        found = self._anywhere.get(start)
+        if found is None:
+            sentence = self.text[start:end]
+            found = bool(_HEDGE_ANYWHERE.search(sentence) or OTHER_ROOT_VAR.search(sentence))
+            self._anywhere[start] = found
+        return found
+
+    def link_example(self, offset: int) -> bool:
+        """The Markdown link at `offset` shows a link format ("for example [x](y.md)") or an
+        entry not written yet ("(coming soon)")."""
+        start, end = self.sentence(offset)
+        return bool(_LINK_EXAMPLE.search(self.text, start, offset)
+                    or self._hedged_anywhere(start, end))
+
+    def removed(self, offset: int) -> bool:
+        """The clause holding the path says the file is gone ("removed `scripts/old.py`")."""
+        start, end = self.sentence(offset)
+        cuts = [start, *(m.end() for m in _CLAUSE_CUT.finditer(self.text, start, end)), end]
+        i = bisect.bisect_right(cuts, offset)
+        return bool(_REMOVED.search(self.text, cuts[i - 1], cuts[min(i, len(cuts) - 1)]))
+
+    def sends_to_read(self, offset: int) -> bool:
+        """The sentence sends the agent to read the file, and not in the user's project."""
+        start, end = self.sentence(offset)
+        return (bool(_READ_VERB.search(self.text, start, offset))
+                and not _PROJECT_WORDS.search(self.text, start, end))
+
+    def after_example_label(self) -> bool:
+        if self._example_label is None:
+            self._example_label = False
+            doc, first = self._doc, self._doc.first_line
+            for i in range(self.first - 1, max(-1, self.first - 13), -1):
+                line = doc.lines[i]
+                if not doc.is_code(i + first) and line.lstrip().startswith("#"):
+                    break
+                if _EXAMPLE_LABEL.match(line) and len(line.split()) <= 12:
+                    self._example_label = True
+                    break
+        return self._example_label
+
+    def where(self, offset: int) -> tuple[int, int, str]:
+        """Line index in the document, 1-based column and the line's text of an offset."""
+        i, col = line_col(self.text, offset)
+        return self.first + i, col, self.lines[i]
+
+
+# A variable rooted somewhere else (`${CLAUDE_PLUGIN_ROOT}/scripts/x.py`): bare paths on the
+# same line are probably relative to it, not to the skill.
+OTHER_ROOT_VAR = re.compile(r"\$\{?[A-Za-z_]+\}?/")
+
+
+def in_history(doc: MarkdownDoc, line_no: int) -> bool:
+    """Some heading above `line_no` (this one or a parent) opens a changelog or history."""
+    level = 7
+    for h in reversed(doc.headings):
+        if h.line > line_no or h.level >= level:
+            continue
+        if _HISTORY_HEADING.search(h.text.strip(" #*_[]")):
+            return True
+        level = h.level
+        if level == 1:
+            break
+    return False
+
+
+def cwd_relative(path: str, top_exists: bool) -> bool:
+    """`./x` outside the skill's folders: relative to the working directory (the user's
+    project), unless the skill has its first component."""
+    if not path.startswith("./"):
+        return False
+    rest = path
+    while rest.startswith("./"):
+        rest = rest[2:]
+    top = rest.split("/", 1)[0]
+    return not top_exists and top not in ("scripts", "references", "reference", "assets",
+                                          "templates")
+
+
+def project_file(path: str) -> bool:
+    """A file every project has (`./package.json`), named at the top of the working folder."""
+    rest = path[2:] if path.startswith("./") else path
+    return "/" not in rest and rest.lower() in PROJECT_FILES
