@@ -160,8 +160,8 @@ class _Display:
               help="Run the baseline with an earlier version of the skill (git:REF, or a "
                    "folder holding a saved copy) instead of without it: a version delta.")
 @click.option("--resume", "resume", default=None, metavar="RUN_ID",
-              help="Finish a stored run with its own settings (only --concurrency may "
-                   "change): trials already ok are not run again.")
+              help="Finish a stored run with its own settings, its judges included (only "
+                   "--concurrency may change): trials already ok are not run again.")
 @click.option("--state-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Run store folder (default .skillforge in the launch directory).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
@@ -239,7 +239,8 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
             # A harness that cannot run says so before any provider is looked for.
             check_harness(build_run_spec(skill_dir, settings, overrides))
         runner = prepare_runner(settings, store, skill_dir=skill_dir, overrides=overrides,
-                                resume=resume, judge=not no_judge, judge_models=judge_models,
+                                resume=resume, judge=False if no_judge else None,
+                                judge_models=judge_models,
                                 on_event=display, warn=display.warn)
         check_harness(runner.spec)
         check_decoys(runner.spec)

@@ -67,6 +67,12 @@ class RunSpec(BaseModel):
     pass_threshold: float = 0.6
     # "version delta": the baseline runs an earlier version of the skill instead of none.
     baseline_version: str | None = None
+    # Whether the LLM judge scores the trials, and with which models (as asked for: the
+    # --judge-model flags, else [judge] models, else the agent's model). A resume keeps them,
+    # so one run never mixes judged and unjudged trials. None: a run stored before this
+    # field existed; its resume takes the flags.
+    judge: bool | None = None
+    judge_models: list[str] = Field(default_factory=list)
 
 
 class TrialRecord(BaseModel):

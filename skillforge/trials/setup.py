@@ -18,7 +18,6 @@ from typing import Any
 
 from sessions.store import RunStore
 from skillforge.models.config import Settings
-from skillforge.models.llm import ModelClient
 from skillforge.models.trial import RunSpec
 from skillforge.providers import select_provider
 from skillforge.trials.config import build_run_spec
@@ -43,34 +42,70 @@ def resumable_spec(store: RunStore, run_id: str, concurrency: int | None = None)
         else run.spec
 
 
-def select_clients(settings: Settings, spec: RunSpec, *, judge: bool = True,
-                   judge_models: Sequence[str] = ()) -> tuple[ModelClient, list[ModelClient]]:
-    """The agent's client and the judges' (judge models: given, else [judge] models, else
-    the agent's model)."""
-    client = select_provider(settings, spec.model, spec.provider)
-    judges: list[ModelClient] = []
-    if judge:
-        wanted = list(judge_models) or list(settings.judge.models) or [spec.model]
-        judges = [select_provider(settings, m, spec.provider) for m in wanted]
-    return client, judges
+def judge_models_for(settings: Settings, spec: RunSpec,
+                     judge_models: Sequence[str] = ()) -> list[str]:
+    """The judge models of a new run: given, else [judge] models, else the agent's model."""
+    return list(judge_models) or list(settings.judge.models) or [m for m in [spec.model] if m]
+
+
+def judge_setting(spec: RunSpec, run_id: str, judge: bool | None,
+                  judge_models: Sequence[str]) -> tuple[bool, list[str] | None]:
+    """The judge setting a resume of run `run_id` keeps; flags that contradict it are refused.
+
+    (judge, models); models None means "as for a new run" (a run stored before the spec
+    recorded its judges: the flags decide, as they did then).
+    """
+    if spec.judge is None:
+        return (judge is not False), (list(judge_models) or None)
+    given = list(judge_models)
+    if not spec.judge:
+        if given:
+            raise RunError(f"run {run_id} was started with --no-judge; a resume keeps that so "
+                           "the run never mixes judged and unjudged trials. Drop "
+                           f"--judge-model {' '.join(given)} to finish it unjudged, or start "
+                           "a new run to have it judged")
+        return False, []
+    stored = ", ".join(spec.judge_models) or "the agent's model"
+    if judge is False:
+        raise RunError(f"run {run_id} is judged by {stored}; a resume keeps its judges so the "
+                       "run never mixes judged and unjudged trials. Drop --no-judge to finish "
+                       "it with them, or start a new run with --no-judge")
+    if given and given != spec.judge_models:
+        raise RunError(f"run {run_id} is judged by {stored}, not {', '.join(given)}; a resume "
+                       "keeps its judges so all its trials are scored alike. Drop "
+                       "--judge-model to finish it with them, or start a new run with the "
+                       "other judges")
+    return True, list(spec.judge_models)
 
 
 def prepare_runner(settings: Settings, store: RunStore, *, skill_dir: Path | None = None,
                    overrides: Mapping[str, Any] | None = None, resume: str | None = None,
-                   judge: bool = True, judge_models: Sequence[str] = (),
+                   judge: bool | None = None, judge_models: Sequence[str] = (),
                    on_event: Callable[[TrialEvent], None] | None = None,
                    warn: Callable[[str], None] | None = None) -> TrialRunner:
     """A runner for a new run of `skill_dir` (settings < evals defaults < overrides), or
-    for finishing the stored run `resume` (its spec; only `concurrency` may change)."""
+    for finishing the stored run `resume` (its spec; only `concurrency` may change).
+
+    `judge` None means the default: judged for a new run, the stored setting for a resume.
+    A resume whose `judge` / `judge_models` contradict the run's own raises RunError.
+    """
+    models: list[str] | None = None
     if resume:
         spec = resumable_spec(store, resume, (overrides or {}).get("concurrency"))
+        judge, models = judge_setting(spec, resume, judge, judge_models)
     elif skill_dir is not None:
         spec = build_run_spec(skill_dir, settings, overrides, warn=warn)
+        judge = judge is not False
     else:
         raise RunError("give the skill folder to run, or a run id to resume")
-    client, judges = select_clients(settings, spec, judge=judge, judge_models=judge_models)
+    client = select_provider(settings, spec.model, spec.provider)
     if spec.model is None:
         # Record which model the provider's default turned out to be.
         spec = spec.model_copy(update={"model": client.model, "provider": client.name})
+    if models is None:
+        models = judge_models_for(settings, spec, judge_models) if judge else []
+    judges = [select_provider(settings, m, spec.provider) for m in models]
+    if not resume:
+        spec = spec.model_copy(update={"judge": judge, "judge_models": models})
     return TrialRunner(spec, client=client, store=store, judges=judges, resume=resume,
                        on_event=on_event, warn=warn, max_tokens=settings.provider.max_tokens)

@@ -165,6 +165,32 @@ def test_interrupt_cleans_up_and_resume_finishes_the_run(cli, csv_skill, scripte
     assert managed_containers(run_id) == []
 
 
+def test_a_run_started_with_no_judge_is_resumed_without_the_judge(cli, csv_skill, scripted,
+                                                                  tmp_path):
+    # Issue 15: the resume judged the remaining trials, mixing judged and unjudged ones.
+    from tests.trials.test_judged_trial import judge
+
+    state = tmp_path / "state"
+    proc = cli(str(csv_skill), "--cases", "monthly-revenue", "--attempts", "1", "--no-judge",
+               "--state-dir", str(state), "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    run_id = json.loads(proc.stdout)["run_id"]
+    with RunStore(state) as store:  # as if Ctrl+C had stopped the with-skill trial
+        (rec,) = [t for t in store.trials(run_id) if t.condition == "with_skill"]
+        store.upsert_trial(rec.model_copy(update={"status": "cancelled"}))
+    scripted.judge = judge  # a judge that would answer, so a judged trial would show it
+    proc = cli("--resume", run_id, "--state-dir", str(state), "--format", "json", image=False)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["spec"]["judge"] is False and scripted.judge_requests == 0
+    assert {t["status"] for t in doc["trials"]} == {"ok"}
+    assert all(t["metrics"].get("accuracy") is None for t in doc["trials"])
+    # Asking for the judge now is refused: the run stays unjudged from first to last trial.
+    proc = cli("--resume", run_id, "--state-dir", str(state), "--judge-model", "scripted-agent",
+               image=False)
+    assert proc.returncode == 2 and "started with --no-judge" in proc.stderr
+
+
 def test_no_provider_exits_2_saying_what_to_set(cli, csv_skill, tmp_path):
     proc = cli(str(csv_skill), "--state-dir", str(tmp_path / "state"),
                env={"OPENAI_BASE_URL": None, "SKILLFORGE_PROVIDER__MODEL": None})
