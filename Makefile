@@ -9,7 +9,7 @@ PINS := pyproject.toml constraints/main.txt constraints/build.txt
 STAMP := $(VENV)/.installed-$(shell cat $(PINS) 2>/dev/null | sha1sum | cut -c1-12)
 SKILL ?= sample_skills/csv-insights
 
-.PHONY: run test bench system-deps lock clean
+.PHONY: run test test-fast bench system-deps lock clean
 
 $(STAMP): $(PINS)
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "skillforge needs Python >= 3.11 (set PYTHON=...)")'
@@ -28,6 +28,11 @@ run: $(STAMP)
 ## make test: system packages (tmux, debootstrap, chromium...), then the whole suite
 test: $(STAMP) system-deps
 	$(BIN)/python -m pytest
+
+## make test-fast: the contributors' loop: every test that needs neither Docker, Chromium,
+## a model server nor Harbor, spread over the cores (make test stays the whole suite)
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n auto -m "not docker and not chromium and not llama and not harbor"
 
 ## make bench: benchmarks, each printing one JSON document
 bench: $(STAMP)
