@@ -54,9 +54,13 @@ class SandboxSpec(BaseModel):
     user: str = f"{AGENT_UID}:{AGENT_GID}"
     workdir: str = WORKSPACE
     env: dict[str, str] = Field(default_factory=dict)
-    # Largest single file a process may write (RLIMIT_FSIZE); None = no limit. There is no
-    # total disk quota on most storage drivers: the lifetime bounds a disk filler.
+    # Largest single file a process may write (RLIMIT_FSIZE); None = no limit.
     max_file_mb: int | None = 1024
+    # Everything the trial may write, all paths together (skillforge.sandbox.mounts): the
+    # Docker backend enforces it with size-limited tmpfs mounts on a read-only root.
+    disk_mb: int = Field(1024, ge=64)
+    # A grading sandbox: a fresh one holding only the agent's final workspace and /grader.
+    grading: bool = False
     run_id: str | None = None
 
 
@@ -156,6 +160,10 @@ class Sandbox(abc.ABC):
     @abc.abstractmethod
     async def remove(self) -> None:
         """Destroy the sandbox and everything in it. Safe to call twice."""
+
+    @abc.abstractmethod
+    def sibling(self, spec: SandboxSpec, initial_archive: bytes | None = None) -> Sandbox:
+        """A new, not-yet-started sandbox of the same backend (the grader runs in one)."""
 
     async def __aenter__(self) -> Self:
         try:

@@ -2,9 +2,11 @@
 
 The container's PID 1 is Docker's init running `sleep <lifetime>` as root: when the
 lifetime ends the container stops and (auto-remove) disappears even if skillforge has
-crashed. Commands run through `docker exec` as the non-root agent user, in their own
-session; on timeout the whole process group is killed from inside the container. Files
-go in and out only as tar archives (never a bind mount of the author's folder). Networking
+crashed. The root filesystem is read-only and every writable path is a size-limited tmpfs
+(skillforge.sandbox.mounts), so no skill can fill the host's disk; files go in and out as
+tar streams through `tar` in the container (skillforge.sandbox.tar_exec). Commands run through `docker exec` as the non-root agent user, in their own
+session; on timeout the whole process group is killed from inside the container. Nothing
+is ever bind-mounted from the host. Networking
 is off unless the spec enables it; CPU, memory (no swap), PIDs and file size are capped;
 all capabilities are dropped and privilege escalation is disabled.
 """
@@ -13,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import math
 import threading
 import time
@@ -35,7 +36,9 @@ from skillforge.sandbox.docker_client import describe_unavailable, executor, get
 from skillforge.sandbox.exec_stream import open_exec_stream
 from skillforge.sandbox.labels import owner_labels
 from skillforge.sandbox.layout import with_layout
+from skillforge.sandbox.mounts import for_mounts, tmpfs_options
 from skillforge.sandbox.reaper import reap_once, track, untrack
+from skillforge.sandbox.tar_exec import extract, pack
 
 # The first stderr line of every command is this marker with the command's pid, so a
 # timeout can kill its process group; it is stripped before anyone sees stderr.
@@ -116,7 +119,13 @@ class DockerSandbox(Sandbox):
             mem_limit=mem,
             memswap_limit=mem,
             pids_limit=int(spec.pids),
+            read_only=True,
+            tmpfs=tmpfs_options(spec.disk_mb, grading=spec.grading),
             cap_drop=["ALL"],
+            # Only root holds these (the copy-in `tar` sets owners under /skills and
+            # /workspace); the agent's uid gets no capability, and no-new-privileges stops
+            # it from gaining one.
+            cap_add=["CHOWN", "DAC_OVERRIDE", "FOWNER"],
             security_opt=["no-new-privileges"],
             ulimits=ulimits,
         )
@@ -155,15 +164,19 @@ class DockerSandbox(Sandbox):
         track(self.container_id, self)
         t1 = time.monotonic()
         try:
-            # One copy-in before start (each copy costs tens of ms): the layout and the
-            # staged files exist before any process can look for them.
-            api.put_archive(self.container_id, "/", with_layout(self.initial_archive))
-            self.started_at = t2 = time.monotonic()
+            self.started_at = time.monotonic()
             api.start(self.container_id)
-            self.timings = {"create": t1 - t0, "copy_in": t2 - t1,
-                            "start": time.monotonic() - t2}
+            t2 = time.monotonic()
+            # One copy-in, before any agent command runs: the layout and the staged files.
+            extract(self.client, self.container_id,
+                    for_mounts(with_layout(self.initial_archive)), "/")
+            self.timings = {"create": t1 - t0, "start": t2 - t1,
+                            "copy_in": time.monotonic() - t2}
         except docker.errors.APIError as exc:
             raise SandboxError(f"could not start the trial container: {exc.explanation or exc}")
+
+    def sibling(self, spec: SandboxSpec, initial_archive: bytes | None = None) -> DockerSandbox:
+        return DockerSandbox(spec, initial_archive, client=self._client)
 
     async def remove(self) -> None:
         if self.container_id is None or self._removed:
@@ -203,38 +216,10 @@ class DockerSandbox(Sandbox):
         await self._run(self._put_sync, bytes(payload), dest)
 
     def _put_sync(self, payload: bytes, dest: str) -> None:
-        import docker.errors
-
-        cid = self._require()
-        try:
-            ok = self.client.api.put_archive(cid, dest, payload)
-        except docker.errors.NotFound as exc:
-            raise SandboxError(f"cannot copy files to {dest}: it does not exist in the "
-                               "sandbox (or the sandbox is gone)") from exc
-        except docker.errors.APIError as exc:
-            raise SandboxError(f"cannot copy files to {dest}: {exc.explanation or exc}") from exc
-        if not ok:
-            raise SandboxError(f"the Docker daemon refused the archive for {dest}")
+        extract(self.client, self._require(), for_mounts(payload, dest), dest)
 
     async def copy_out(self, path: str, max_bytes: int = 256 * 1024 * 1024) -> bytes:
-        return await self._run(self._copy_out_sync, path, max_bytes)
-
-    def _copy_out_sync(self, path: str, max_bytes: int) -> bytes:
-        import docker.errors
-
-        cid = self._require()
-        try:
-            chunks, _stat = self.client.api.get_archive(cid, path, chunk_size=1 << 20)
-            buf = io.BytesIO()
-            for chunk in chunks:
-                buf.write(chunk)
-                if buf.tell() > max_bytes:
-                    raise SandboxError(f"{path} is larger than {max_bytes} bytes; not copied")
-        except docker.errors.NotFound as exc:
-            raise SandboxError(f"{path} does not exist in the sandbox") from exc
-        except docker.errors.APIError as exc:
-            raise SandboxError(f"cannot copy {path} out: {exc.explanation or exc}") from exc
-        return buf.getvalue()
+        return await self._run(pack, self.client, self._require(), path, max_bytes)
 
     # --- commands --------------------------------------------------------------------------
     async def exec(self, cmd: str | Sequence[str], timeout_s: float = 120,

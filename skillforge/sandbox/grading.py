@@ -1,9 +1,13 @@
 """Running a case's bring-your-own grader after the agent stops (CONTRACTS.md section 4).
 
-Order matters for honesty: every process the agent left running is killed, `/logs/grader`
-is emptied (a planted reward file must not count), and only then is the grader copied to
-`/grader/`, a folder the agent never saw. It runs with the agent's workspace at
-`/workspace` and writes `/logs/grader/reward.txt` (one number in [0, 1]) or
+The grade must not be forgeable by the thing being graded. So the grader never runs where
+the agent ran: every process the agent left is killed, its final `/workspace` is copied
+out, and the grader runs in a *fresh* sandbox of the same image holding only that
+workspace and the grader (at `/grader/`, a folder the agent never saw). Nothing the agent
+or a skill script left elsewhere (files in HOME such as `usercustomize.py`, `.pth` hooks,
+rc files, programs earlier on PATH, background processes, a reward file written early)
+exists there. Symlinks in the workspace that point outside it are dropped on the way.
+The grader writes `/logs/grader/reward.txt` (one number in [0, 1]) or
 `/logs/grader/reward.json` (a flat object of numbers).
 """
 
@@ -19,10 +23,21 @@ from pathlib import Path, PurePosixPath
 from pydantic import BaseModel, Field
 
 from skillforge.sandbox.archive import TarBuilder
-from skillforge.sandbox.base import GRADER_DIR, LOGS_DIR, WORKSPACE, ExecResult, Sandbox
+from skillforge.sandbox.base import (
+    AGENT_GID,
+    AGENT_UID,
+    GRADER_DIR,
+    LOGS_DIR,
+    WORKSPACE,
+    ExecResult,
+    Sandbox,
+    SandboxError,
+)
 
 GRADER_LOGS = f"{LOGS_DIR}/grader"
 DEFAULT_GRADER_TIMEOUT_S = 120
+# The grading sandbox outlives the grader's own timeout by this much (start, copy-out).
+GRADING_MARGIN_S = 60
 
 
 class GraderError(RuntimeError):
@@ -132,19 +147,79 @@ def _files_in(tar_bytes: bytes) -> dict[str, bytes]:
     return out
 
 
+def workspace_for_grading(workspace_tar: bytes) -> tuple[bytes, list[str]]:
+    """The agent's workspace tar, minus links that lead outside it; (tar, dropped paths)."""
+    out = io.BytesIO()
+    dropped: list[str] = []
+    root = PurePosixPath(WORKSPACE)
+    with tarfile.open(fileobj=io.BytesIO(workspace_tar)) as src, \
+            tarfile.open(fileobj=out, mode="w", format=tarfile.PAX_FORMAT) as dst:
+        for member in src:
+            path = PurePosixPath("/", member.name)
+            if root != path and root not in path.parents:
+                dropped.append(str(path))
+                continue
+            if member.issym() or member.islnk():
+                base = path.parent if member.issym() else PurePosixPath("/")
+                target = _normal(base / member.linkname)
+                if target != root and root not in target.parents:
+                    dropped.append(str(path))
+                    continue
+            elif not (member.isfile() or member.isdir()):
+                dropped.append(str(path))  # devices and fifos have no place in a grade
+                continue
+            dst.addfile(member, src.extractfile(member) if member.isfile() else None)
+        logs = tarfile.TarInfo(GRADER_LOGS.strip("/"))
+        logs.type, logs.mode, logs.uid, logs.gid = tarfile.DIRTYPE, 0o755, AGENT_UID, AGENT_GID
+        dst.addfile(logs)
+    return out.getvalue(), dropped
+
+
+def _normal(path: PurePosixPath) -> PurePosixPath:
+    """`path` with `.` and `..` resolved lexically (the link is never followed)."""
+    parts: list[str] = []
+    for part in path.parts[1:]:
+        if part == "..":
+            if parts:
+                parts.pop()
+        elif part not in ("", "."):
+            parts.append(part)
+    return PurePosixPath("/", *parts)
+
+
+def _merge(*archives: bytes) -> bytes:
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.PAX_FORMAT) as dst:
+        for archive in archives:
+            with tarfile.open(fileobj=io.BytesIO(archive)) as src:
+                for member in src:
+                    dst.addfile(member, src.extractfile(member) if member.isfile() else None)
+    return out.getvalue()
+
+
 async def run_grader(sandbox: Sandbox, skill_root: Path, grader: str,
                      timeout_s: float = DEFAULT_GRADER_TIMEOUT_S) -> GraderResult:
-    """Stage and run `grader` in `sandbox` after the agent has stopped; return its reward."""
+    """Run `grader` on the final workspace of `sandbox` (after the agent stopped), in a
+    fresh sandbox of the same backend and image; return its reward."""
     archive, cmd, workdir = grader_plan(skill_root, grader)
     await sandbox.kill_user_processes()
-    reset = await sandbox.exec(f"rm -rf {GRADER_LOGS} && mkdir -p {GRADER_LOGS}", timeout_s=30)
-    if not reset.ok:
-        raise GraderError(f"could not prepare {GRADER_LOGS} for grader {grader}: "
-                          f"{reset.stderr.strip()[-300:]}")
-    await sandbox.put_archive(archive, "/")
+    try:
+        workspace = await sandbox.copy_out(WORKSPACE, max_bytes=sandbox.spec.disk_mb << 20)
+    except SandboxError as exc:
+        raise GraderError(f"could not copy the agent's workspace out for grader {grader}: "
+                          f"{exc}") from exc
+    workspace, _dropped = workspace_for_grading(workspace)
+    timeout_s = min(timeout_s, max(1.0, sandbox.remaining_s))
+    spec = sandbox.spec.model_copy(update={
+        "grading": True, "network": False, "timeout_sec": timeout_s + GRADING_MARGIN_S})
+    async with sandbox.sibling(spec, _merge(workspace, archive)) as fresh:
+        return await _grade(fresh, grader, cmd, workdir, timeout_s)
+
+
+async def _grade(sandbox: Sandbox, grader: str, cmd: list[str] | str, workdir: str,
+                 timeout_s: float) -> GraderResult:
     env = {"GRADER_WORKSPACE": WORKSPACE, "GRADER_LOG_DIR": GRADER_LOGS}
-    result = await sandbox.exec(cmd, timeout_s=min(timeout_s, sandbox.remaining_s),
-                                env=env, workdir=workdir)
+    result = await sandbox.exec(cmd, timeout_s=timeout_s, env=env, workdir=workdir)
     shown = " ".join(shlex.quote(c) for c in cmd) if isinstance(cmd, list) else cmd
     if result.timed_out:
         raise GraderError(f"grader {grader} did not finish within {timeout_s:.0f} s "

@@ -15,7 +15,6 @@ LAYOUT: tuple[tuple[str, int, int], ...] = (
     ("workspace", AGENT_UID, 0o755),
     ("logs", AGENT_UID, 0o755),
     ("skills", 0, 0o755),
-    ("home", 0, 0o755),
     ("home/agent", AGENT_UID, 0o755),
 )
 

@@ -76,6 +76,9 @@ class LocalSandbox(Sandbox):
         if self.initial_archive:
             await self.put_archive(self.initial_archive, "/")
 
+    def sibling(self, spec: SandboxSpec, initial_archive: bytes | None = None) -> LocalSandbox:
+        return LocalSandbox(spec, initial_archive, warn=self._warn)
+
     async def remove(self) -> None:
         await self.kill_user_processes()
         root, self.root = self.root, None

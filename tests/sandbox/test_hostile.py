@@ -5,9 +5,10 @@ What is and is not limited (see also skillforge/sandbox/docker_backend.py):
 - processes: the PID limit stops a fork bomb; the command timeout kills its group;
 - CPU time: an infinite loop is killed by the command timeout (and the lifetime);
 - memory: the cgroup limit OOM-kills the hog (tested in test_docker_sandbox.py);
-- disk: one file is capped by RLIMIT_FSIZE (max_file_mb); the total is NOT capped (no
-  quota on this storage driver): a many-file filler runs until the timeout and its data
-  goes away with the container;
+- disk: the root filesystem is read-only and every writable path is a size-limited tmpfs
+  (disk_mb shared out by skillforge/sandbox/mounts.py): a many-file filler ends with "No
+  space left on device" in the container and the host's disk does not shrink; one file
+  is also capped by RLIMIT_FSIZE (max_file_mb);
 - output: streamed and capped, so a flood costs time, not memory.
 """
 
@@ -65,19 +66,52 @@ async def test_infinite_loop_is_stopped_by_the_wall_clock(spec):
         assert "while" not in busy.stdout
 
 
-async def test_disk_filler_hits_the_file_size_cap_then_the_timeout(spec):
+async def test_one_big_file_hits_the_file_size_cap(spec):
     async with open_sandbox("docker", spec(max_file_mb=16)) as sb:
         one = await sb.exec("dd if=/dev/zero of=/workspace/big bs=1M count=64 2>&1; "
                             "stat -c %s /workspace/big", timeout_s=30)
         # SIGXFSZ kills dd (the shell says "File size limit exceeded") or write() fails.
         assert "File size limit exceeded" in one.stdout or "File too large" in one.stdout
         assert int(one.stdout.split()[-1]) <= 16 * 1024 * 1024
+
+
+def _host_free_bytes() -> int:
+    """Free bytes on the filesystem holding Docker's data (where a container layer grows)."""
+    import shutil
+
+    import docker
+
+    root = docker.from_env().info().get("DockerRootDir", "/var/lib/docker")
+    return shutil.disk_usage(root).free
+
+
+async def test_a_many_file_disk_filler_ends_with_no_space_and_the_host_keeps_its_disk(spec):
+    """The threat: a script writing many files (4 GiB in 18 s was seen) fills the host."""
+    disk_mb = 128
+    free_before = _host_free_bytes()
+    async with open_sandbox("docker", spec(disk_mb=disk_mb, memory_mb=512)) as sb:
         started = time.monotonic()
-        many = await sb.exec("i=0; while :; do i=$((i+1)); "
-                             "head -c 4000000 /dev/zero > /workspace/f$i || exit 9; done",
-                             timeout_s=2)
-        assert many.timed_out  # no total quota: the wall clock ends it
-        assert time.monotonic() - started < 8
+        filler = await sb.exec("i=0; while :; do i=$((i+1)); "
+                               "head -c 4000000 /dev/zero > /workspace/f$i || break; done; "
+                               "echo files=$i; du -sm /workspace | cut -f1", timeout_s=60)
+        assert not filler.timed_out and time.monotonic() - started < 30
+        assert "No space left on device" in filler.stderr
+        used_mb = int(filler.stdout.split()[-1])
+        assert used_mb <= disk_mb // 2 + 1  # /workspace's share of the budget
+        # Every other writable path has its own limit; the root filesystem takes nothing.
+        others = await sb.exec(
+            "for d in /tmp /var/tmp /home/agent /logs; do head -c 900000000 /dev/zero "
+            "> $d/fill 2>/dev/null; echo $d $(du -sm $d | cut -f1); done; "
+            "echo x > /fill 2>&1 || true", timeout_s=60)
+        sizes = dict(line.split() for line in others.stdout.splitlines() if line.count(" ") == 1)
+        assert set(sizes) == {"/tmp", "/var/tmp", "/home/agent", "/logs"}
+        assert sum(int(v) for v in sizes.values()) <= disk_mb
+        assert "Read-only file system" in others.stdout + others.stderr
+        free_during = _host_free_bytes()
+    print(f"disk filler: /workspace {used_mb} MiB, other mounts {sizes}; host free before "
+          f"{free_before >> 20} MiB, while full {free_during >> 20} MiB")
+    # The host lost no more than the limit while the filler ran (tmpfs lives in memory).
+    assert free_before - free_during < disk_mb * 1024 * 1024
 
 
 async def test_a_100mb_stdout_flood_does_not_blow_up_memory(spec):
@@ -124,6 +158,9 @@ async def test_writing_outside_workspace_fails(spec):
             "echo x > /skills/demo/SKILL.md; echo x > /newfile; echo x >> /etc/passwd; "
             "rm -rf /skills/demo 2>&1; echo x > /workspace/ok.txt && echo wrote", timeout_s=30)
         assert result.stdout.strip().endswith("wrote")
-        assert result.stderr.count("Permission denied") >= 3
+        # Each write is refused: by ownership (/skills, /etc) or by the read-only root (/).
+        refused = [ln for ln in result.stderr.splitlines() if "cannot create" in ln]
+        assert len(refused) == 3, result.stderr
+        assert "/newfile: Read-only file system" in result.stderr
         escalate = await sb.exec("kill -9 1; chown agent /usr/bin/env; echo $?", timeout_s=30)
         assert "Operation not permitted" in escalate.stderr

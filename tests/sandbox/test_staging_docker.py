@@ -20,8 +20,8 @@ pytestmark = [pytest.mark.docker, pytest.mark.timeout(180)]
 
 CSV = SAMPLE_SKILLS / "csv-insights"
 
-# Walks the container's root filesystem (not /proc, /sys, /dev: other mounts, like
-# `find / -xdev`) and reports every path whose name or content holds a needle
+# Walks the container's whole filesystem, its tmpfs mounts (/workspace, /skills, /home/agent,
+# /tmp...) included, but not the kernel's /proc, /sys and /dev, and reports every path whose name or content holds a needle
 # (case-insensitive) or whose sha256 is one of the given hashes. Needles come in argv,
 # base64-encoded, so the scanner itself is never a file that contains them.
 SCANNER = r"""
@@ -30,7 +30,7 @@ needles = [base64.b64decode(x).lower() for x in sys.argv[1].split(",")]
 hashes = set(sys.argv[2].split(","))
 hits = []
 for top, dirs, files in os.walk("/"):
-    dirs[:] = [d for d in dirs if not os.path.ismount(os.path.join(top, d))]
+    dirs[:] = [d for d in dirs if os.path.join(top, d) not in ("/proc", "/sys", "/dev")]
     for name in dirs + files:
         path = os.path.join(top, name)
         if any(n in path.encode().lower() for n in needles):
@@ -121,8 +121,10 @@ async def test_case_files_land_in_workspace_and_the_skill_is_read_only(spec):
         run = await sb.exec("python3 /skills/csv-insights/scripts/summarize.py sales.csv "
                             "--group-by order_date --period month --sum revenue")
         assert run.exit_code == 0 and "7657.92" in run.stdout
-        evals = await sb.exec("find / -xdev \\( -name evals -o -name 'evals.json' -o "
-                              "-name 'check_*.py' -o -name 'customers.csv' \\) 2>/dev/null; "
+        # Every mount included (the staged areas are tmpfs mounts), not the kernel's.
+        evals = await sb.exec("find / \\( -path /proc -o -path /sys -o -path /dev \\) -prune "
+                              "-o \\( -name evals -o -name 'evals.json' -o -name 'check_*.py' "
+                              "-o -name 'customers.csv' \\) -print 2>/dev/null; "
                               "test -e /grader && echo grader-visible; true")
         assert evals.stdout == ""
 
