@@ -69,7 +69,7 @@ The cases of `evals/evals.json` in file order. A red **⚠** marks a case with a
             bad = i < len(problems) and bool(problems[i])
             label.append("⚠ " if bad else "  ", style="bold red")
             label.append(str(case.id), style="red" if bad else "")
-            kind = case.kind or "explicit"
+            kind = case.effective_kind
             label.append(f"  {kind[:3]}", style=f"dim {KIND_STYLE.get(kind, '')}".strip())
             options.append(Option(label, id=f"case-{i}"))
         with self.prevent(OptionList.OptionHighlighted):

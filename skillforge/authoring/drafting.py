@@ -197,10 +197,13 @@ def skill_path(skill: Skill, raw: str, top: str) -> str | None:
         path = path.removeprefix(prefix)
     while path.startswith("./"):
         path = path[2:]
-    f = skill.file(path)
-    if f is None or f.is_dir or not f.present or not path.startswith(top + "/"):
-        return None
-    return path
+    # A bare file name (`calc.py`, as NVIDIA SkillEvaluator files write it) is looked for
+    # under `top`/ too.
+    for candidate in dict.fromkeys((path, f"{top}/{path}") if "/" not in path else (path,)):
+        f = skill.file(candidate)
+        if f is not None and not f.is_dir and f.present and candidate.startswith(top + "/"):
+            return candidate
+    return None
 
 
 class _Ids:

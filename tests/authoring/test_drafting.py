@@ -143,3 +143,14 @@ def test_merging_nothing_or_an_unknown_id(skill):
     assert "Answer from the session" in unverified.notes
     vouched = merge_proposal(ef.evalset, verify_ground_truth(proposal, 4), [4]).case(4)
     assert vouched.ground_truth == "Answer from the session"
+
+
+def test_a_bare_script_name_from_the_model_names_the_skills_script():
+    from skillforge.authoring.drafting import skill_path
+    from tests.conftest import SAMPLE_SKILLS
+
+    skill = load_skill(SAMPLE_SKILLS / "csv-insights")
+    assert skill_path(skill, "summarize.py", "scripts") == "scripts/summarize.py"
+    assert skill_path(skill, "./scripts/summarize.py", "scripts") == "scripts/summarize.py"
+    assert skill_path(skill, "missing.py", "scripts") is None
+    assert skill_path(skill, "SKILL.md", "scripts") is None
