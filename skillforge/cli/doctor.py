@@ -107,6 +107,24 @@ def check_compose() -> Check:
     return Check("docker compose", "ok", line[0])
 
 
+def check_trial_limits(settings: Settings) -> Check:
+    """The limits every trial container gets, the disk budget's split included."""
+    from skillforge.sandbox.mounts import mount_sizes
+
+    trial = settings.trial
+    split = ", ".join(f"{path} {mb}" for path, mb in mount_sizes(trial.disk_mb).items())
+    detail = (f"cpus {trial.cpus:g}, memory {trial.memory_mb} MiB, pids {trial.pids}, "
+              f"timeout {trial.timeout_sec} s, disk {trial.disk_mb} MiB (read-only root; "
+              f"tmpfs MiB: {split})")
+    if trial.disk_mb > trial.memory_mb:
+        # tmpfs pages count against the container's memory limit.
+        return Check("trial limits", "warn", detail + f"; disk {trial.disk_mb} MiB is over "
+                     f"memory {trial.memory_mb} MiB, so a full disk ends in an out-of-memory "
+                     "kill rather than \"No space left on device\"",
+                     "set [trial] memory_mb above disk_mb in skillforge.toml")
+    return Check("trial limits", "ok", detail)
+
+
 def check_providers(settings: Settings, environ: dict[str, str]) -> list[Check]:
     out = []
     cfg = settings.provider
@@ -201,6 +219,7 @@ def run_checks(do_ping: bool, environ: dict[str, str] | None = None) -> list[Che
     settings = settings or Settings()
     checks.append(check_docker())
     checks.append(check_compose())
+    checks.append(check_trial_limits(settings))
     checks += check_providers(settings, env)
     if do_ping:
         checks.append(asyncio.run(ping(settings, env)))

@@ -144,6 +144,8 @@ class _Display:
               help="Seconds an agent may run per trial (default 600).")
 @click.option("--max-turns", type=click.IntRange(1), default=None,
               help="Model turns per trial (default 30).")
+@click.option("--disk-mb", type=click.IntRange(64), default=None,
+              help="MiB a trial may write, all paths together (default 1024; Docker only).")
 @click.option("--workspace", type=click.Choice(["isolated", "group"]), default=None,
               help="isolated: only the target skill; group: plus support and decoy skills.")
 @click.option("--decoys", type=click.IntRange(0), default=None, metavar="N",
@@ -179,7 +181,7 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
           conditions: tuple[str, ...], agent: str | None, model: str | None,
           provider: str | None, concurrency: int | None, sandbox: str | None,
           image: str | None, network: bool | None, timeout_sec: int | None,
-          max_turns: int | None, workspace: str | None, decoys: int | None,
+          max_turns: int | None, disk_mb: int | None, workspace: str | None, decoys: int | None,
           decoys_from: Path | None, decoy_seed: int, sweep_decoys: str | None,
           baseline_version: str | None, resume: str | None, state_dir: Path | None, fmt: str, gate: bool, ci: str,
           judge_models: tuple[str, ...], no_judge: bool) -> None:
@@ -205,7 +207,7 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
                  "conditions": _conditions(conditions), "agent": agent, "model": model,
                  "provider": provider, "concurrency": concurrency, "sandbox": sandbox,
                  "image": image, "network": network, "timeout_sec": timeout_sec,
-                 "max_turns": max_turns, "workspace": workspace}
+                 "max_turns": max_turns, "disk_mb": disk_mb, "workspace": workspace}
     if (decoys_from is not None) and decoys is None and sweep_decoys is None:
         raise click.UsageError("--decoys-from needs --decoys N or --sweep-decoys COUNTS")
     if workspace == "isolated" and (decoys or sweep_decoys):

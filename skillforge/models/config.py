@@ -60,6 +60,8 @@ class TrialConfig(_Section):
     pids: int = Field(256, ge=16)
     timeout_sec: int = Field(600, ge=1)
     max_turns: int = Field(30, ge=1)
+    # Everything a trial may write, all its writable paths together (a tmpfs budget).
+    disk_mb: int = Field(1024, ge=64)
     workspace: Literal["isolated", "group"] = "isolated"
     support_skills: list[str] = Field(default_factory=list)
     decoy_skills: list[str] = Field(default_factory=list)

@@ -44,6 +44,7 @@ class Limits(BaseModel):
     pids: int = 256
     timeout_sec: int = 600
     max_turns: int = 30
+    disk_mb: int = 1024
 
 
 class RunSpec(BaseModel):

@@ -30,7 +30,7 @@ from skillforge.models.trial import Limits, RunSpec
 
 # Overrides that are not [trial] keys.
 SPEC_ONLY = ("case_ids", "provider", "baseline_version", "decoys", "decoys_from", "decoy_seed")
-LIMIT_KEYS = ("cpus", "memory_mb", "pids", "timeout_sec", "max_turns")
+LIMIT_KEYS = ("cpus", "memory_mb", "pids", "timeout_sec", "max_turns", "disk_mb")
 
 
 class TrialConfigError(ValueError):

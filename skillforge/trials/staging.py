@@ -247,5 +247,6 @@ def sandbox_spec(spec: RunSpec, run_id: str | None = None,
     return SandboxSpec(
         image=spec.image, network=spec.network, cpus=lim.cpus, memory_mb=lim.memory_mb,
         pids=lim.pids, timeout_sec=lim.timeout_sec + GRADER_BUDGET_S + TEARDOWN_MARGIN_S,
+        disk_mb=lim.disk_mb,
         run_id=run_id, labels=dict(labels or {}),
     )

@@ -107,3 +107,15 @@ def test_readiness_with_everything_there():
     checks = [Check("python", "ok", ""), Check("config", "ok", ""), Check("docker", "ok", ""),
               Check("provider", "ok", "")]
     assert readiness(checks) == "lint: ready · judge, evals draft: ready · trials: ready"
+
+
+def test_the_trial_limits_line_shows_the_disk_budget_and_its_split(tmp_path):
+    (tmp_path / "skillforge.toml").write_text("[trial]\ndisk_mb = 4096\nmemory_mb = 2048\n")
+    _code, checks = invoke()
+    line = checks["trial limits"]
+    assert "disk 4096 MiB" in line["detail"] and "/workspace 2048" in line["detail"]
+    assert line["status"] == "warn" and "memory_mb" in line["fix"]
+    (tmp_path / "skillforge.toml").write_text("[trial]\ndisk_mb = 512\n")
+    _code, checks = invoke()
+    assert checks["trial limits"]["status"] == "ok"
+    assert "disk 512 MiB" in checks["trial limits"]["detail"]
