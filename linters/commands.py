@@ -50,6 +50,7 @@ class Command(NamedTuple):
     column: int = 1
     inline: bool = False
     lang: str = ""
+    block: int = 0  # line of the opening fence (0 for inline code): commands that share a shell
 
     @property
     def fenced_shell(self) -> bool:
@@ -120,9 +121,9 @@ def _fence_commands(body: tuple[str, ...], first: int, lang: str, path: str) -> 
         h = _HEREDOC.search(text)
         if h:
             heredoc_end = h.group(2)
-        out.append(Command(path, start, _strip_comment(text), inline=False, lang=lang))
+        out.append(Command(path, start, _strip_comment(text), lang=lang, block=first - 1))
     if pending is not None:
-        out.append(Command(path, pending[0], pending[1], inline=False, lang=lang))
+        out.append(Command(path, pending[0], pending[1], lang=lang, block=first - 1))
     return out
 
 

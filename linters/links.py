@@ -220,6 +220,30 @@ def _mention(span: str) -> tuple[str, bool] | None:
 # --- resolving -----------------------------------------------------------------------------
 
 
+def on_disk(base: Path, rel: str) -> bool:
+    try:
+        return (base / rel).exists()
+    except OSError:
+        return False
+
+
+def enclosing_roots(root: Path) -> list[Path]:
+    """Folders above `root` (up to four levels) that hold a SKILL.md: a skill nested in
+    another (spark-video/references/spark-video-cast/) may use the enclosing skill's files."""
+    out: list[Path] = []
+    try:
+        p = root.resolve().parent
+        for _ in range(4):
+            if (p / SKILL_MD).is_file():
+                out.append(p)
+            if p.parent == p:
+                break
+            p = p.parent
+    except OSError:
+        pass
+    return out
+
+
 class _Resolver:
     """Existence checks for one skill, with the slow fallbacks computed only when needed."""
 
@@ -246,24 +270,11 @@ class _Resolver:
         return any(self._on_disk(outer, ref.path) for outer in self.enclosing_roots())
 
     def _on_disk(self, base: Path, rel: str) -> bool:
-        try:
-            return (base / rel).exists()
-        except OSError:
-            return False
+        return on_disk(base, rel)
 
     def enclosing_roots(self) -> list[Path]:
         if self._enclosing is None:
-            self._enclosing = []
-            try:
-                p = self.skill.root.resolve().parent
-                for _ in range(4):
-                    if (p / SKILL_MD).is_file():
-                        self._enclosing.append(p)
-                    if p.parent == p:
-                        break
-                    p = p.parent
-            except OSError:
-                pass
+            self._enclosing = enclosing_roots(self.skill.root)
         return self._enclosing
 
     def suggestion(self, path: str) -> str | None:

@@ -44,13 +44,20 @@ _LINK_EXAMPLE = re.compile(
     r"|\b(?:link|path)\s+(?:format|syntax|style)\b|\bformat(?:ted)?\s+(?:like|as)\b|[✓✗❌✅]",
     re.IGNORECASE,
 )
+# Before inline code in its clause: the command is an example or a thing not to do.
+_COUNTER_EXAMPLE = re.compile(
+    r"\be\.g\.|\beg\b|\bfor (?:example|instance)\b|\bsuch as\b|\blike\b|\bnever\b"
+    r"|\bdon'?t\b|\bdo not\b|\bmust not\b|\bavoid\b|\binstead of\b|\brather than\b"
+    r"|\bbad\b|\bwrong\b|[✗❌]",
+    re.IGNORECASE,
+)
 # In the clause of the path: the file is gone ("removed `scripts/old.py`").
 _REMOVED = re.compile(
     r"\b(?:removed|deleted|dropped|retired|renamed|deprecated|obsolete|superseded|"
     r"no\s+longer|moved\s+(?:to|into)|merged\s+into)\b",
     re.IGNORECASE,
 )
-_CLAUSE_CUT = re.compile(r"[;,()\u2014:]|\s-\s")
+_CLAUSE_CUT = re.compile(r"[;,()\u2013\u2014:]|\s-\s")
 # A section that records history, not instructions.
 _HISTORY_HEADING = re.compile(
     r"\b(?:change\s*log|changes|version\s+history|release\s+(?:notes|history)|history|"
@@ -176,6 +183,15 @@ class Paragraph:
         cuts = [start, *(m.end() for m in _CLAUSE_CUT.finditer(self.text, start, end)), end]
         i = bisect.bisect_right(cuts, offset)
         return bool(_REMOVED.search(self.text, cuts[i - 1], cuts[min(i, len(cuts) - 1)]))
+
+    def counter_example(self, offset: int) -> bool:
+        """The inline command at `offset` is shown as an example or as a thing not to do
+        ("never include secrets, e.g. `./scripts/deploy.sh --token ...`")."""
+        start, _end = self.sentence(offset)
+        # Only the clause the command is in: in "don't call `bl` directly - always
+        # `./scripts/bl`" the second command is the instruction.
+        cut = max((m.end() for m in _CLAUSE_CUT.finditer(self.text, start, offset)), default=start)
+        return bool(_COUNTER_EXAMPLE.search(self.text, cut, offset))
 
     def sends_to_read(self, offset: int) -> bool:
         """The sentence sends the agent to read the file, and not in the user's project."""

@@ -1,75 +1,75 @@
 """Scripts SKILL.md runs (SF301, SF305): they must exist, and those run as `./x` must be
-executable with a shebang line."""
+executable with a shebang line.
+
+Where a command runs is followed through its code block (`linters.command_dirs`): after
+`cd ~/work/proj` a relative path is the user's, and `$SKILL_DIR/run.sh` is read through the
+block's own `SKILL_DIR=...`. A missing script is not reported when inline code shows it as an
+example or counter-example ("never include ..., e.g. `./scripts/deploy.sh`"), nor when a
+skill nested in another runs the enclosing skill's scripts.
+"""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import PurePosixPath
+import re
 
-from linters.commands import commands, script_runs
+from linters.command_dirs import BlockShell
+from linters.commands import Command, commands, script_runs, segments, words
 from linters.context import LintContext
+from linters.links import enclosing_roots, on_disk
+from linters.path_context import Paragraph
 from linters.registry import check
 from skillforge.models.findings import Finding
-from skillforge.models.skill import SCRIPT_SUFFIXES, Skill
-
-# `{baseDir}/`, `${SKILL_DIR}/`, `$SKILL_ROOT/`, `${CLAUDE_SKILL_DIR}/`, `<skill-dir>/`,
-# `<path-to-skill>/`, `/path/to/skill/`: all mean "this skill's folder".
-_SKILL_DIR_PREFIX = re.compile(
-    r"^(?:\{baseDir\}|\{skill_?dir\}|\$\{?[A-Za-z_]*(?:SKILL|skill|BASE_?DIR|baseDir)[A-Za-z_]*\}?"
-    r"|<[^<>/]*skill[^<>/]*>|(?:/?path/to/)[\w.-]*skill[\w.-]*)/",
-    re.IGNORECASE,
-)
-_PLACEHOLDER = re.compile(r"[<>{}*?$\[\]]|\.\.\.|/$")
-
-
-def skill_relative(token: str, skill: Skill) -> str | None:
-    """The skill-relative path a command word points into, or None if it is not the skill's.
-
-    `scripts/x.py`, `./scripts/x.py`, `{baseDir}/tools/x.sh` and `~/.claude/skills/<name>/x`
-    are the skill's; `build.py`, `../x`, `/usr/bin/x` and `src/app.py` (no `src/` in the
-    skill) are taken to be the user's project and left alone.
-    """
-    path = token.strip("\"'")
-    m = _SKILL_DIR_PREFIX.match(path)
-    definite = bool(m)
-    if m:
-        path = path[m.end():]
-    elif skill.name and f"skills/{skill.name}/" in path:
-        path = path.split(f"skills/{skill.name}/", 1)[1]
-        definite = True
-    elif path.startswith(("/", "~", "../")):
-        return None
-    while path.startswith("./"):
-        path = path[2:]
-    if not path or _PLACEHOLDER.search(path) or path.startswith("../"):
-        return None
-    top = path.split("/", 1)[0]
-    if definite or top == "scripts" or ("/" in path and skill.exists(top)):
-        return path
-    return None
-
+from skillforge.models.skill import SCRIPT_SUFFIXES
 
 _EXEC_PATH = re.compile(r"^[\w{}$~./@+-]*/[\w.@+-]*\w$")
 
 
-def _runs(ctx: LintContext) -> Iterator[tuple[int, str, str, bool]]:
-    """(line, command text, skill-relative script path, direct) for SKILL.md's script runs."""
+def _runs(ctx: LintContext) -> Iterator[tuple[Command, str, bool]]:
+    """(command, skill-relative script path, direct) for SKILL.md's script runs."""
+    shell = BlockShell(ctx.skill)
+    block: int | None = None
     for cmd in commands(ctx):
-        if "/" not in cmd.text:
-            continue
-        for run in script_runs(cmd.text):
-            if run.direct:
-                suffix = PurePosixPath(run.path).suffix.lower()
-                if not _EXEC_PATH.match(run.path) or suffix not in SCRIPT_SUFFIXES:
-                    continue  # `(scripts/, references/)` in prose, `docs/guide.md`
-                # A lone path in a bare fence or inline code is a mention, not a run.
-                lone = cmd.text.strip() == run.path
-                if lone and not cmd.fenced_shell and run.path[:1] not in "./{$":
-                    continue
-            rel = skill_relative(run.path, ctx.skill)
-            if rel is not None:
-                yield cmd.line, cmd.text, rel, run.direct
+        if cmd.inline or cmd.block != block:
+            shell = BlockShell(ctx.skill)  # a new shell: a new block, or one inline command
+            block = None if cmd.inline else cmd.block
+        for seg in segments(cmd.text):
+            if shell.step(seg, words(seg)) or "/" not in seg and shell.cwd in ("", None):
+                continue
+            for run in script_runs(seg):
+                if run.direct:
+                    suffix = PurePosixPath(run.path).suffix.lower()
+                    if not _EXEC_PATH.match(run.path) or suffix not in SCRIPT_SUFFIXES:
+                        continue  # `(scripts/, references/)` in prose, `docs/guide.md`
+                    # A lone path in a bare fence or inline code is a mention, not a run.
+                    lone = cmd.text.strip() == run.path
+                    if lone and not cmd.fenced_shell and run.path[:1] not in "./{$":
+                        continue
+                rel, _known = shell.script(run.path)
+                if rel is not None:
+                    yield cmd, rel, run.direct
+
+
+def _missing(ctx: LintContext, rel: str) -> bool:
+    if ctx.skill.exists(rel):
+        return False
+    # A skill nested in another (spark-video/references/spark-video-cast/) runs from the
+    # enclosing skill's folder, as SF116 accepts its links there.
+    outer = ctx.memo(("enclosing_roots",), lambda: enclosing_roots(ctx.skill.root))
+    return not any(on_disk(root, rel) for root in outer)
+
+
+def _counter_example(ctx: LintContext, cmd: Command) -> bool:
+    """Inline code the sentence shows as an example or a thing not to do."""
+    doc = ctx.doc(cmd.path)
+    if doc is None or not cmd.inline:
+        return False
+    idx = cmd.line - doc.first_line
+    if not 0 <= idx < len(doc.lines):
+        return False
+    para = Paragraph(doc, idx)
+    return para.counter_example(para.offset_of(idx, cmd.column))
 
 
 _INTERPRETER = {".py": "python3", ".js": "node", ".mjs": "node", ".cjs": "node", ".rb": "ruby"}
@@ -79,7 +79,8 @@ _INTERPRETER = {".py": "python3", ".js": "node", ".mjs": "node", ".cjs": "node",
 def script_commands(ctx: LintContext) -> Iterator[Finding]:
     """Scripts SKILL.md runs must exist, and those run as `./x` must be executable."""
     seen: set[tuple[str, bool]] = set()
-    for line, text, rel, direct in _runs(ctx):
+    for cmd, rel, direct in _runs(ctx):
+        line, text = cmd.line, cmd.text
         # Once per script for SF301; a direct run is checked for SF305 even when the same
         # script was run with an interpreter first.
         if (rel, direct) in seen:
@@ -87,8 +88,8 @@ def script_commands(ctx: LintContext) -> Iterator[Finding]:
         first = (rel, not direct) not in seen
         seen.add((rel, direct))
         f = ctx.skill.file(rel)
-        if f is None and not ctx.skill.exists(rel):
-            if not first:
+        if f is None and _missing(ctx, rel):
+            if not first or _counter_example(ctx, cmd):
                 continue
             shown = text if len(text) <= 80 else text[:77] + "..."
             yield ctx.finding(
