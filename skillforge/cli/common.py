@@ -5,15 +5,21 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
 
 from skillforge.config import ConfigError, load_settings
 from skillforge.models.config import Settings
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 
 def console(stderr: bool = False) -> Console:
+    # Rich loads here, not with the module: `lint --format json` never needs it.
+    from rich.console import Console
+
     # Respect NO_COLOR and pipes; never wrap machine-readable output.
     return Console(stderr=stderr, highlight=False, soft_wrap=False)
 

@@ -11,12 +11,10 @@ import click
 
 from linters import catalogue, lint_skill
 from skillforge.cli.common import console, require_paths, settings_for, shown_path
-from skillforge.workspace.discovery import find_all
-from skillforge.formats.github import annotations
-from skillforge.formats.lint_json import lint_document, rules_document
-from skillforge.formats.lint_text import print_explain, print_reports, print_rules
-from skillforge.formats.sarif import sarif_document
+from skillforge.config import config_files
+from skillforge.models.config import LintConfig
 from skillforge.models.findings import LintReport
+from skillforge.workspace.discovery import find_all
 
 FORMATS = ("text", "json", "sarif", "github")
 
@@ -39,13 +37,16 @@ def lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: st
 
     Exit 0 when every skill passes its gate, 1 when one fails, 2 for usage errors.
     """
-    out = console()
     rules = catalogue()
     if list_rules:
         if fmt == "json":
+            from skillforge.formats.lint_json import rules_document
+
             click.echo(json.dumps(rules_document(list(rules.values())), indent=2))
         else:
-            print_rules(out, list(rules.values()))
+            from skillforge.formats.lint_text import print_rules
+
+            print_rules(console(), list(rules.values()))
         return
     if explain:
         rule = rules.get(explain.upper())
@@ -54,28 +55,55 @@ def lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: st
         if fmt == "json":
             click.echo(json.dumps(rule.model_dump(mode="json"), indent=2))
         else:
-            print_explain(out, rule)
+            from skillforge.formats.lint_text import print_explain
+
+            print_explain(console(), rule)
         return
     if not paths:
         raise click.UsageError("give at least one PATH (a skill folder, a SKILL.md, or a folder of skills)")
     skills = find_all(require_paths(paths))
     overrides = {"lint": {"fail_under": fail_under, "fail_on": fail_on,
                           "scripts": False if no_scripts else None}}
+    configs = _configs(skills, overrides)
 
     def one(skill_dir: Path) -> tuple[str, LintReport]:
-        cfg = settings_for(skill_dir, overrides).lint
-        return shown_path(skill_dir), lint_skill(skill_dir, cfg)
+        return shown_path(skill_dir), lint_skill(skill_dir, configs[skill_dir])
 
     with ThreadPoolExecutor(max_workers=4) as pool:
         reports = list(pool.map(one, skills))
+    _print(reports, fmt, rules)
+    sys.exit(0 if all(r.passed_gate for _s, r in reports) else 1)
 
+
+def _configs(skills: list[Path], overrides: dict) -> dict[Path, LintConfig]:
+    """Each skill's lint settings, validated once per distinct set of config files: a
+    folder of 150 skills usually shares one (the launch directory's or the user's)."""
+    by_files: dict[tuple[Path, ...], LintConfig] = {}
+    out: dict[Path, LintConfig] = {}
+    for skill_dir in skills:
+        files = tuple(config_files(skill_dir))
+        if files not in by_files:
+            by_files[files] = settings_for(skill_dir, overrides).lint
+        out[skill_dir] = by_files[files]
+    return out
+
+
+def _print(reports: list[tuple[str, LintReport]], fmt: str, rules: dict) -> None:
+    # Each format's module loads only when it is asked for (the text one needs Rich).
     if fmt == "json":
+        from skillforge.formats.lint_json import lint_document
+
         click.echo(json.dumps(lint_document(reports), indent=2, ensure_ascii=False))
     elif fmt == "sarif":
+        from skillforge.formats.sarif import sarif_document
+
         click.echo(json.dumps(sarif_document(reports, rules), indent=2, ensure_ascii=False))
     elif fmt == "github":
+        from skillforge.formats.github import annotations
+
         for line in annotations(reports):
             click.echo(line)
     else:
-        print_reports(out, reports)
-    sys.exit(0 if all(r.passed_gate for _s, r in reports) else 1)
+        from skillforge.formats.lint_text import print_reports
+
+        print_reports(console(), reports)
