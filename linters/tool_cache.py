@@ -26,14 +26,19 @@ RECORD_SCHEMA = 1
 Record = dict[str, object]
 
 
-def cache_root() -> Path:
-    """<$SKILLFORGE_CACHE_DIR | $XDG_CACHE_HOME/skillforge | ~/.cache/skillforge>/scriptlint."""
+def cache_dir(name: str) -> Path:
+    """<$SKILLFORGE_CACHE_DIR | $XDG_CACHE_HOME/skillforge | ~/.cache/skillforge>/`name`."""
     base = os.environ.get(CACHE_DIR_ENV)
     if base:
-        return Path(base) / "scriptlint"
+        return Path(base) / name
     xdg = os.environ.get("XDG_CACHE_HOME")
     root = Path(xdg) if xdg else Path.home() / ".cache"
-    return root / "skillforge" / "scriptlint"
+    return root / "skillforge" / name
+
+
+def cache_root() -> Path:
+    """The external linters' records: `cache_dir("scriptlint")`."""
+    return cache_dir("scriptlint")
 
 
 _lock = threading.Lock()
