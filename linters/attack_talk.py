@@ -35,6 +35,7 @@ _ATTACK_WORDS = (
     r"guardrail|defen[cs]|mitigat|sanitiz|hostile|untrusted|poison|smuggl|obfuscat|"
     r"indicator|anti-?pattern"
 )
+_ATTACK_ONLY = re.compile(_ATTACK_WORDS, re.IGNORECASE)
 # On the line itself, "for example" also marks a quotation; not in a heading, since every
 # skill has an "Examples" section whose commands are meant to be run.
 _ATTACK = re.compile(_ATTACK_WORDS + r"|\bexamples?\b|e\.g\.|such as", re.IGNORECASE)
@@ -212,8 +213,9 @@ def catalogue_heading(st: SecurityText, line: Line) -> str | None:
 
 
 def catalogue_text(text: str) -> bool:
-    """`text` (a table header, a label) names patterns to find, attacks or bad practice."""
-    return bool(_CATALOGUE_HEADING.search(text) or _HEADING_TALK.search(text))
+    """`text` (a table header) names patterns to find or attacks. Not plain warning words:
+    in a "| Do | Don't |" table the first column is an instruction."""
+    return bool(_CATALOGUE_HEADING.search(text) or _ATTACK_ONLY.search(text))
 
 
 def prose_talk(st: SecurityText, line: Line, col: int) -> bool:
@@ -257,36 +259,50 @@ def negative_example(st: SecurityText, line: Line) -> str | None:
 
 def defensive_code(st: SecurityText, line: Line, col: int) -> str | None:
     """Why the hit at 0-based `col` is data in defensive code: a string in a block or deny
-    list, a detection pattern or a regex (`BLOCKED = ['169.254.169.254']`)."""
+    list, a detection pattern or a regex (`BLOCKED = ['169.254.169.254']`).
+
+    The string must be an argument of the pattern call, or an item of a collection whose name
+    says what it holds: `BLOCKED = "curl ... | sh"` followed by `os.system(BLOCKED)` is a
+    command with a misleading name, not a list."""
     text = line.text
     before = text[:col]
     in_string = (before.count('"') % 2 == 1 or before.count("'") % 2 == 1
                  or (before.count("`") % 2 == 1 and not st.is_markdown))
     if not in_string:
         return None
-    if _PATTERN_CALL.search(text):
+    call = None
+    for m in _PATTERN_CALL.finditer(text, 0, col):
+        call = m
+    if call is not None and ")" not in text[call.end():col]:
         return "it is a pattern in defensive code (a detection regex or rule)"
-    name = _assigned_name(st, line)
-    if name and _DEFENSIVE_NAME.search(name):
+    name, item = _assigned_name(st, line)
+    if not name or not _DEFENSIVE_NAME.search(name):
+        return None
+    if item or _COLLECTION_OPEN.search(text, 0, col):
         return f"it is data in defensive code (the list `{name[:40]}`)"
     return None
 
 
-def _assigned_name(st: SecurityText, line: Line) -> str | None:
-    """The name assigned on this line, or on the line that opens the list it is an item of."""
+_COLLECTION_OPEN = re.compile(r"(?:=|:)\s*(?:new\s+Set\s*\(|(?:frozen)?set\s*\(|tuple\s*\()?"
+                              r"\s*[\[({]")
+
+
+def _assigned_name(st: SecurityText, line: Line) -> tuple[str | None, bool]:
+    """(name assigned on this line, or on the line opening the list it is an item of;
+    whether the line is such an item rather than the assignment itself)."""
     cur: Line | None = line
     for _ in range(40):
         if cur is None:
-            return None
+            return None, False
         m = _ASSIGNMENT.match(cur.text)
         if m:
-            return m.group(1)
+            return m.group(1), cur is not line
         stripped = cur.text.strip()
         if cur is not line and not stripped.startswith(("'", '"', "r'", 'r"', "#", "//", "-")):
             if not stripped.endswith(("[", "(", "{", ",")):
-                return None
+                return None, False
         cur = st.neighbour(cur, -1)
-    return None
+    return None, False
 
 
 # --- the verdict for a command --------------------------------------------------------------

@@ -148,21 +148,37 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
 
 
 def _own_keychain_item(st: SecurityText, cmd: str) -> str | None:
-    """The keychain item `cmd` reads, when it is the skill's own: named after the skill, or
-    stored by the skill's own setup (`security add-generic-password ... -s NAME`)."""
+    """The keychain item `cmd` reads, when it is the skill's own: the skill's name with a
+    token-like word (`sales-summary-token`), or stored by the skill's own setup
+    (`security add-generic-password ... -s NAME`). Never another application's item."""
     if "dump-keychain" in cmd:
         return None
     m = _KEYCHAIN_ITEM.search(cmd)
     if not m:
         return None
     item = next(g for g in m.groups() if g)
+    low = item.lower()
+    if _OTHER_APPS.search(low):
+        return None
     owner = st.owner.lower()
-    if owner and len(owner) >= 4 and owner in item.lower():
-        return item
+    if owner and len(owner) >= 4 and low.startswith(owner):
+        rest = low[len(owner):]
+        if not rest or (rest[0] in "-_. :" and _TOKEN_WORD.search(rest)):
+            return item
     for line in st.lines_with(b"add-generic-password"):
         if item in line.text:
             return item
     return None
+
+
+# Items of browsers, chat apps, password managers, the system and cloud CLIs: never a
+# skill's own, whatever the skill is called.
+_OTHER_APPS = re.compile(
+    r"chrom|safari|firefox|mozilla|brave|edge|opera|vivaldi|arc\b|slack|discord|teams|zoom|"
+    r"1password|bitwarden|lastpass|keepass|icloud|apple|airport|wi-?fi|login|github|gitlab|"
+    r"bitbucket|docker|aws|amazon|gcloud|google|azure|microsoft|ssh|gpg|openvpn"
+)
+_TOKEN_WORD = re.compile(r"token|key|secret|password|passwd|credential|api|auth|\bpat\b")
 
 
 def _access(kind: str | None, text: str, before: str, code: bool) -> tuple[bool, bool]:

@@ -93,9 +93,12 @@ _PS_EXEC = re.compile(
     re.IGNORECASE,
 )
 # After the interpreter: nothing, options that still read the program from stdin, or what
-# does not change that: a redirection (`> log`, `2>&1`) or a comment (`# note`).
+# does not change that: a redirection (`> log`, `2>&1`), a comment (`# note`), the end of
+# the string or substitution holding the command (`os.system("curl ... | sh")`).
 # `curl ... | python -m json.tool` or `| python script.py` read data, not code.
-_RUNS_STDIN = re.compile(r"\s*(?:$|#|\d?>|&>|<|-(?:s|x|e|u|eu|ex|ux|xe|-|)(?:\s|$)|-\s)")
+_RUNS_STDIN = re.compile(
+    r"\s*(?:$|#|[\"')]|\d?>|&>|<|-(?:s|x|e|u|eu|ex|ux|xe|-|)(?:\s|$)|-\s)"
+)
 
 
 def scan_sf506(st: SecurityText) -> Iterator[Hit]:
