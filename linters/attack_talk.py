@@ -312,9 +312,11 @@ def command_severity(st: SecurityText, line: Line, col: int, default: Severity) 
     """How to report a risky command at (line, 0-based col), given how the file presents it.
 
     Code blocks and scripts are what agents run: reported at `default`, `info` when the spot
-    itself shows it is defensive code or a negative example, `low` when only the heading is
-    about attacks or red flags. Prose (inline code included) that warns against the command,
-    lists it in a table or discusses attacks is talk and is skipped.
+    itself shows it is defensive code or a negative example, or when the heading above is
+    both about attacks and over a catalogue ("Patterns the scanner flags"), `low` when the
+    heading is one of those only. Prose (inline code included) that warns against the
+    command, lists it in a table or discusses attacks is talk and is skipped; other prose is
+    judged by its heading like code.
     """
     if not st.is_markdown:
         why = defensive_code(st, line, col)
@@ -322,8 +324,9 @@ def command_severity(st: SecurityText, line: Line, col: int, default: Severity) 
     if not st.in_code(line):
         if prose_talk(st, line, col):
             return Verdict(None)
-        return Verdict(Severity.low) if heading_talks(st, line) else Verdict(default)
-    why = negative_example(st, line) or defensive_code(st, line, col)
+        why = None
+    else:
+        why = negative_example(st, line) or defensive_code(st, line, col)
     talk, catalogue = heading_talks(st, line), catalogue_heading(st, line)
     if why is None and talk and catalogue:
         why = f'it is listed under the heading "{catalogue[:50]}"'
