@@ -173,7 +173,11 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill) -> boo
     if para.removed(offset) or in_history(doc, ref.line):
         return False
     if not ref.link and cwd_relative(ref.path, skill.exists(_top(ref.path))):
-        return para.sends_to_read(offset) and not project_file(ref.path)
+        if project_file(ref.path):
+            return False
+        rest = para.text[offset:]
+        ticks = len(rest) - len(rest.lstrip("`"))
+        return para.sends_to_read(offset, offset + ticks + len(ref.raw))
     return True
 
 

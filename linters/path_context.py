@@ -77,6 +77,15 @@ _PROJECT_WORDS = re.compile(
     r"cwd|user'?s|app'?s)\b",
     re.IGNORECASE,
 )
+# A list item or table row that starts with the path and describes it: an index of files.
+_INDEX_BEFORE = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)]|\|)[ \t]*(?:\*\*|__)?`?$")
+_INDEX_AFTER = re.compile(r"^`?(?:\*\*|__)?[ \t]*(?:[-\u2013\u2014:|(]|$)")
+# ...unless the section lists what the skill produces.
+_OUTPUT_HEADING = re.compile(
+    r"\b(?:outputs?|results?|deliverables?|artifacts?|artefacts?|generated|produces|creates|"
+    r"writes)\b",
+    re.IGNORECASE,
+)
 # Files every project has and no skill ships: `./package.json` is the user's.
 PROJECT_FILES = frozenset({
     "package.json", "package-lock.json", "pnpm-lock.yaml", "yarn.lock", "pyproject.toml",
@@ -193,11 +202,21 @@ class Paragraph:
         cut = max((m.end() for m in _CLAUSE_CUT.finditer(self.text, start, offset)), default=start)
         return bool(_COUNTER_EXAMPLE.search(self.text, cut, offset))
 
-    def sends_to_read(self, offset: int) -> bool:
-        """The sentence sends the agent to read the file, and not in the user's project."""
+    def sends_to_read(self, offset: int, end_of_path: int) -> bool:
+        """The sentence sends the agent to read the file (or lists it in an index of the
+        skill's files), and not in the user's project nor among what the skill produces."""
         start, end = self.sentence(offset)
-        return (bool(_READ_VERB.search(self.text, start, offset))
-                and not _PROJECT_WORDS.search(self.text, start, end))
+        if _PROJECT_WORDS.search(self.text, start, end):
+            return False
+        if _READ_VERB.search(self.text, start, offset):
+            return True
+        index = (_INDEX_BEFORE.match(self.text[start:offset])
+                 and _INDEX_AFTER.match(self.text[end_of_path:end]))
+        if not index:
+            return False
+        line_no = self.first + self.text.count("\n", 0, offset) + self._doc.first_line
+        title = section_title(self._doc, line_no)
+        return not (title and _OUTPUT_HEADING.search(title))
 
     def after_example_label(self) -> bool:
         if self._example_label is None:
@@ -221,6 +240,16 @@ class Paragraph:
 # A variable rooted somewhere else (`${CLAUDE_PLUGIN_ROOT}/scripts/x.py`): bare paths on the
 # same line are probably relative to it, not to the skill.
 OTHER_ROOT_VAR = re.compile(r"\$\{?[A-Za-z_]+\}?/")
+
+
+def section_title(doc: MarkdownDoc, line_no: int) -> str:
+    """The text of the nearest heading above `line_no` ("" if none)."""
+    title = ""
+    for h in doc.headings:
+        if h.line > line_no:
+            break
+        title = h.text
+    return title
 
 
 def in_history(doc: MarkdownDoc, line_no: int) -> bool:

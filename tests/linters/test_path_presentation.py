@@ -34,6 +34,8 @@ When the run ends, the report is at `./test-report.md`.
 | File | Contents |
 |---|---|
 | `./coverage-summary.md` | coverage per package |
+
+- `./junit.xml` - machine-readable results
 """
 
 PROJECT = """
@@ -117,14 +119,16 @@ Read [the coverage guide](references/coverage.md) before changing thresholds.
 
 - `references/api.md` - flags of the runner
 - `scripts/quarantine.py`: moves flaky tests to a quarantine list
+- `./FLAKY.md` - how quarantined tests are tracked
 """
 
 
 def test_paths_presented_as_the_skills_files_are_still_reported(tmp_path):
     found = sorted(sf116(tmp_path, PRESENTED))
-    assert [line for line, _ in found] == [9, 10, 12, 17]
+    assert [line for line, _ in found] == [9, 10, 12, 17, 18]
     assert "`./EXIT_CODES.md`" in found[0][1]
     assert "`scripts/quarantine.py`" in found[3][1]
+    assert "`./FLAKY.md`" in found[4][1]  # an index of the skill's files
 
 
 def test_the_same_line_outside_a_changelog_is_reported(tmp_path):
