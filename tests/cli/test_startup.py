@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from skillforge.cli import COMMANDS, main
 from skillforge.cli.import_cmd import import_group
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SAMPLE_SKILLS
 
 EXE = str(Path(sys.executable).with_name("skillforge"))
 HEAVY = ("pydantic", "rich", "docker", "openai", "anthropic", "textual", "numpy", "scipy",
@@ -81,6 +81,27 @@ def test_each_command_has_its_own_help(argv):
     result = CliRunner().invoke(main, [*argv, "--help"], prog_name="skillforge")
     assert result.exit_code == 0, result.output
     assert result.output.startswith(f"Usage: skillforge {' '.join(argv)} ")
+
+
+class FakeApp:
+    opened: list[Path] = []
+
+    def __init__(self, root: Path, settings) -> None:
+        self.root = root
+
+    def run(self) -> None:
+        FakeApp.opened.append(self.root)
+
+
+@pytest.mark.parametrize("argv", [[str(SAMPLE_SKILLS / "csv-insights")], []],
+                         ids=["a path", "no argument"])
+def test_a_path_or_nothing_opens_the_workbench(argv, monkeypatch):
+    monkeypatch.setattr("skillforge.app.build_app", FakeApp)
+    monkeypatch.setattr(FakeApp, "opened", [])
+    monkeypatch.chdir(SAMPLE_SKILLS)
+    result = CliRunner().invoke(main, argv, prog_name="skillforge")
+    assert result.exit_code == 0, result.output
+    assert FakeApp.opened == [Path(argv[0] if argv else ".")]
 
 
 def test_a_typo_is_still_read_as_a_path_to_open():
