@@ -58,11 +58,10 @@ from skillforge.models.structured_ask import (
     client_labels,
     explain,
     json_object,
+    keyed_items,
 )
 
 CACHE_DIR_ENV = "SKILLFORGE_CACHE_DIR"
-# Thinking models spend part of max_tokens thinking before the nine criteria are written,
-# so the judge asks for at least this many; a cut-off answer is retried with twice as many.
 Progress = Callable[[JudgeEvent], None]
 
 
@@ -187,12 +186,21 @@ async def _ask(skill: Skill, client: ModelClient, label: str, temperature: float
 
 
 def parse_answer(completion: Completion) -> JudgeAnswer:
-    """The answer if it is a JudgeAnswer, else ValueError saying what is wrong."""
+    """The answer if it is a JudgeAnswer, else ValueError saying what is wrong. `criteria`
+    comes keyed by criterion (what the schema asks for) or as a list of items."""
     data = json_object(completion.text)
+    keyed = isinstance(data.get("criteria"), dict)
+    names = [k for k, v in data["criteria"].items() if v is not None] if keyed else []
+    if keyed:
+        data = {**data, "criteria": keyed_items(data["criteria"], "criterion")}
     try:
         return JudgeAnswer.model_validate(data)
     except ValidationError as exc:
-        raise ValueError(explain(exc)) from None
+        problems = explain(exc)
+        # Name the entries as the model wrote them: criteria.workflow.score, not .3.score.
+        for i, name in reversed(list(enumerate(names))):
+            problems = problems.replace(f"criteria.{i}.", f"criteria.{name}.")
+        raise ValueError(problems) from None
 
 
 def aggregate(skill: Skill, skill_hash: str, verdicts: list[ModelVerdict],

@@ -18,7 +18,7 @@ from typing import Any
 from skillforge.models.judge import CRITERIA
 from skillforge.models.skill import Skill, SkillFile
 
-RUBRIC_VERSION = "1"
+RUBRIC_VERSION = "2"
 
 CRITERIA_TEXT: dict[str, str] = {
     "trigger": "the description says what the skill does and when to use it, in the words "
@@ -39,31 +39,44 @@ ANCHORS = "0-2 absent or harmful; 3-4 weak; 5-6 adequate; 7-8 good; 9-10 exempla
 # Size limits keep one judge request affordable; what is cut is said in the prompt.
 MAX_FILE_CHARS = 40_000
 MAX_TOTAL_CHARS = 150_000
+# Longest evidence quote, suggestion and summary a constrained decoder may write (a
+# small model under a grammar can otherwise fill its context with one string). Only
+# servers that decode under the schema enforce them; hosted APIs drop them.
+EVIDENCE_CHARS = 400
+SUGGESTION_CHARS = 400
+SUMMARY_CHARS = 800
 
 
 def response_schema() -> dict[str, Any]:
-    """JSON schema of the answer (OpenAI-strict compatible: closed objects, all required)."""
-    item = {
-        "type": "object",
-        "properties": {
-            "criterion": {"type": "string", "enum": list(CRITERIA)},
-            "evidence": {"type": "string", "description": "a short verbatim quote from the "
-                         "skill that justifies the score; when the skill has nothing for "
-                         "this criterion, say what is absent"},
-            "score": {"type": "integer", "enum": list(range(11)),
-                      "description": f"0-10. Anchors: {ANCHORS}"},
-            "suggestion": {"type": "string", "description": "one concrete change that would "
-                           "raise this score"},
-        },
-        "required": ["criterion", "evidence", "score", "suggestion"],
-        "additionalProperties": False,
-    }
+    """JSON schema of the answer: `criteria` is an object with one entry per criterion, in
+    rubric order, so "every criterion exactly once" is part of the schema (OpenAI-strict
+    compatible: closed objects, every property required)."""
+    def criterion(name: str) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "description": f"{name}: {CRITERIA_TEXT[name]}",
+            "properties": {
+                "evidence": {"type": "string", "minLength": 1, "maxLength": EVIDENCE_CHARS,
+                             "description": "a short verbatim quote from the skill that "
+                             "justifies the score; when the skill has nothing for this "
+                             "criterion, say what is absent"},
+                "score": {"type": "integer", "enum": list(range(11)), "minimum": 0,
+                          "maximum": 10, "description": f"0-10. Anchors: {ANCHORS}"},
+                "suggestion": {"type": "string", "minLength": 1,
+                               "maxLength": SUGGESTION_CHARS, "description": "one concrete "
+                               "change that would raise this score"},
+            },
+            "required": ["evidence", "score", "suggestion"],
+            "additionalProperties": False,
+        }
     return {
         "type": "object",
         "properties": {
-            "criteria": {"type": "array", "items": item, "description": "exactly nine items, "
-                         "one per criterion, in this order: " + ", ".join(CRITERIA)},
-            "summary": {"type": "string", "description": "two sentences on the skill overall"},
+            "criteria": {"type": "object", "description": "one entry per criterion",
+                         "properties": {name: criterion(name) for name in CRITERIA},
+                         "required": list(CRITERIA), "additionalProperties": False},
+            "summary": {"type": "string", "maxLength": SUMMARY_CHARS,
+                        "description": "two sentences on the skill overall"},
         },
         "required": ["criteria", "summary"],
         "additionalProperties": False,
@@ -152,6 +165,6 @@ def retry_prompt(problems: str, truncated: bool) -> str:
     cut = (" Your answer was cut off by the token limit: keep evidence quotes short."
            if truncated else "")
     return (f"Your answer could not be used: {problems}.{cut} Answer again with the complete "
-            "structured answer: a JSON object with `criteria` (nine items, one per criterion: "
-            + ", ".join(CRITERIA) + "; each with criterion, evidence, an integer score 0-10 and "
-            "suggestion, evidence and suggestion non-empty) and `summary`.")
+            "structured answer: a JSON object with `criteria` (an object with one entry per "
+            "criterion: " + ", ".join(CRITERIA) + "; each with evidence, an integer score "
+            "0-10 and suggestion, evidence and suggestion non-empty) and `summary`.")

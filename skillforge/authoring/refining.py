@@ -27,7 +27,17 @@ from typing import Any
 from pydantic import ValidationError
 
 from sessions.atif import Trajectory
-from skillforge.authoring.drafting import _Ids, checked_case, draft_schema, skill_path
+from skillforge.authoring.drafting import (
+    ASSERTION_CHARS,
+    NOTE_CHARS,
+    PROMPT_CHARS,
+    TRUTH_CHARS,
+    _Ids,
+    case_schema,
+    checked_case,
+    input_paths,
+    skill_path,
+)
 from skillforge.models.evals import ALIASES, KINDS, EvalCase, EvalSet
 from skillforge.models.evals_io import set_field
 from skillforge.models.llm import ModelClient
@@ -64,24 +74,38 @@ _ALIAS = {alias: canon for canon, names in ALIASES.items() for alias in names}
 # --- the refine prompt ----------------------------------------------------------------------
 
 def refine_schema() -> dict[str, Any]:
-    value = {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}},
-                       {"type": "null"}],
-             "description": "the complete new value: text for prompt and ground_truth, the "
-                            "whole new list for expected_behavior, a path or null for "
-                            "expected_script"}
-    edit = {"type": "object", "properties": {
-        "field": {"type": "string", "enum": list(EDITABLE_FIELDS)}, "value": value,
-        "rationale": {"type": "string", "description": "one or two sentences: why"},
-        "source": {"type": "string", "enum": ["model", "trajectory"], "description":
-                   "trajectory when the new value is taken from what the agent said, wrote "
-                   "or printed in the session; model when it is your own"},
-        "evidence_steps": {"type": "array", "items": {"type": "integer"}}},
-        "required": ["field", "value", "rationale", "source", "evidence_steps"],
-        "additionalProperties": False}
+    """JSON schema of the answer: `edits` keyed by field, null where the field stays, so no
+    field is edited twice and each new value has its field's type."""
+    text = {"type": "string", "minLength": 1, "maxLength": PROMPT_CHARS}
+    values: dict[str, dict[str, Any]] = {
+        "prompt": text,
+        "ground_truth": {**text, "maxLength": TRUTH_CHARS},
+        "expected_behavior": {"type": "array", "minItems": 1, "maxItems": 6,
+                              "items": {"type": "string", "minLength": 1,
+                                        "maxLength": ASSERTION_CHARS},
+                              "description": "the whole new list of assertions"},
+        "expected_script": {"type": ["string", "null"], "description": "a script path of "
+                            "the skill, or null"},
+    }
+
+    def edit(field: str) -> dict[str, Any]:
+        return {"anyOf": [{"type": "object", "properties": {
+            "value": values[field],
+            "rationale": {"type": "string", "maxLength": NOTE_CHARS,
+                          "description": "one or two sentences: why"},
+            "source": {"type": "string", "enum": ["model", "trajectory"], "description":
+                       "trajectory when the new value is taken from what the agent said, "
+                       "wrote or printed in the session; model when it is your own"},
+            "evidence_steps": {"type": "array", "maxItems": 10, "items": {"type": "integer"}}},
+            "required": ["value", "rationale", "source", "evidence_steps"],
+            "additionalProperties": False}, {"type": "null"}],
+            "description": f"the new {field}, or null to leave it as it is"}
+
     return {"type": "object", "properties": {
-        "observations": {"type": "string", "description": "two or three sentences: what the "
-                         "agent did, measured against the case"},
-        "edits": {"type": "array", "items": edit}},
+        "observations": {"type": "string", "maxLength": NOTE_CHARS * 2, "description": "two "
+                         "or three sentences: what the agent did, measured against the case"},
+        "edits": {"type": "object", "properties": {f: edit(f) for f in EDITABLE_FIELDS},
+                  "required": list(EDITABLE_FIELDS), "additionalProperties": False}},
         "required": ["observations", "edits"], "additionalProperties": False}
 
 
@@ -137,8 +161,8 @@ def _parse_refine(data: dict[str, Any], _attempt: int) -> RefineAnswer:
 def _refine_retry(problems: str, cut: bool) -> str:
     short = " It was cut off by the token limit: keep it shorter." if cut else ""
     return (f"Your answer could not be used: {problems}.{short} Answer again with the complete "
-            "structured answer: {\"observations\": \"...\", \"edits\": [...]}, each edit with "
-            f"field (one of {', '.join(EDITABLE_FIELDS)}, each at most once), value, "
+            "structured answer: {\"observations\": \"...\", \"edits\": {...}} with one "
+            f"entry per field ({', '.join(EDITABLE_FIELDS)}): null to leave it, else value, "
             "rationale, source (model or trajectory) and evidence_steps.")
 
 
@@ -230,8 +254,8 @@ def apply_diff(case: EvalCase, diff: CaseDiff, accepted_fields: Iterable[str]) -
 
 # --- a new case from a session --------------------------------------------------------------
 
-def _session_case_schema() -> dict[str, Any]:
-    item = draft_schema(KINDS)["properties"]["cases"]["items"]
+def _session_case_schema(skill: Skill) -> dict[str, Any]:
+    item = case_schema(KINDS, [f.path for f in skill.scripts], input_paths(skill))
     item["properties"]["ground_truth_source"] = {
         "type": "string", "enum": ["model", "trajectory"], "description": "trajectory when "
         "the ground truth repeats what the agent said, wrote or printed in the session"}
@@ -291,7 +315,7 @@ async def case_from_trajectory(
             f"{render_facts(facts, nonce)}\n\n{render_steps(trajectory, nonce)}\n\n"
             "Now give your structured answer.")
     item, call = await ask_structured(
-        client, system=_case_system(nonce), user=user, schema=_session_case_schema(),
+        client, system=_case_system(nonce), user=user, schema=_session_case_schema(skill),
         parse=_parse_session_case, retry=_case_retry, what="a case",
         max_tokens=max_tokens, temperature=temperature)
     proposed = checked_case(skill, item, _Ids(existing))

@@ -67,6 +67,7 @@ from skillforge.models.structured_ask import (
     client_labels,
     explain,
     json_object,
+    keyed_items,
 )
 
 CACHE_DIR_ENV = "SKILLFORGE_CACHE_DIR"
@@ -191,8 +192,11 @@ def _cache_write(key: str, verdict: TrialVerdict, store: RunStore | None, path: 
 
 
 def parse_answer(text: str, traj: Trajectory, case: EvalCase) -> TrialJudgeAnswer:
-    """The answer if it fits this case and trajectory, else ValueError saying what is wrong."""
+    """The answer if it fits this case and trajectory, else ValueError saying what is wrong.
+    `behaviors` comes keyed by assertion number (what the schema asks for) or as a list."""
     data = json_object(text)
+    if isinstance(data.get("behaviors"), dict):
+        data = {**data, "behaviors": keyed_items(data["behaviors"], "index", numbered=True)}
     context = {"step_ids": {s.step_id for s in traj.steps},
                "assertions": len(case.expected_behavior), "goal": bool(case.ground_truth)}
     try:
@@ -209,7 +213,8 @@ async def _ask(traj: Trajectory, case: EvalCase, facts: TrialFacts, client: Mode
     try:
         answer, stats = await ask_validated(
             client, user_prompt(traj, case, facts, nonce), system=system_prompt(nonce),
-            schema=response_schema(bool(case.ground_truth), len(case.expected_behavior)),
+            schema=response_schema(bool(case.ground_truth), len(case.expected_behavior),
+                                   [s.step_id for s in traj.steps]),
             parse=lambda done, _attempt: parse_answer(done.text, traj, case),
             retry_prompt=retry_prompt, max_tokens=max_tokens, temperature=temperature)
     except UnusableAnswer as exc:

@@ -25,7 +25,7 @@ from skillforge.trajectory import facts as tf
 from skillforge.models.evals import EvalCase
 from skillforge.models.metrics import CommandFact, TrialFacts
 
-RUBRIC_VERSION = "1"
+RUBRIC_VERSION = "2"
 ACCURACY_ANCHORS = ("0-2 wrong, missing or harmful; 3-4 mostly wrong; 5-6 partly right with "
                     "notable errors or gaps; 7-8 right with minor gaps; 9-10 fully right and "
                     "complete")
@@ -36,6 +36,14 @@ MAX_RESULT_CHARS = 2_500
 MAX_TRAJECTORY_CHARS = 120_000
 MAX_FACT_ITEMS = 40
 MAX_ANSWER_CHARS = 6_000
+# Longest quote and rationale a constrained decoder may write (a small model under a
+# grammar can otherwise fill its context with one string); hosted APIs drop these limits.
+QUOTE_CHARS = 300
+RATIONALE_CHARS = 600
+MAX_EVIDENCE = 5
+# Up to this many steps, a cited step id is one of an enum of the trajectory's ids (what a
+# grammar can enforce); past it, a range (ATIF step ids are 1, 2, 3, ...).
+STEP_ENUM_LIMIT = 200
 
 
 # --- facts ---------------------------------------------------------------------------------
@@ -77,39 +85,62 @@ def judge_facts(traj: Trajectory, skills_dirs: Sequence[str] = tf.SKILLS_DIRS,
 
 # --- schema ----------------------------------------------------------------------------------
 
-def _evidence_schema() -> dict[str, Any]:
+def step_id_schema(step_ids: Sequence[int] | None, description: str) -> dict[str, Any]:
+    """A step id of the trajectory: an enum of its ids when there are few enough."""
+    ids = sorted(set(step_ids or []))
+    schema: dict[str, Any] = {"type": "integer", "description": description}
+    if ids and len(ids) <= STEP_ENUM_LIMIT:
+        schema["enum"] = ids
+    elif ids:
+        schema.update(minimum=ids[0], maximum=ids[-1])
+    return schema
+
+
+def _evidence_schema(step_ids: Sequence[int] | None) -> dict[str, Any]:
     return {"type": "array", "description": "the steps you relied on, most important first",
+            "minItems": 1, "maxItems": MAX_EVIDENCE,
             "items": {"type": "object", "properties": {
-                "step_id": {"type": "integer", "description": "an id=\"N\" of the trajectory"},
-                "quote": {"type": "string", "description": "a short verbatim quote from it"}},
+                "step_id": step_id_schema(step_ids, "an id=\"N\" of the trajectory"),
+                "quote": {"type": "string", "maxLength": QUOTE_CHARS,
+                          "description": "a short verbatim quote from it"}},
                 "required": ["step_id", "quote"], "additionalProperties": False}}
 
 
-def response_schema(has_goal: bool, assertions: int) -> dict[str, Any]:
-    """JSON schema of the answer for one case (OpenAI-strict compatible)."""
+def _rationale(description: str = "two sentences at most") -> dict[str, Any]:
+    return {"type": "string", "maxLength": RATIONALE_CHARS, "description": description}
+
+
+def response_schema(has_goal: bool, assertions: int,
+                    step_ids: Sequence[int] | None = None) -> dict[str, Any]:
+    """JSON schema of the answer for one case (OpenAI-strict compatible). `behaviors` is an
+    object keyed by assertion number ("1", "2", ...), so every assertion is answered
+    exactly once; every cited step is one of `step_ids` (the trajectory's)."""
     props: dict[str, Any] = {"accuracy": {
         "type": "object", "properties": {
-            "score": {"type": "integer", "enum": list(range(11)),
+            "score": {"type": "integer", "enum": list(range(11)), "minimum": 0, "maximum": 10,
                       "description": f"0-10. Anchors: {ACCURACY_ANCHORS}"},
-            "rationale": {"type": "string", "description": "two sentences at most"},
-            "evidence": _evidence_schema()},
+            "rationale": _rationale(),
+            "evidence": _evidence_schema(step_ids)},
         "required": ["score", "rationale", "evidence"], "additionalProperties": False}}
     if has_goal:
         props["goal"] = {"type": "object", "properties": {
             "verdict": {"type": "string", "enum": ["met", "partially_met", "not_met"]},
-            "rationale": {"type": "string"}, "evidence": _evidence_schema()},
+            "rationale": _rationale(), "evidence": _evidence_schema(step_ids)},
             "required": ["verdict", "rationale", "evidence"], "additionalProperties": False}
     if assertions:
+        answer = {"type": "object", "properties": {
+            "answer": {"type": "string", "enum": ["yes", "no"]},
+            "step_id": step_id_schema(step_ids, "the step that shows it; for no, the step "
+                                      "where it should have happened (or the final answer)"),
+            "quote": {"type": "string", "maxLength": QUOTE_CHARS},
+            "rationale": _rationale("one sentence")},
+            "required": ["answer", "step_id", "quote", "rationale"],
+            "additionalProperties": False}
+        numbers = [str(i) for i in range(1, assertions + 1)]
         props["behaviors"] = {
-            "type": "array", "description": f"exactly {assertions} items, one per assertion",
-            "items": {"type": "object", "properties": {
-                "index": {"type": "integer", "description": "the assertion's number"},
-                "answer": {"type": "string", "enum": ["yes", "no"]},
-                "step_id": {"type": ["integer", "null"], "description": "the step that shows "
-                            "it (required for yes)"},
-                "quote": {"type": "string"}, "rationale": {"type": "string"}},
-                "required": ["index", "answer", "step_id", "quote", "rationale"],
-                "additionalProperties": False}}
+            "type": "object", "description": "one entry per assertion, by its number",
+            "properties": {n: answer for n in numbers}, "required": numbers,
+            "additionalProperties": False}
     return {"type": "object", "properties": props, "required": list(props),
             "additionalProperties": False}
 
@@ -144,8 +175,8 @@ Answer with:
 - goal (only when a ground truth is given): `met` if the outcome meets the ground truth,
   `partially_met` if it meets part of it, `not_met` otherwise.
 - behaviors (only when assertions are given): for each assertion by its number, `yes` or
-  `no` against the trajectory, with the step_id that shows it (required for `yes`; null
-  for `no` when no step shows it) and a short quote from that step.
+  `no` against the trajectory, with the step_id that shows it (for `no`, the step where
+  it should have happened, or the final answer's step) and a short quote from that step.
 Cite evidence by step ids exactly as they appear (id="N"); never cite a step that is not
 in the trajectory.
 

@@ -143,7 +143,9 @@ def parse_json_text(text: str) -> Any:
     if m:
         s = m.group(1).strip()
     try:
-        return json.loads(s)
+        # strict=False: a raw newline or tab inside a string (which llama.cpp's JSON grammar
+        # lets a model write) is read as that character, not refused.
+        return json.loads(s, strict=False)
     except json.JSONDecodeError as exc:
         shown = s if len(s) <= 120 else s[:117] + "..."
         raise StructuredOutputError(

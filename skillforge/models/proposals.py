@@ -20,6 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from skillforge.models.evals import CaseKind, EvalCase, new_case
+from skillforge.models.structured_ask import keyed_items
 
 ChangeSource = Literal["model", "trajectory"]
 # The fields refining may change; `kind`, `files` and `grader` stay the author's business.
@@ -168,9 +169,21 @@ class DraftItem(BaseModel):
 
 
 class DraftAnswer(BaseModel):
+    """`cases` as a list, or keyed by kind (what the drafting schema asks for)."""
+
     model_config = ConfigDict(extra="forbid")
 
     cases: list[DraftItem]
+
+    @field_validator("cases", mode="before")
+    @classmethod
+    def _by_kind(cls, v: Any) -> Any:
+        if not isinstance(v, dict):
+            return v
+        out: list[Any] = []
+        for items in v.values():
+            out.extend(items if isinstance(items, list) else [items])
+        return out
 
 
 class Edit(BaseModel):
@@ -199,10 +212,18 @@ class Edit(BaseModel):
 
 
 class RefineAnswer(BaseModel):
+    """`edits` as a list, or keyed by field with null for no edit (what the refining
+    schema asks for)."""
+
     model_config = ConfigDict(extra="forbid")
 
     observations: str
     edits: list[Edit]
+
+    @field_validator("edits", mode="before")
+    @classmethod
+    def _by_field(cls, v: Any) -> Any:
+        return keyed_items(v, "field")
 
     @model_validator(mode="after")
     def _once(self) -> RefineAnswer:

@@ -4,6 +4,11 @@ The one loop behind the rubric judge, the trial judges and the drafting/refining
 cases: the answer must match a JSON schema and pass the caller's own checks; an unusable
 answer goes back once with the list of problems (and twice the token budget when it was cut
 off). Lives with the models so linters (the rubric judge) can use it too.
+
+The schemas state every check they can (counts as `minItems`/`maxItems`, ranges as `enum`
+and `minimum`/`maximum`, "each X exactly once" as an object keyed by X), so a server that
+decodes under the schema (llama.cpp, vLLM, OpenAI strict) cannot give an answer the checks
+refuse. `keyed_items` turns such a keyed object back into the list the answer models read.
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ from skillforge.models.llm import (
 
 T = TypeVar("T")
 
-# Thinking models spend part of the budget before they answer.
+# Thinking models spend part of the budget before they answer: the budget when the caller
+# gives none ([provider] max_tokens, 8192 by default, is what the commands pass).
 MIN_TOKENS = 8192
 MAX_TOKENS = 32768
 
@@ -74,6 +80,21 @@ def explain(exc: ValidationError) -> str:
     return "; ".join(out[:12])
 
 
+def keyed_items(value: Any, key: str, *, numbered: bool = False) -> Any:
+    """{"a": {...}, "b": {...}} -> [{key: "a", ...}, {key: "b", ...}] (null entries left
+    out; `numbered` turns "1" into 1); anything else is returned as it is, for the
+    validation to name."""
+    if not isinstance(value, dict):
+        return value
+    out: list[Any] = []
+    for name, item in value.items():
+        if item is None:
+            continue
+        label: Any = int(name) if numbered and str(name).isdigit() else name
+        out.append({key: label, **item} if isinstance(item, dict) else item)
+    return out
+
+
 def json_object(text: str) -> dict[str, Any]:
     """The answer's JSON object, or ValueError saying why there is none."""
     if not text.strip():
@@ -97,7 +118,8 @@ async def ask_validated(
     what it cost, or UnusableAnswer."""
     messages: list[Message] = [UserMessage(content=user)]
     stats: AskStats = AskStats()
-    budget = max(max_tokens or 0, MIN_TOKENS)
+    # The configured budget is the user's to set (a small local model wants a small one).
+    budget = max_tokens or MIN_TOKENS
     problems = ""
     for attempt in (1, 2):
         done = await client.complete(messages, system=system, response_schema=schema,

@@ -159,7 +159,7 @@ class BaseClient:
         status = f" (HTTP {failure.status})" if failure.status else ""
         return ProviderError(
             f"{self.name} request for model {self.model} failed{status}{tries}: "
-            f"{failure.message}. {what}",
+            f"{failure.message.rstrip('. ')}. {what}",
             provider=self.name, model=self.model, status=failure.status,
             retryable=failure.retryable, attempts=attempts,
         )

@@ -182,7 +182,8 @@ class _Trial:
             self.phase("judge")
             try:
                 extra = await judged(traj, self.plan.case, ctx.judges, store=ctx.store,
-                                     workspace_files=self.workspace_files)
+                                     workspace_files=self.workspace_files,
+                                     max_tokens=ctx.max_tokens)
             except Exception as exc:  # noqa: BLE001 - a judge failure must not lose the trial
                 notes.append(f"judged metrics failed: {exc}")
             else:

@@ -60,16 +60,18 @@ def deterministic(traj: Trajectory, case: EvalCase, *, target_skill: str,
 
 async def judged(traj: Trajectory, case: EvalCase, clients: Sequence[ModelClient], *,
                  store: RunStore | None = None,
-                 workspace_files: Sequence[str] | None = None) -> Scores:
+                 workspace_files: Sequence[str] | None = None,
+                 max_tokens: int | None = None) -> Scores:
     """accuracy, goal_accuracy and behavior_check from the LLM judge(s).
 
     `workspace_files` (what /workspace held when the agent stopped) is stated to the judge
-    beside the facts read off the trajectory. A judge that fails is named in `problems`;
-    its metrics stay null.
+    beside the facts read off the trajectory; `max_tokens` is the judges' answer budget
+    ([provider] max_tokens). A judge that fails is named in `problems`; its metrics stay
+    null.
     """
     facts = judge_facts(traj, SKILLS_DIRS, workspace_files=workspace_files)
     result = await judged_metrics(traj, case, list(clients), facts=facts, store=store,
-                                  skills_dirs=SKILLS_DIRS)
+                                  skills_dirs=SKILLS_DIRS, max_tokens=max_tokens)
     scores = Scores(metrics=result.metrics(), evidence=metric_evidence(result),
                     judge_tokens=result.tokens, judge_cost_usd=result.cost_usd)
     scores.problems += [f"judge {label} failed: {why}" for label, why in result.errors.items()]

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 
+import jsonschema
 import pytest
 
 from linters.judge import parse_answer
 from linters.judge_prompt import response_schema
+from skillforge.models.judge import CRITERIA
 from skillforge.models.llm import Completion
 from skillforge.providers.base import schema_is_strict
 from tests.judge.answers import rubric_answer
@@ -77,5 +79,42 @@ def test_anything_but_the_object_is_rejected(text):
 def test_the_schema_is_strict_compatible_for_openai():
     schema = response_schema()
     assert schema_is_strict(schema)
-    item = schema["properties"]["criteria"]["items"]
+    criteria = schema["properties"]["criteria"]
+    assert list(criteria["properties"]) == list(CRITERIA) == criteria["required"]
+    item = criteria["properties"]["workflow"]
     assert item["properties"]["score"]["enum"] == list(range(11))
+    assert (item["properties"]["score"]["minimum"], item["properties"]["score"]["maximum"]) \
+        == (0, 10)
+    assert item["properties"]["evidence"]["minLength"] == 1
+
+
+def keyed(answer: dict) -> dict:
+    """The answer in the schema's own shape: criteria keyed by criterion."""
+    return {**answer, "criteria": {c.pop("criterion"): c for c in answer["criteria"]}}
+
+
+def test_the_keyed_answer_the_schema_asks_for_is_accepted():
+    parsed = parse_answer(reply(keyed(rubric_answer({"safety": 3}))))
+    assert [c.criterion for c in parsed.criteria] == list(CRITERIA)
+    assert parsed.by_name()["safety"].score == 3
+
+
+def test_problems_in_a_keyed_answer_name_the_criterion():
+    answer = keyed(rubric_answer())
+    answer["criteria"]["workflow"]["score"] = 12
+    with pytest.raises(ValueError, match=r"criteria\.workflow\.score"):
+        parse_answer(reply(answer))
+    answer = keyed(rubric_answer())
+    answer["criteria"]["safety"] = None
+    with pytest.raises(ValueError, match="criterion 'safety' is missing"):
+        parse_answer(reply(answer))
+
+
+def test_answers_that_fit_the_schema_pass_validation():
+    # What a decoder constrained by the schema can write, the validation accepts: the
+    # shortest strings, the extreme scores.
+    answer = {"criteria": {name: {"evidence": "x", "score": 0 if i % 2 else 10,
+                                  "suggestion": "y"} for i, name in enumerate(CRITERIA)},
+              "summary": ""}
+    jsonschema.validate(answer, response_schema())
+    assert len(parse_answer(reply(answer)).criteria) == 9

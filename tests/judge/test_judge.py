@@ -84,13 +84,22 @@ async def test_a_cut_off_answer_is_retried_with_a_bigger_budget(llm_server, make
     llm_server.script(structured(whole[: len(whole) // 2], stop_reason="max_tokens"),
                       structured(rubric_answer(9)))
 
-    result = await judge_skill(tidy, [make_client("anthropic")], max_tokens=4096)
+    result = await judge_skill(tidy, [make_client("anthropic")])
 
     assert result.score == 90.0
     first, second = (r.body for r in llm_server.requests)
-    assert first["max_tokens"] == 8192  # the judge's floor for thinking models
+    assert first["max_tokens"] == 8192  # room for thinking models when nothing is configured
     assert second["max_tokens"] == 16384
     assert "cut off by the token limit" in llm_server.requests[1].last_message_text()
+
+
+async def test_the_configured_budget_is_the_budget(llm_server, make_client, tidy):
+    # A small local model (or a server with a small context) needs a small max_tokens.
+    llm_server.script(structured(rubric_answer(9)))
+
+    await judge_skill(tidy, [make_client("openai")], max_tokens=1024)
+
+    assert llm_server.requests[0].body["max_tokens"] == 1024
 
 
 @pytest.mark.parametrize("wire", WIRES)

@@ -179,6 +179,14 @@ async def test_the_llama_cpp_message_is_shown_without_its_traceback(llm_server, 
     assert "tool_choice: Input should be 'none' or 'auto'" in str(caught.value)
 
 
+def test_a_raw_newline_inside_a_string_is_read():
+    # llama.cpp's JSON grammar lets a model write control characters inside strings.
+    from skillforge.models.llm import parse_json_text
+
+    assert parse_json_text('{"verdict": "two\nlines\tand a tab"}') == {
+        "verdict": "two\nlines\tand a tab"}
+
+
 def test_each_provider_gets_the_keywords_it_accepts():
     assert openai_strict(SCHEMA)["properties"]["verdict"] == {"type": "string"}
     assert openai_strict(SCHEMA)["properties"]["scores"]["maxItems"] == 4
