@@ -9,6 +9,7 @@ from typing import NoReturn
 import click
 
 from skillforge.cli.common import settings_for, shown_path
+from skillforge.lift.bootstrap import BOOTSTRAP_MIN_CASES, bootstrap_refusal
 from skillforge.models.fileio import atomic_write_text
 from skillforge.models.lift import CiMethod, LiftFileError, LiftReport, load_lift_report
 from skillforge.report import render_html, render_json, render_markdown
@@ -58,8 +59,9 @@ def _render(report: LiftReport, fmt: str, trajectories: Trajectories) -> str:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write to FILE (atomically) instead of standard output.")
 @click.option("--ci", type=click.Choice(["t", "bootstrap"]), default=None,
-              help="Interval: t over cases (default) or a percentile bootstrap (B = 2000, "
-                   "fixed seed). Only for a stored run.")
+              help="Interval: t over cases (default) or a studentized bootstrap (B = 2000, "
+                   f"fixed seed; refused below {BOOTSTRAP_MIN_CASES} paired cases). Only for "
+                   "a stored run.")
 @click.option("--state-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Run store folder (default .skillforge in the launch directory).")
 def report(run: str, fmt: str, output: Path | None, ci: str | None,
@@ -84,6 +86,11 @@ def report(run: str, fmt: str, output: Path | None, ci: str | None,
             lift, trajectories = load_run_report(store_dir, run, ci=method, warn=warn)
         except ReportSourceError as exc:
             _fail(str(exc))
+        if method == "bootstrap":
+            paired = max((row.n for row in lift.metrics.values()), default=0)
+            why = bootstrap_refusal(paired, f"run {lift.run_id}")
+            if why:
+                _fail(f"--ci bootstrap: {why}")
     text = _render(lift, fmt, trajectories)
     if output is None:
         click.echo(text, nl=False)

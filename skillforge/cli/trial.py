@@ -35,9 +35,11 @@ from skillforge.trials.decoys import (
     sweep_table,
 )
 from skillforge.harnesses import AGENTS
+from skillforge.lift.bootstrap import BOOTSTRAP_MIN_CASES, bootstrap_refusal
 from skillforge.lift.compute import lift_for_run
 from skillforge.lift.agreement import run_agreement
 from skillforge.models.llm import ProviderNotConfigured
+from skillforge.models.trial import RunSpec
 from skillforge.providers import PriceTableError, aclose
 from skillforge.sandbox import SandboxUnavailable
 from skillforge.trials.config import (
@@ -51,7 +53,7 @@ from skillforge.trials.events import TrialEvent
 from skillforge.trials.output import gate_failures, lift_table, trial_document
 from skillforge.trials.progress import GLYPHS, RunProgress, render_progress
 from skillforge.trials.setup import prepare_runner
-from skillforge.trials.run import RunError, RunSummary
+from skillforge.trials.run import RunError, RunSummary, load_cases
 
 CONDITIONS = ("with_skill", "baseline", "self_generated")
 
@@ -72,6 +74,14 @@ def _conditions(values: tuple[str, ...]) -> list[str] | None:
         raise click.BadParameter(f"{', '.join(bad)}: use {', '.join(CONDITIONS)}",
                                  param_hint="--conditions")
     return conds or None
+
+
+def _check_ci(ci: str, spec: RunSpec) -> None:
+    """Refuse --ci bootstrap before any trial runs when the run has too few cases for it."""
+    if ci == "bootstrap":
+        why = bootstrap_refusal(len(load_cases(spec)), "this run")
+        if why:
+            raise TrialConfigError(f"--ci bootstrap: {why}")
 
 
 class _Display:
@@ -171,7 +181,8 @@ class _Display:
 @click.option("--gate", is_flag=True,
               help="Exit 1 when a metric's verdict is `hurts` or the overall CI is below 0.")
 @click.option("--ci", type=click.Choice(["t", "bootstrap"]), default="t", show_default=True,
-              help="Confidence interval of the lift: t over cases, or a bootstrap.")
+              help="Confidence interval of the lift: t over cases, or a studentized "
+                   f"bootstrap (refused below {BOOTSTRAP_MIN_CASES} cases).")
 @click.option("--judge-model", "judge_models", multiple=True, metavar="MODEL",
               help="Judge model(s) for accuracy, goal_accuracy and behavior_check "
                    "(default [judge] models, else the agent's model).")
@@ -224,6 +235,10 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
             raise click.UsageError("--sweep-decoys runs one paired trial per count; it does "
                                    "not combine with --decoys or --gate")
         assert skill_dir is not None
+        try:
+            _check_ci(ci, build_run_spec(skill_dir, settings, overrides))
+        except (TrialConfigError, RunError) as exc:
+            _fail(str(exc))
         sweep(settings, store, skill_dir, sweep_decoys, overrides=overrides,
               source=decoys_from, seed=decoy_seed, judge=not no_judge,
               judge_models=judge_models, ci=ci, fmt=fmt, display=display)
@@ -246,6 +261,7 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
                                 on_event=display, warn=display.warn)
         check_harness(runner.spec)
         check_decoys(runner.spec)
+        _check_ci(ci, runner.spec)
     except ProviderNotConfigured as exc:
         _fail(f"trials need an LLM provider for the agent.\n{exc}")
     except (TrialConfigError, RunError, PriceTableError, DecoyError) as exc:

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from skillforge.lift.compute import compute_lift
-from skillforge.lift.stats import bootstrap_interval, mean, t_interval, verdict
+from skillforge.lift.bootstrap import bootstrap_interval
+from skillforge.lift.stats import mean, t_interval, verdict
 from skillforge.models.lift import CiMethod, LiftReport, MetricComparison, RunComparison
 from skillforge.models.trial import TrialRecord
 
@@ -49,7 +50,7 @@ def compare_reports(a: LiftReport, b: LiftReport, ci: CiMethod = "t") -> RunComp
             interval = t_interval(changes) if ci == "t" else bootstrap_interval(changes)
             row.n_common = len(changes)
             row.ci_low, row.ci_high = interval if interval else (None, None)
-            row.verdict = verdict(interval)
+            row.verdict = verdict(interval, len(changes))
             if changes:
                 # Over the common cases only, so it can differ from lift_b - lift_a.
                 row.change = mean(changes)

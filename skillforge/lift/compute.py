@@ -19,15 +19,22 @@ from collections.abc import Iterable, Sequence
 
 from skillforge.lift.cases import CaseTrials, group_cases, select_trials, trial_value
 from skillforge.lift.pass_rates import efficiency, pass_summary
-from skillforge.lift.stats import (
+from skillforge.lift.bootstrap import (
+    BOOTSTRAP_MIN_CASES,
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
-    CONFIDENCE,
     bootstrap_interval,
+    bootstrap_refusal,
+)
+from skillforge.lift.stats import (
+    CONFIDENCE,
+    MIN_VERDICT_CASES,
+    TIE_EPS,
     is_positive,
     mean,
     t_interval,
     verdict,
+    verdict_withheld,
 )
 from skillforge.lift.triage import triage
 from skillforge.models.lift import (
@@ -41,6 +48,8 @@ from skillforge.models.lift import (
     LiftReport,
     MetricLift,
     SamplePlan,
+    VerdictRule,
+    WithheldVerdict,
 )
 from skillforge.models.trial import DEFAULT_METRICS, DIMENSIONS, RunRecord, TrialRecord
 from skillforge.lift.planner import TARGET_HALF_WIDTH, plan_sample
@@ -76,8 +85,37 @@ def metric_lift(
         ci_high=interval[1] if interval else None,
         n=len(deltas),
         positive_share=sum(1 for d in deltas if is_positive(d)) / len(deltas),
-        verdict=verdict(interval),
+        verdict=verdict(interval, len(deltas)),
     )
+
+
+def withheld_verdict(row: MetricLift, plan: SamplePlan | None,
+                     ci: CiMethod = "t") -> WithheldVerdict | None:
+    """Why a measured metric's verdict is inconclusive by rule (too few cases, a zero-width
+    or no interval) with the cases that would settle it; None when its CI decided."""
+    interval = None if row.ci_low is None or row.ci_high is None else (row.ci_low, row.ci_high)
+    reason = verdict_withheld(interval, row.n)
+    if reason is None or row.n == 0:
+        return None
+    planned = plan.cases_needed if plan is not None else None
+    needed = max(MIN_VERDICT_CASES, planned) if planned is not None else \
+        (MIN_VERDICT_CASES if reason == "too few cases" else None)
+    if reason == "too few cases":
+        note = (f"inconclusive: too few cases ({row.n} paired; a verdict needs at least "
+                f"{MIN_VERDICT_CASES})")
+    elif reason == "zero-width interval":
+        note = (f"inconclusive: zero-width interval (all {row.n} paired deltas are equal, "
+                "so their spread cannot be estimated)")
+    else:
+        note = "inconclusive: no interval"
+    if needed is not None:
+        target = plan.target_half_width if plan is not None else None
+        note += f"; about {needed} cases needed" + (f" for ±{target:g}" if planned else "")
+    refusal = bootstrap_refusal(row.n) if ci == "bootstrap" else None
+    if refusal:
+        note += f"; {refusal}"
+    return WithheldVerdict(reason=reason, n=row.n, min_cases=MIN_VERDICT_CASES,
+                           cases_needed=needed, note=note + ".")
 
 
 def _metric_names(trials: Sequence[TrialRecord]) -> list[str]:
@@ -153,6 +191,11 @@ def compute_lift(
         )
         for m in names
     }
+    plans = {
+        m: _plan(cases, m, target_half_width, confidence)
+        for m, row in rows.items()
+        if row.verdict == "inconclusive" and row.n >= 1
+    }
     negatives, evidence = triage(cases)
     statuses = [t.status for t in selected]
     extra = LiftExtra(
@@ -176,10 +219,14 @@ def compute_lift(
             for dim, ms in DIMENSIONS.items()
         },
         triage=evidence,
-        plans={
-            m: _plan(cases, m, target_half_width, confidence)
-            for m, row in rows.items()
-            if row.verdict == "inconclusive" and row.n >= 1
+        bootstrap_kind="studentized" if ci == "bootstrap" else None,
+        verdict_rule=VerdictRule(
+            tie_eps=TIE_EPS, min_cases=MIN_VERDICT_CASES,
+            bootstrap_min_cases=BOOTSTRAP_MIN_CASES if ci == "bootstrap" else None),
+        plans=plans,
+        withheld={
+            m: w for m, row in rows.items()
+            if (w := withheld_verdict(row, plans.get(m), ci)) is not None
         },
         cases=[_case_row(c, names, pass_threshold) for c in cases],
         judge_agreement=judge_agreement,

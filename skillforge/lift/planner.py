@@ -18,6 +18,9 @@ mean of attempts per case (the variance scales with 1/a, so the harmonic mean is
 average). With a attempts on both sides, the half-width at n cases is
 t(0.975, n-1) * sqrt((tau2 + (s2_with + s2_base) / a) / n). More attempts only shrink the
 within-case part: when t * sqrt(tau2 / n) already exceeds h, only more cases help.
+
+Verdicts. A verdict needs at least MIN_VERDICT_CASES paired cases (skillforge.lift.stats),
+so no plan asks for fewer cases than that, however small the spread.
 """
 
 from __future__ import annotations
@@ -26,7 +29,14 @@ import math
 from collections.abc import Sequence
 from statistics import NormalDist
 
-from skillforge.lift.stats import CONFIDENCE, mean, sample_sd, sample_var, t_quantile
+from skillforge.lift.stats import (
+    CONFIDENCE,
+    MIN_VERDICT_CASES,
+    mean,
+    sample_sd,
+    sample_var,
+    t_quantile,
+)
 from skillforge.models.lift import SamplePlan
 
 TARGET_HALF_WIDTH = 0.05
@@ -95,33 +105,40 @@ def plan_sample(
     metric: str = "overall",
     target: float = TARGET_HALF_WIDTH,
     confidence: float = CONFIDENCE,
+    min_cases: int = MIN_VERDICT_CASES,
 ) -> SamplePlan:
     """Plan cases (from the spread of deltas) and attempts (from the per-attempt values).
 
     `with_attempts[i]` / `base_attempts[i]` are the attempt values of paired case i on each
-    side (same order as `deltas`); without them only the case plan is made.
+    side (same order as `deltas`); without them only the case plan is made. The cases
+    needed are never fewer than `min_cases`, the least a verdict takes.
     """
     n = len(deltas)
     sd = sample_sd(deltas)
     plan = SamplePlan(metric=metric, target_half_width=target, n_cases=n, sd=sd)
     if sd is None:
         plan.note = (
-            f"{n} paired case(s): at least 2 are needed to estimate the spread; "
-            "run more cases."
+            f"{n} paired case(s): at least 2 are needed to estimate the spread and "
+            f"{min_cases} for a verdict; run more cases."
         )
         return plan
     plan.half_width = half_width(sd * sd, n, confidence)
-    plan.cases_needed = cases_needed(sd, target, confidence)
-    notes = [_cases_note(plan)]
+    needed = cases_needed(sd, target, confidence)
+    plan.cases_needed = None if needed is None else max(min_cases, needed)
+    notes = [_cases_note(plan, min_cases)]
     if with_attempts is not None and base_attempts is not None:
         notes.append(_plan_attempts(plan, deltas, with_attempts, base_attempts, confidence))
     plan.note = " ".join(x for x in notes if x)
     return plan
 
 
-def _cases_note(plan: SamplePlan) -> str:
+def _cases_note(plan: SamplePlan, min_cases: int) -> str:
     if plan.cases_needed is None:
         return "The spread is too large for any practical number of cases."
+    if plan.n_cases < min_cases:
+        return (f"{plan.n_cases} paired case(s): a verdict needs at least {min_cases}; about "
+                f"{plan.cases_needed} give +-{plan.target_half_width:g} at the observed spread "
+                f"(sd {plan.sd:.3f}).")
     if plan.half_width is not None and plan.half_width <= plan.target_half_width:
         return (
             f"The CI is already within +-{plan.target_half_width:g} "

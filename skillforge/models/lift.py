@@ -148,6 +148,29 @@ class AgreementReport(_Model):
     metrics: dict[str, MetricAgreement] = Field(default_factory=dict)
 
 
+class VerdictRule(_Model):
+    """The rule behind every verdict of a report (section 8), stated in its method notes."""
+
+    # helps: CI low > tie_eps; hurts: CI high < -tie_eps (float noise is not an effect).
+    tie_eps: float = 1e-9
+    # Fewer paired cases, or a CI no wider than tie_eps, give "inconclusive" whatever the CI.
+    min_cases: int = 5
+    # With --ci bootstrap: the interval is refused (none) below this many paired cases.
+    bootstrap_min_cases: int | None = None
+
+
+class WithheldVerdict(_Model):
+    """A metric whose verdict is inconclusive by rule, not by its interval, and what would
+    settle it: `reason` is "too few cases", "zero-width interval" or "no interval"."""
+
+    reason: str
+    n: int = 0
+    min_cases: int = 5
+    # The sample-size planner's cases for the target half-width, never below min_cases.
+    cases_needed: int | None = None
+    note: str = ""
+
+
 class LiftExtra(_Model):
     """Everything computed beside section 8's keys (see the module docstring)."""
 
@@ -157,6 +180,10 @@ class LiftExtra(_Model):
     confidence: float = 0.95
     bootstrap_resamples: int | None = None
     bootstrap_seed: int | None = None
+    # "studentized" (bootstrap-t); None in reports from before it replaced the percentile one.
+    bootstrap_kind: str | None = None
+    verdict_rule: VerdictRule = Field(default_factory=VerdictRule)
+    withheld: dict[str, WithheldVerdict] = Field(default_factory=dict)
     pass_threshold: float = 0.6
     cancelled: int = 0
     missing_metrics: list[str] = Field(default_factory=list)

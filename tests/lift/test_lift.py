@@ -57,13 +57,14 @@ def test_scores_average_attempts_with_values_and_deltas_need_both_sides():
 
 
 def test_lift_is_with_minus_base_over_paired_cases_and_verdicts():
-    up = compute_lift(paired_cases([0.2, 0.25, 0.3, 0.22]))
-    down = compute_lift(paired_cases([-0.2, -0.25, -0.3, -0.22]))
-    flat = compute_lift(paired_cases([0.2, -0.25, 0.3, -0.22]))
+    # Five cases: the fewest a verdict takes (MIN_VERDICT_CASES).
+    up = compute_lift(paired_cases([0.2, 0.25, 0.3, 0.22, 0.27]))
+    down = compute_lift(paired_cases([-0.2, -0.25, -0.3, -0.22, -0.27]))
+    flat = compute_lift(paired_cases([0.2, -0.25, 0.3, -0.22, 0.0]))
     assert up.metrics["overall"].verdict == "helps"
     assert down.metrics["overall"].verdict == "hurts"
     assert flat.metrics["overall"].verdict == "inconclusive"
-    assert flat.metrics["overall"].positive_share == 0.5
+    assert flat.metrics["overall"].positive_share == 0.4
     for m in up.metrics.values():
         assert m.lift == pytest.approx(m.with_ - m.base)
 

@@ -93,7 +93,7 @@ def test_inconclusive_metrics_carry_a_plan_conclusive_ones_do_not():
     assert report.extra.plans["overall"].cases_needed == cases_needed(
         float(np.std([0.2, -0.15, 0.05, -0.1, 0.12], ddof=1)))
     # clear positive lift -> helps -> no plan
-    helped = compute_lift(paired_cases([0.3, 0.31, 0.29, 0.3]))
+    helped = compute_lift(paired_cases([0.3, 0.31, 0.29, 0.3, 0.32]))
     assert helped.metrics["overall"].verdict == "helps"
     assert "overall" not in helped.extra.plans
 

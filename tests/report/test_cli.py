@@ -109,6 +109,25 @@ def test_bootstrap_interval_on_a_stored_run(state_dir):
     assert lift.extra.ci_method == "bootstrap" and lift.extra.bootstrap_resamples == 2000
 
 
+def test_bootstrap_is_refused_for_a_run_with_too_few_cases(tmp_path):
+    # Six of the synthetic run's twelve cases: the t interval works, the bootstrap would
+    # cover well under 95%, so it is refused with the minimum named (issue 15).
+    state = tmp_path / "state"
+    keep = sorted({t.case_id for t in realistic_trials()})[:6]
+    with RunStore(state) as store:
+        store.create_run(RunRecord(run_id="small", created_at=datetime.now(UTC),
+                                   spec=RunSpec(skill_path="x")))
+        for t in realistic_trials():
+            if t.case_id in keep:
+                store.upsert_trial(t.model_copy(update={"run_id": "small"}))
+    res = CliRunner().invoke(report, ["small", "--state-dir", str(state), "--ci",
+                                      "bootstrap"])
+    assert res.exit_code == 2
+    assert "needs at least 10 paired cases" in res.stderr and "run small has 6" in res.stderr
+    assert "--ci t" in res.stderr
+    assert _invoke("small", "--state-dir", str(state)).exit_code == 0
+
+
 def test_stored_trajectories_of_negative_cases_go_side_by_side(state_dir):
     res = _invoke("latest", "--state-dir", str(state_dir), "--format", "html")
     assert res.exit_code == 0
