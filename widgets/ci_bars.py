@@ -19,7 +19,13 @@ from rich.table import Table
 from rich.text import Text
 from textual.widget import Widget
 
-from skillforge.models.lift import LiftReport, MetricLift, RunComparison, SamplePlan
+from skillforge.models.lift import (
+    LiftReport,
+    MetricLift,
+    RunComparison,
+    SamplePlan,
+    WithheldVerdict,
+)
 from skillforge.report import facts as F
 
 VERDICT_STYLE = {"helps": "bold green", "hurts": "bold red", "inconclusive": "yellow"}
@@ -94,6 +100,14 @@ def scale_axis(scale: float, width: int) -> Text:
     for i, ch in enumerate(right[-max(0, mid - 1):]):
         line[width - len(right[-max(0, mid - 1):]) + i] = ch
     return Text("".join(line), style="dim")
+
+
+def withheld_cell(withheld: WithheldVerdict) -> str:
+    """A verdict withheld by rule, in a few characters: `n<5 ~42`, `0-width CI`, `no CI`."""
+    if withheld.reason == "too few cases":
+        needed = f" ~{withheld.cases_needed}" if withheld.cases_needed else ""
+        return f"n<{withheld.min_cases}{needed}"
+    return "0-width CI" if withheld.reason == "zero-width interval" else "no CI"
 
 
 def plan_cell(plan: SamplePlan | None) -> str:
@@ -263,6 +277,8 @@ class MetricTable(Widget):
             "lift": Text(F.signed(m.lift), style=style),
             "ci": Text(F.ci_text(m), style="dim" if m.ci_low is None else ""),
             "pos": F.pct(m.positive_share), "n": str(m.n),
-            "plan": Text(plan_cell(plan) if verdict == "inconclusive" else "", style="dim"),
+            "plan": Text(withheld_cell(report.extra.withheld[name])
+                         if name in report.extra.withheld else
+                         plan_cell(plan) if verdict == "inconclusive" else "", style="dim"),
         }
         return out

@@ -89,7 +89,8 @@ The paired difference with the skill minus without it, per metric, over the case
 ran on both sides, with its 95% confidence interval. A row **helps** (▲ green) when the
 whole interval is above zero, **hurts** (▼ red) when it is below, else it is
 **inconclusive** (◆ yellow) and the sample-size planner says how many cases would settle
-it. In the bars `│` is zero, `━` the interval and `●` the lift, on one scale for all rows.
+it. Fewer than 5 paired cases, or an interval of zero width, give **inconclusive** whatever
+the interval says (`n<5` or `0-width CI` in the plan column). In the bars `│` is zero, `━` the interval and `●` the lift, on one scale for all rows.
 When the baseline ran an earlier version of the skill the label reads **version delta**.
 
 - **m** metrics (table, planner, dimensions, pass rates, efficiency, inventory)

@@ -111,12 +111,17 @@ def comparison(report: LiftReport) -> str:
 
 
 def ci_method(report: LiftReport) -> str:
+    """The interval the report used, with its settings."""
     ex = report.extra
     level = f"{100 * ex.confidence:g}%"
-    if ex.ci_method == "bootstrap":
-        return f"{level} percentile bootstrap over cases (B = {ex.bootstrap_resamples}, " \
-               f"seed {ex.bootstrap_seed})"
-    return f"{level} t interval over cases"
+    if ex.ci_method != "bootstrap":
+        return f"{level} t interval over cases"
+    settings = f"B = {ex.bootstrap_resamples}, seed {ex.bootstrap_seed}"
+    if ex.bootstrap_kind is None:  # a lift.json written before the studentized bootstrap
+        return f"{level} percentile bootstrap over cases ({settings}; under-covers at small n)"
+    minimum = ex.verdict_rule.bootstrap_min_cases
+    refused = f"; refused below {minimum} paired cases" if minimum else ""
+    return f"{level} {ex.bootstrap_kind} bootstrap over cases ({settings}{refused})"
 
 
 def header_facts(report: LiftReport) -> list[tuple[str, str]]:
@@ -266,10 +271,12 @@ def _attempts_matter(plan: SamplePlan) -> bool:
 
 
 def plan_lines(report: LiftReport) -> list[str]:
-    """Planner lines for every inconclusive metric that has a plan, in report order."""
-    plans = report.extra.plans
-    return [plan_line(m, plans[m]) for m in metric_names(report)
-            if m in plans and report.metrics[m].verdict == "inconclusive"]
+    """Planner lines for every inconclusive metric that has a plan, in report order; a
+    verdict withheld by rule (too few cases, a zero-width interval) says so instead."""
+    plans, withheld = report.extra.plans, report.extra.withheld
+    return [f"{m} is {withheld[m].note}" if m in withheld else plan_line(m, plans[m])
+            for m in metric_names(report)
+            if (m in plans or m in withheld) and report.metrics[m].verdict == "inconclusive"]
 
 
 def pass_at_k_rows(report: LiftReport) -> list[tuple[int, float | None, float | None]]:

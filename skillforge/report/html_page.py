@@ -15,6 +15,7 @@ from skillforge import __version__
 from skillforge.models.lift import LiftReport
 from skillforge.report import facts as F
 from skillforge.report.html_steps import side_by_side
+from skillforge.report.method import method_notes, rule_text, verdict_cell
 from skillforge.report.style import CSS
 from skillforge.report.svg import axis, ci_bar, e, heatmap, legend
 
@@ -51,7 +52,7 @@ def _lift(report: LiftReport) -> str:
     rows = []
     for m in F.metric_names(report):
         r = report.metrics[m]
-        verdict = f"{F.VERDICT_MARK[r.verdict]} {r.verdict}" if r.n else "not measured"
+        verdict = verdict_cell(report, m)
         cls = "overall" if m == "overall" else ""
         rows.append(
             f'<tr class="{cls}" data-metric="{e(m)}"><td class="text">{e(m)}</td>'
@@ -71,8 +72,8 @@ def _lift(report: LiftReport) -> str:
             f'<table class="lift">{head}<tbody>{"".join(rows)}</tbody></table></div>'
             '<p class="muted">Dot: the lift (mean paired delta). '
             f"Bar: its {e(F.ci_method(report))}. "
-            f"Axis from {e(F.signed(-scale, 2))} to {e(F.signed(scale, 2))}. A metric helps "
-            "when the whole bar is right of zero, hurts when it is left of it.</p>"
+            f"Axis from {e(F.signed(-scale, 2))} to {e(F.signed(scale, 2))}. "
+            f'{e(rule_text(report))} See <a href="#method">Method</a>.</p>'
             f"{plan_html}</section>")
 
 
@@ -168,11 +169,17 @@ def _agreement(report: LiftReport) -> str:
                       "alpha"], rows) + "</section>")
 
 
+def _method(report: LiftReport) -> str:
+    paras = "".join(f"<p>{e(note)}</p>" for note in method_notes(report))
+    return f'<section id="method"><h2>Method</h2>{paras}</section>'
+
+
 def render_html(report: LiftReport, *,
                 trajectories: Mapping[str, Mapping[str, Any]] | None = None) -> str:
     """The whole report as one HTML document; `trajectories` adds side-by-side views."""
     body = (_header(report) + _lift(report) + _pass(report) + _efficiency(report)
-            + _heatmap(report) + _negatives(report, trajectories) + _agreement(report))
+            + _heatmap(report) + _negatives(report, trajectories) + _agreement(report)
+            + _method(report))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{e(F.title(report))}</title><style>{CSS}</style></head><body><main>"

@@ -13,6 +13,7 @@ from typing import Any
 
 from skillforge.models.lift import LiftReport, MetricLift
 from skillforge.report import facts as F
+from skillforge.report.method import method_notes, rule_text, verdict_cell
 from skillforge.report.steps import cut, summary_line, trajectory_view
 
 BAR_WIDTH = 21
@@ -80,16 +81,14 @@ def _lift_table(report: LiftReport) -> list[str]:
     rows = []
     for m in F.metric_names(report):
         r = report.metrics[m]
-        verdict = f"{F.VERDICT_MARK[r.verdict]} {r.verdict}" if r.n else "not measured"
         rows.append([f"**{md(m)}**" if m == "overall" else md(m), F.num(r.with_), F.num(r.base),
                      F.signed(r.lift), F.ci_text(r), f"`{text_bar(r, scale)}`",
-                     F.pct(r.positive_share), str(r.n), verdict])
+                     F.pct(r.positive_share), str(r.n), verdict_cell(report, m)])
     lines = ["## Lift per metric", ""]
     lines += _table(["metric", "with", "base", "lift", "95% CI", "CI bar", "positive", "n",
                      "verdict"], rows)
     key = (f"Bars run from -{scale:g} to +{scale:g} with │ at zero: ● is the lift, ━ its "
-           "interval. A metric *helps* when the whole interval is above zero, *hurts* when "
-           "it is below, else it is *inconclusive*.")
+           f"interval. {rule_text(report)} See *Method* below.")
     lines += ["", key, ""]
     plans = F.plan_lines(report)
     if plans:
@@ -197,11 +196,16 @@ def _agreement(report: LiftReport) -> list[str]:
                            "agreement", "alpha"], rows) + [""]
 
 
+def _method(report: LiftReport) -> list[str]:
+    return ["## Method", ""] + [line for note in method_notes(report)
+                                for line in (md(note), "")]
+
+
 def render_markdown(report: LiftReport, *,
                     trajectories: Mapping[str, Mapping[str, Any]] | None = None) -> str:
     """The whole report as Markdown; `trajectories` adds step summaries of negative cases."""
     lines = (_header(report) + _lift_table(report) + _pass(report) + _efficiency(report)
              + _dimensions(report) + _heatmap(report) + _negatives(report, trajectories)
-             + _agreement(report))
+             + _agreement(report) + _method(report))
     lines.append(f"*{md(report.extra.label)} report by skillforge; lift.json holds every number.*")
     return "\n".join(lines).rstrip() + "\n"

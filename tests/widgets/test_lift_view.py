@@ -122,6 +122,22 @@ async def test_inconclusive_rows_carry_the_sample_size_planner(store):
         assert "skill_execution is inconclusive" not in plans
 
 
+async def test_a_verdict_withheld_for_too_few_cases_says_so_with_the_planner_number(store):
+    # Three paired cases that all gain: still inconclusive (a verdict needs five; issue 15).
+    from tests.lift.builders import paired_cases
+
+    report = compute_lift(paired_cases([0.3, 0.1, 0.5]), run_id=RUN_ID, skill="csv-insights")
+    needed = report.extra.withheld["overall"].cases_needed
+    app = LiftApp(store, report)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        row = table_line(app, "overall")
+        assert "◆ inconclusive" in row and f"n<5 ~{needed}" in row
+        plans = static_text(app, "#lift-plans")
+        assert "overall is inconclusive: too few cases (3 paired; a verdict needs at least " \
+               f"5); about {needed} cases needed" in plans
+
+
 async def test_the_metrics_section_shows_dimensions_pass_efficiency_and_inventory(store):
     app = LiftApp(store, fixture_report(store))
     async with app.run_test(size=SIZE) as pilot:
@@ -290,7 +306,8 @@ async def test_a_run_comparison_shows_the_change_of_lift_with_its_ci(store):
         # Run B's with-skill efficiency is +0.12 in every attempt of every case.
         line = table_line(app, "skill_efficiency")
         assert "-0.140" in line and "-0.020" in line and "+0.120" in line
-        assert "[+0.120, +0.120]" in line and "▲ better" in line
+        # The same change in every case is a zero-width interval: no verdict (issue 15).
+        assert "[+0.120, +0.120]" in line and "◆ inconclusive" in line
         assert "▲ better" not in table_line(app, "accuracy")
         title = static_text(app, "#lift-title")
         assert f"{RUN_ID} (Skill Lift) → {OTHER_RUN_ID} (Skill Lift)" in title
