@@ -1,6 +1,6 @@
 """The `--ci bootstrap` interval: a studentized bootstrap (bootstrap-t) over cases.
 
-Why studentized. The percentile bootstrap this replaced covered 79-85% at n = 5 and 86-92% at
+Why studentized. The percentile bootstrap this replaced covered 79-85% at n = 5 and 86-91% at
 n = 10 (issue 15's audit): resampled means vary less than the mean does, by (n-1)/n, and
 nothing corrects for it. BCa (scipy's method='BCa') corrects bias and skew but not that
 shrinkage, and measured no better while choosing (80-86% at n = 5, 86-92% at n = 10, same

@@ -19,7 +19,7 @@ CONFIDENCE = 0.95
 TIE_EPS = 1e-9
 # A verdict other than inconclusive needs this many paired cases. Below it the sample says
 # too little about the shape of the deltas for an interval to be trusted: the t interval
-# holds 95-96% at n = 5 on normal, beta-difference, t3 and discrete deltas
+# holds 94.9-96.4% at n = 5 on normal, beta-difference, t3 and discrete deltas
 # (tests/lift/test_coverage_families.py), but fell to 91% on discrete deltas at n = 3 while
 # this was chosen; two equal deltas give a zero-width interval, two close ones a bootstrap
 # "helps". (Strongly skewed deltas under-cover at any small n: 88% at n = 5, 90% at n = 10.)

@@ -38,7 +38,8 @@ OUT = Path(__file__).resolve().parents[1] / "bench" / "out" / "coverage.json"
 T_FLOOR = {"exponential": {10: 0.89, 30: 0.915}}
 
 
-def _draw(family: str, rng: np.random.Generator, shape: tuple[int, int]) -> tuple[np.ndarray, float]:
+def _draw(family: str, rng: np.random.Generator,
+          shape: tuple[int, int]) -> tuple[np.ndarray, float]:
     """(deltas, true lift) of one family."""
     if family == "normal":
         return rng.normal(0.1, 0.25, shape), 0.1
