@@ -14,7 +14,7 @@ import pytest
 from skillforge.sandbox import SandboxSpec, SandboxUnavailable
 from skillforge.sandbox.docker_client import get_client
 from skillforge.sandbox.labels import RUN_ID
-from tests.docker_image import TEST_IMAGE, ImageBuildError, ensure_test_image
+from tests.docker_image import TEST_IMAGE, TMUX_IMAGE, ImageBuildError, ensure_test_image
 
 
 def managed_containers(run_id: str) -> list[dict]:
@@ -37,6 +37,15 @@ def trial_image(docker_client) -> str:
         return ensure_test_image(TEST_IMAGE)
     except ImageBuildError as exc:
         pytest.fail(f"cannot build the docker test image {TEST_IMAGE}: {exc}", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def tmux_image(docker_client) -> str:
+    """The test image with tmux too (Harbor's terminus-2 needs it), built once if missing."""
+    try:
+        return ensure_test_image(TMUX_IMAGE)
+    except ImageBuildError as exc:
+        pytest.fail(f"cannot build the docker test image {TMUX_IMAGE}: {exc}", pytrace=False)
 
 
 @pytest.fixture

@@ -4,11 +4,12 @@
 tag exists it is reused; otherwise it is built once from a Debian mirror:
 
     debootstrap --variant=minbase --include=python3,ca-certificates bookworm DIR MIRROR
+    (TMUX_IMAGE, `skillforge-test/debian-python-tmux:bookworm-1`: --include=...,tmux)
     tar -C DIR -c . | docker import - TAG
 
 plus a user `agent` (uid 1000) with a home folder. Concurrent pytest processes take a lock
 file first, so only one of them builds. Run this file directly to build (or rebuild with
-`--force`) and see how long it takes.
+`--force`; `--tmux` for the tmux variant) and see how long it takes.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ import time
 from pathlib import Path
 
 TEST_IMAGE = "skillforge-test/debian-python:bookworm-1"
+# The same, with tmux: Harbor's terminus-2 agent types into a tmux session in the container.
+TMUX_IMAGE = "skillforge-test/debian-python-tmux:bookworm-1"
+PACKAGES = {TEST_IMAGE: "python3,ca-certificates", TMUX_IMAGE: "python3,ca-certificates,tmux"}
 SUITE = "bookworm"
 MIRROR = os.environ.get("SKILLFORGE_DEBIAN_MIRROR", "http://deb.debian.org/debian")
 ROOT = Path(__file__).resolve().parent.parent
@@ -118,7 +122,8 @@ def _add_agent_user(rootfs: Path) -> None:
 
 
 def build_image(tag: str = TEST_IMAGE) -> None:
-    """Debootstrap a minimal Debian with python3 and import it into Docker as `tag`."""
+    """Debootstrap a minimal Debian with python3 (and tmux for TMUX_IMAGE) and import it
+    into Docker as `tag`."""
     debootstrap = _debootstrap()
     # Not under /tmp: some hosts mount it noexec/nodev, which breaks debootstrap.
     base = Path(os.environ.get("SKILLFORGE_IMAGE_BUILD_DIR", "/var/tmp"))
@@ -126,7 +131,8 @@ def build_image(tag: str = TEST_IMAGE) -> None:
     rootfs = workdir / "rootfs"
     try:
         done = subprocess.run(
-            _as_root([debootstrap, "--variant=minbase", "--include=python3,ca-certificates",
+            _as_root([debootstrap, "--variant=minbase",
+                      f"--include={PACKAGES.get(tag, PACKAGES[TEST_IMAGE])}",
                       SUITE, str(rootfs), MIRROR]),
             capture_output=True, text=True, check=False,
         )
@@ -173,5 +179,5 @@ def _import(rootfs: Path, tag: str) -> None:
 if __name__ == "__main__":
     force = "--force" in sys.argv
     t0 = time.monotonic()
-    print(ensure_test_image(force=force))
+    print(ensure_test_image(TMUX_IMAGE if "--tmux" in sys.argv else TEST_IMAGE, force=force))
     print(f"{time.monotonic() - t0:.1f} s", file=sys.stderr)
