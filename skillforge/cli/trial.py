@@ -1,7 +1,7 @@
 """`skillforge trial PATH`: paired trials in local containers, with live progress and a gate.
 
 Exit codes: 0 the run finished (with `--gate`: and nothing hurts); 1 `--gate` failed (a
-metric's verdict is `hurts`, or the overall CI's upper bound is below 0); 2 bad input, no
+metric's verdict is `hurts`); 2 bad input, no
 provider, no Docker, or no trial could finish; 130 interrupted (the run is stored as
 cancelled; `--resume RUN_ID` finishes it).
 
@@ -179,7 +179,7 @@ class _Display:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="json prints one document at the end.")
 @click.option("--gate", is_flag=True,
-              help="Exit 1 when a metric's verdict is `hurts` or the overall CI is below 0.")
+              help="Exit 1 when a metric's verdict is `hurts`.")
 @click.option("--ci", type=click.Choice(["t", "bootstrap"]), default="t", show_default=True,
               help="Confidence interval of the lift: t over cases, or a studentized "
                    f"bootstrap (refused below {BOOTSTRAP_MIN_CASES} cases).")

@@ -47,17 +47,15 @@ def trial_document(run_id: str, spec: RunSpec, trials: Sequence[TrialRecord], *,
 
 
 def gate_failures(report: LiftReport) -> list[str]:
-    """Why the `--gate` fails: a metric whose verdict is `hurts`, or overall CI below 0."""
-    out = []
-    for name, row in report.metrics.items():
-        if row.verdict == "hurts":
-            out.append(f"{name}: the skill hurts (lift {row.lift:+.3f}, 95% CI "
-                       f"{row.ci_low:+.3f} to {row.ci_high:+.3f})")
-    row = report.metrics.get("overall")
-    if row is not None and row.ci_high is not None and row.ci_high < 0 and \
-            row.verdict != "hurts":
-        out.append(f"overall: the CI's upper bound {row.ci_high:+.3f} is below 0")
-    return out
+    """Why the `--gate` fails: a metric whose verdict is `hurts`.
+
+    The gate follows the verdict and nothing else: an interval below 0 that the verdict rule
+    withholds (too few cases, a zero-width CI, within the tie tolerance) is noise, and a
+    gate that failed on it would be a verdict from noise.
+    """
+    return [f"{name}: the skill hurts (lift {row.lift:+.3f}, 95% CI {row.ci_low:+.3f} to "
+            f"{row.ci_high:+.3f})" for name, row in report.metrics.items()
+            if row.verdict == "hurts"]
 
 
 def _num(value: float | None, signed: bool = False) -> str:
