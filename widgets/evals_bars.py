@@ -24,27 +24,34 @@ def evals_findings(findings: list[Finding]) -> list[Finding]:
 
 
 class ConflictBar(Horizontal):
-    """evals.json changed on disk: take the file's version, or keep (and write) mine."""
+    """evals.json changed on disk: take the file's version, keep mine (saving writes it over
+    the file), or view the difference first. Mode "changed": noticed while editing; mode
+    "save": a save found the file changed (keeping mine then means writing it now)."""
 
     DEFAULT_CSS = """
     ConflictBar { height: auto; background: $warning-muted; padding: 0 1; display: none; }
     ConflictBar.-shown { display: block; }
     ConflictBar > Static { width: 1fr; }
     ConflictBar > Button { margin-left: 1; width: auto; min-width: 8; }
+    ConflictBar.-changed #conflict-overwrite, ConflictBar.-save #conflict-keep { display: none; }
     """
 
     class Chosen(Message):
         def __init__(self, choice: str) -> None:
             super().__init__()
-            self.choice = choice  # "reload" or "overwrite"
+            self.choice = choice  # "reload", "keep", "overwrite" or "diff"
 
     def compose(self) -> ComposeResult:
         yield Static(id="conflict-text")
         yield Button("Reload from disk", compact=True, variant="warning", id="conflict-reload")
+        yield Button("Keep mine", compact=True, variant="primary", id="conflict-keep")
         yield Button("Overwrite with mine", compact=True, variant="error", id="conflict-overwrite")
+        yield Button("View difference", compact=True, id="conflict-diff")
 
-    def show(self, message: str) -> None:
+    def show(self, message: str, mode: str = "save") -> None:
         self.query_one("#conflict-text", Static).update(Text(f"⚠ {message}"))
+        self.set_class(mode == "changed", "-changed")
+        self.set_class(mode != "changed", "-save")
         self.add_class("-shown")
 
     def hide(self) -> None:
@@ -57,8 +64,7 @@ class ConflictBar(Horizontal):
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        choice = "reload" if event.button.id == "conflict-reload" else "overwrite"
-        self.post_message(self.Chosen(choice))
+        self.post_message(self.Chosen((event.button.id or "").removeprefix("conflict-")))
 
 
 class DraftBar(Horizontal):

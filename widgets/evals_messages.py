@@ -33,6 +33,15 @@ class OverwriteRequested(Message):
         self.evalset = evalset
 
 
+class DiffRequested(Message):
+    """The author wants to see how `evalset` (their edits) differs from the file on disk:
+    the app shows the two side by side as a diff; nothing changes."""
+
+    def __init__(self, evalset: EvalSet) -> None:
+        super().__init__()
+        self.evalset = evalset
+
+
 class EditExternally(Message):
     """Open `text` (field `field` of case `case_id`) in $EDITOR; when the editor closes,
     call `EvalsPane.set_field_text(field, new_text, case_id=case_id)`. List fields come

@@ -25,6 +25,7 @@ from widgets.case_form import CaseForm
 from widgets.case_list import CaseList
 from widgets.evals_bars import ConflictBar, DraftBar, EvalFindings
 from widgets.evals_checks import CaseProblems
+from widgets.evals_conflict import ConflictHandling
 from widgets.evals_editor import EvalsEditor
 from widgets.evals_messages import (
     DraftRequested,
@@ -32,14 +33,13 @@ from widgets.evals_messages import (
     ProposalAccepted,
     ProposalRejected,
     RefineRequested,
-    ReloadRequested,
     SaveRequested,
 )
 from widgets.evals_status import EvalsTopBar, FileIssues, StatusLine
 from widgets.proposal_view import ProposalView
 
 
-class EvalsPane(Vertical):
+class EvalsPane(ConflictHandling, Vertical):
     """Edit the evaluation assets of a skill: cases, validation, undo, save, proposals."""
 
     HELP = """## Evals
@@ -139,18 +139,11 @@ and nothing is written until you save. ● in the title means unsaved changes.
         self.file_issues = list(evals_file.issues)
         self._new_file = evals_file.text is None
         self.editor.load(evals_file.evalset, keep_undo=keep_undo)
+        self._keep_mine = False
         self.query_one(ConflictBar).hide()
         self._render_all()
         if keep_undo:
             self.set_status("Reloaded from disk; ctrl+z brings your edits back.")
-
-    def file_changed_on_disk(self, evals_file: EvalsFile) -> None:
-        """The file changed outside: reload it when nothing is unsaved, else ask."""
-        if not self.dirty:
-            self.load(evals_file)
-            self.set_status("evals.json changed on disk; reloaded.")
-        else:
-            self.conflict(f"{EVALS_PATH} changed on disk and you have unsaved edits.")
 
     def saved(self, ok: bool, error: str | None = None) -> None:
         """The app's answer to SaveRequested / OverwriteRequested."""
@@ -158,20 +151,13 @@ and nothing is written until you save. ● in the title means unsaved changes.
             if self._saving_version is not None:
                 self.editor.history.saved_version = self._saving_version
             self._new_file = False
+            self._keep_mine = False
             self.query_one(ConflictBar).hide()
             self.set_status(f"Saved {EVALS_PATH}.")
         else:
             self.set_status(f"Not saved: {error or 'unknown error'}", error=True)
         self._saving_version = None
         self._render_title()
-
-    def conflict(self, message: str) -> None:
-        """Saving found the file changed on disk: offer reload or overwrite."""
-        if self.path is not None:
-            message = message.replace(str(self.path), EVALS_PATH)  # the long path says less
-        self.query_one(ConflictBar).show(message)
-        self.set_status("Choose: reload the file from disk, or overwrite it with your version.",
-                        error=True)
 
     def set_field_text(self, field: str, text: str, case_id: str | int | None = None) -> None:
         """Text back from $EDITOR for `field` of `case_id` (default: the selected case)."""
@@ -335,7 +321,8 @@ and nothing is written until you save. ● in the title means unsaved changes.
         assert self.editor.working is not None
         self._saving_version = self.editor.history.version
         self.set_status("Saving…")
-        self.post_message(SaveRequested(self.editor.working.model_copy(deep=True)))
+        copy = self.editor.working.model_copy(deep=True)
+        self.post_message(OverwriteRequested(copy) if self._keep_mine else SaveRequested(copy))
 
     def action_draft(self) -> None:
         self.query_one(DraftBar).show()
@@ -353,16 +340,6 @@ and nothing is written until you save. ● in the title means unsaved changes.
         event.stop()
         self.post_message(DraftRequested(event.kinds, event.count))
         self.set_status(f"Drafting {event.count} case(s) of each of {', '.join(event.kinds)}…")
-
-    @on(ConflictBar.Chosen)
-    def _conflict_chosen(self, event: ConflictBar.Chosen) -> None:
-        event.stop()
-        if event.choice == "reload":
-            self.post_message(ReloadRequested())
-        elif self.editor.working is not None:
-            self._saving_version = self.editor.history.version
-            self.post_message(OverwriteRequested(self.editor.working.model_copy(deep=True)))
-        self.query_one(ConflictBar).hide()
 
     @on(Button.Pressed)
     def _button_pressed(self, event: Button.Pressed) -> None:

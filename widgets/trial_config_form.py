@@ -1,12 +1,13 @@
-"""The form that configures a trial run: cases, conditions, attempts, concurrency, model,
-sandbox and network. **Start** posts `StartRequested(spec_overrides)`, **Cancel** posts
-`CancelRequested`; the app builds the RunSpec with
-`skillforge.trials.config.build_run_spec(skill, settings, spec_overrides)` and runs it.
+"""The form that configures a trial run: every knob of `skillforge trial` that a new run
+takes (cases, conditions, attempts, concurrency, agent, model, image, sandbox, network,
+timeout, turns, disk, decoys, judged or not). **Start** (ctrl+r) posts
+`StartRequested(spec_overrides)`, **Cancel** (ctrl+x) posts `CancelRequested`; the app
+builds the RunSpec with `skillforge.trials.config.build_run_spec(skill, settings, overrides)`.
 
-`load(case_ids, defaults)` fills it: the eval set's case ids and the current [trial]
-values (a dict with any of conditions, attempts, concurrency, model, sandbox, network).
-`spec_overrides` uses RunSpec/[trial] key names: case_ids, conditions, attempts,
-concurrency, model (None = the configured one), sandbox, network.
+`load(case_ids, values)` fills it: the eval set's case ids and the starting values (the
+[trial] settings, with what the author last used for this skill over them). The knobs sit
+in a grid of one-line cells whose column count follows the width, so Start and every field
+stay on screen at 80x24.
 """
 
 from __future__ import annotations
@@ -15,17 +16,31 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList, Static
 
 CONDITIONS = (("with_skill", "with the skill"), ("baseline", "baseline (skill withheld)"),
               ("self_generated", "self-generated notes"))
 SANDBOXES = (("docker (isolated)", "docker"), ("local (NO isolation)", "local"))
+AGENTS = (("builtin", "builtin"), ("claude-code", "claude-code"), ("codex", "codex"))
+# number fields: id -> (label, override key, smallest value, default, may be empty)
+NUMBERS = {
+    "attempts": ("attempts", "attempts", 1, 3, False),
+    "concurrency": ("at once", "concurrency", 1, 2, False),
+    "max_turns": ("turns", "max_turns", 1, 30, False),
+    "timeout": ("timeout s", "timeout_sec", 1, 600, False),
+    "disk": ("disk MiB", "disk_mb", 64, 1024, False),
+    "decoys": ("decoys", "decoys", 0, None, True),
+}
+CELL_WIDTH = 26  # a cell's columns: label, field and gaps; the grid fits as many as it can
 
 
 class StartRequested(Message):
-    """The author asked to start a run with these overrides of the configured [trial]."""
+    """The author asked to start a run with these overrides of the configured [trial]
+    (plus `judge`: False runs without the LLM-judged metrics)."""
 
     def __init__(self, spec_overrides: dict[str, Any]) -> None:
         super().__init__()
@@ -36,31 +51,43 @@ class CancelRequested(Message):
     """The author asked to cancel the running trial run (the app calls runner.cancel())."""
 
 
+def _cell(label: str, widget: Widget, cell_id: str) -> Horizontal:
+    return Horizontal(Label(label, classes="knob-label"), widget, classes="knob",
+                      id=f"knob-{cell_id}")
+
+
 class TrialConfigForm(Vertical):
-    """Run configuration with Start and Cancel buttons."""
+    """Run configuration with Start and Cancel."""
 
     HELP = """## Trial run
-Pick the **cases** (none picked = all), the **conditions** (with the skill, baseline with
-the skill withheld, and optionally self-generated notes), **attempts** per case and
-condition, how many trials run at once, the agent's **model** (empty = the configured one),
-the **sandbox** (docker isolates; local runs commands on this machine) and whether trial
-containers get **network** access. **Start** runs it; **Cancel** stops a running run (its
-containers are removed; it can be resumed later).
+**ctrl+r** starts the run, **ctrl+x** cancels it (its containers are removed; it can be
+resumed later with `skillforge trial --resume RUN_ID`). Pick the **cases** (none picked =
+all) and the **conditions** (with the skill, baseline with the skill withheld, optionally
+self-generated notes). **attempts** per case and condition, trials **at once**, the agent's
+**turns** and **timeout**, the **disk** a trial may write, **decoys** (other skills shown
+in both conditions, empty = none), the **agent** (builtin, or claude-code / codex in an
+image that has them), its **model** (empty = the configured one), the **sandbox** (docker
+isolates; local runs commands on this machine), the trial **image**, **network** access
+and whether the LLM **judge** scores the run. The values are remembered per skill.
 """
     DEFAULT_CSS = """
     TrialConfigForm { height: auto; border: round $panel; padding: 0 1; }
-    TrialConfigForm .row { height: auto; }
-    TrialConfigForm Label { padding: 1 1 0 0; }
-    TrialConfigForm #cases { height: 6; width: 1fr; }
-    TrialConfigForm #conditions { width: 34; height: auto; }
-    TrialConfigForm #conditions Checkbox { border: none; padding: 0 1; height: 1; }
-    TrialConfigForm Input.number { width: 10; }
-    TrialConfigForm #model { width: 1fr; }
-    TrialConfigForm #sandbox { width: 26; }
-    TrialConfigForm #problems { color: $error; height: auto; }
-    TrialConfigForm Button { margin: 0 1 0 0; }
+    TrialConfigForm:focus-within { border: round $accent; }
+    TrialConfigForm #form-actions { height: 1; }
+    TrialConfigForm #form-actions Button { margin-right: 1; min-width: 10; }
+    TrialConfigForm #form-state { width: 1fr; color: $foreground-muted; padding-left: 1; }
+    TrialConfigForm #form-top { height: 3; }
+    TrialConfigForm #cases { height: 3; width: 1fr; border: none; padding: 0; }
+    TrialConfigForm #conditions { width: 30; height: 3; padding-left: 1; }
+    TrialConfigForm #knobs { grid-size: 3; grid-gutter: 0 2; grid-rows: 1; height: auto; }
+    TrialConfigForm .knob { height: 1; }
+    TrialConfigForm #knob-image, TrialConfigForm #knob-model { column-span: 2; }
+    TrialConfigForm .knob-label { width: 10; color: $foreground-muted; }
+    TrialConfigForm .knob Input, TrialConfigForm .knob Select { width: 1fr; }
+    TrialConfigForm .knob Checkbox { width: 1fr; }
+    TrialConfigForm #problems { color: $text-error; height: auto; display: none; }
+    TrialConfigForm #problems.-shown { display: block; }
     """
-
     def __init__(self, case_ids: Sequence[str] = (), defaults: Mapping[str, Any] | None = None,
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -70,59 +97,89 @@ containers are removed; it can be resumed later).
         self.running = False
 
     def compose(self) -> ComposeResult:
-        with Horizontal(classes="row"):
-            yield SelectionList[str](id="cases")
+        with Horizontal(id="form-actions"):
+            yield Button("Start ^r", id="start", variant="success", compact=True)
+            yield Button("Cancel ^x", id="cancel", variant="error", compact=True, disabled=True)
+            yield Static("", id="form-state")
+        with Horizontal(id="form-top"):
+            yield SelectionList[str](id="cases", compact=True)
             with Vertical(id="conditions"):
                 for value, label in CONDITIONS:
-                    yield Checkbox(label, id=f"cond-{value}")
-        with Horizontal(classes="row"):
-            yield Label("attempts")
-            yield Input(id="attempts", classes="number", type="integer")
-            yield Label("at once")
-            yield Input(id="concurrency", classes="number", type="integer")
-            yield Label("model")
-            yield Input(id="model", placeholder="configured model")
-        with Horizontal(classes="row"):
-            yield Label("sandbox")
-            yield Select(SANDBOXES, id="sandbox", allow_blank=False, value="docker")
-            yield Checkbox("network", id="network")
-            yield Button("Start", id="start", variant="success")
-            yield Button("Cancel", id="cancel", variant="error", disabled=True)
+                    yield Checkbox(label, id=f"cond-{value}", compact=True)
+        with Grid(id="knobs"):
+            for wid, (label, _key, _low, default, _empty) in NUMBERS.items():
+                yield _cell(label, Input(id=wid, type="integer", compact=True,
+                                         placeholder="none" if default is None else str(default)),
+                            wid)
+            yield _cell("agent", Select(AGENTS, id="agent", allow_blank=False, value="builtin",
+                                        compact=True), "agent")
+            yield _cell("model", Input(id="model", placeholder="configured", compact=True),
+                        "model")
+            yield _cell("sandbox", Select(SANDBOXES, id="sandbox", allow_blank=False,
+                                          value="docker", compact=True), "sandbox")
+            yield _cell("image", Input(id="image", placeholder="configured", compact=True),
+                        "image")
+            yield _cell("network", Checkbox("allowed", id="network", compact=True), "network")
+            yield _cell("judge", Checkbox("by LLM", id="judge", compact=True, value=True),
+                        "judge")
         yield Static("", id="problems")
 
     def on_mount(self) -> None:
         self.query_one("#cases", SelectionList).border_title = "cases (none picked = all)"
         self.load(self._case_ids, self._defaults)
 
+    def on_resize(self) -> None:
+        columns = max(1, min(4, (self.content_region.width + 2) // CELL_WIDTH))
+        grid = self.query_one("#knobs", Grid)
+        if grid.styles.grid_size_columns != columns:
+            grid.styles.grid_size_columns = columns
+
+    # --- values ---------------------------------------------------------------------------
+
     def load(self, case_ids: Sequence[str], defaults: Mapping[str, Any] | None = None) -> None:
-        """Show these cases and these starting values (the current [trial] config)."""
+        """Show these cases and these starting values ([trial] keys and case_ids, decoys,
+        judge)."""
         d = dict(defaults or {})
         self._case_ids = [str(c) for c in case_ids]
         cases = self.query_one("#cases", SelectionList)
         cases.clear_options()
-        picked = set(d.get("case_ids") or [])
+        picked = {str(c) for c in d.get("case_ids") or []}
         cases.add_options([(cid, cid, cid in picked) for cid in self._case_ids])
         conds = set(d.get("conditions") or ("with_skill", "baseline"))
         for value, _label in CONDITIONS:
             self.query_one(f"#cond-{value}", Checkbox).value = value in conds
-        self.query_one("#attempts", Input).value = str(d.get("attempts", 3))
-        self.query_one("#concurrency", Input).value = str(d.get("concurrency", 2))
+        for wid, (_label, key, _low, default, _empty) in NUMBERS.items():
+            value = d.get(key, default)
+            self.query_one(f"#{wid}", Input).value = "" if value is None else str(value)
+        self.query_one("#agent", Select).value = d.get("agent") or "builtin"
         self.query_one("#model", Input).value = d.get("model") or ""
         self.query_one("#sandbox", Select).value = d.get("sandbox", "docker")
+        self.query_one("#image", Input).value = d.get("image") or ""
         self.query_one("#network", Checkbox).value = bool(d.get("network", False))
-        self._problems([])
+        self.query_one("#judge", Checkbox).value = d.get("judge", True) is not False
+        self.show_problem("")
 
-    def _problems(self, problems: list[str]) -> None:
-        self.query_one("#problems", Static).update("\n".join(problems))
+    def show_problem(self, text: str) -> None:
+        """A problem of the values, or why the last start failed ("" hides it)."""
+        problems = self.query_one("#problems", Static)
+        problems.update(text)
+        problems.set_class(bool(text), "-shown")
 
-    def _positive(self, field: str, problems: list[str]) -> int | None:
-        raw = self.query_one(f"#{field}", Input).value.strip()
+    @property
+    def problem_text(self) -> str:
+        return str(self.query_one("#problems", Static).render())
+
+    def _number(self, wid: str, problems: list[str]) -> int | None:
+        label, _key, low, _default, may_be_empty = NUMBERS[wid]
+        raw = self.query_one(f"#{wid}", Input).value.strip()
+        if not raw and may_be_empty:
+            return None
         try:
             value = int(raw)
         except ValueError:
-            value = 0
-        if value < 1:
-            problems.append(f"{field}: give a whole number of at least 1 (got {raw!r})")
+            value = low - 1
+        if value < low:
+            problems.append(f"{label}: give a whole number of at least {low} (got {raw!r})")
             return None
         return value
 
@@ -132,17 +189,19 @@ containers are removed; it can be resumed later).
         conditions = [v for v, _ in CONDITIONS if self.query_one(f"#cond-{v}", Checkbox).value]
         if not conditions:
             problems.append("conditions: tick at least one")
-        attempts = self._positive("attempts", problems)
-        concurrency = self._positive("concurrency", problems)
-        model = self.query_one("#model", Input).value.strip() or None
-        overrides = {
+        overrides: dict[str, Any] = {
             "case_ids": list(self.query_one("#cases", SelectionList).selected),
             "conditions": conditions,
-            "attempts": attempts,
-            "concurrency": concurrency,
-            "model": model,
+        }
+        for wid, (_label, key, _low, _default, _empty) in NUMBERS.items():
+            overrides[key] = self._number(wid, problems)
+        overrides |= {
+            "agent": self.query_one("#agent", Select).value,
+            "model": self.query_one("#model", Input).value.strip() or None,
             "sandbox": self.query_one("#sandbox", Select).value,
+            "image": self.query_one("#image", Input).value.strip() or None,
             "network": self.query_one("#network", Checkbox).value,
+            "judge": self.query_one("#judge", Checkbox).value,
         }
         return overrides, problems
 
@@ -151,13 +210,48 @@ containers are removed; it can be resumed later).
         self.running = running
         self.query_one("#start", Button).disabled = running
         self.query_one("#cancel", Button).disabled = not running
+        self.query_one("#form-state", Static).update(
+            "running… ctrl+x cancels" if running else "")
+
+    # --- actions --------------------------------------------------------------------------
+
+    def action_start(self) -> None:
+        if self.running:
+            self.notify("A run is going on: ctrl+x cancels it.", timeout=3)
+            return
+        overrides, problems = self.spec_overrides()
+        self.show_problem("\n".join(problems))
+        if not problems:
+            self.post_message(StartRequested(overrides))
+
+    def action_cancel(self) -> None:
+        if self.running:
+            self.post_message(CancelRequested())
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         if event.button.id == "start":
-            overrides, problems = self.spec_overrides()
-            self._problems(problems)
-            if not problems:
-                self.post_message(StartRequested(overrides))
+            self.action_start()
         elif event.button.id == "cancel":
-            self.post_message(CancelRequested())
+            self.action_cancel()
+
+
+class TrialsPanel(Vertical):
+    """The Trials tab's body (form, live grid, past runs): its keys work wherever the focus
+    is in the tab, a text field included (priority: ctrl+x is not "cut" here). It scrolls
+    when a long run's grid and the form do not fit."""
+
+    DEFAULT_CSS = """
+    TrialsPanel { height: 1fr; overflow-y: auto; }
+    """
+
+    BINDINGS = [
+        Binding("ctrl+r", "start", "Start run", id="trials.start", priority=True),
+        Binding("ctrl+x", "cancel", "Cancel run", id="trials.cancel", priority=True),
+    ]
+
+    def action_start(self) -> None:
+        self.query_one(TrialConfigForm).action_start()
+
+    def action_cancel(self) -> None:
+        self.query_one(TrialConfigForm).action_cancel()

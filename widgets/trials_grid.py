@@ -33,7 +33,7 @@ reward when the case has a grader), **✗** error, **⏱** timeout, **⊘** canc
 already done in an earlier session (resume). Below: totals and what running trials do now.
 """
     DEFAULT_CSS = """
-    TrialsGrid { height: auto; min-height: 5; padding: 0 1; border: round $panel; }
+    TrialsGrid { height: auto; min-height: 3; padding: 0 1; border: round $panel; }
     """
 
     class Event(Message):
@@ -85,7 +85,8 @@ already done in an earlier session (resume). Below: totals and what running tria
     def render(self) -> Group | Text:
         p = self.progress
         if not p.keys:
-            return Text("no trial run yet: configure one and press Start", style="dim italic")
+            return Text("No run started in this session: ctrl+r starts one. Past runs are "
+                        "listed below (Enter opens one in Lift).", style="dim italic")
         parts: list[Any] = [progress_table(p), totals_line(p), *running_lines(p)]
         if p.error:
             parts.append(Text(f"run failed: {p.error}", style="bold red"))

@@ -44,8 +44,17 @@ class SkillforgeApp(App[None]):
 
     @property
     def workbench(self) -> WorkbenchScreen | None:
-        screen = self.screen
-        return screen if isinstance(screen, WorkbenchScreen) else None
+        """The workbench, also while a modal or the command palette is on top of it."""
+        return next((s for s in reversed(self.screen_stack) if isinstance(s, WorkbenchScreen)),
+                    None)
+
+    async def action_quit(self) -> None:
+        """Quit; with unsaved edits, ask first (save, discard or cancel)."""
+        wb = self.workbench
+        if wb is None:
+            self.exit()
+        else:
+            wb.guard("quit", self.exit)
 
     def action_toggle_theme(self) -> None:
         self.theme = LIGHT if self.current_theme.dark else DARK

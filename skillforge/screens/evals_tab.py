@@ -20,6 +20,7 @@ from skillforge.models.evals_io import ConflictError, EvalsFile
 
 if TYPE_CHECKING:  # the Evals tab's widgets load with the tab (first visit)
     from widgets.evals_messages import (
+        DiffRequested,
         DraftRequested,
         EditExternally,
         OverwriteRequested,
@@ -30,9 +31,13 @@ if TYPE_CHECKING:  # the Evals tab's widgets load with the tab (first visit)
 
 
 class EvalsProposalReady(Message):
-    def __init__(self, proposal=None, diff=None, error: str | None = None) -> None:
+    """A drafting or refining call ended: a proposal, a diff, or why not (`error` for a
+    problem found before asking, `failure` for a classified failure of the call)."""
+
+    def __init__(self, proposal=None, diff=None, error: str | None = None,
+                 failure=None) -> None:
         super().__init__()
-        self.proposal, self.diff, self.error = proposal, diff, error
+        self.proposal, self.diff, self.error, self.failure = proposal, diff, error, failure
 
 
 class EvalsTab:
@@ -92,10 +97,13 @@ class EvalsTab:
             self.evals_file.save(evalset, overwrite=overwrite)
         except ConflictError as exc:
             pane.conflict(str(exc))
+            self.saved_then_continue(False, f"{exc} Reload, overwrite or view the difference.")
         except (ValueError, OSError) as exc:
             pane.saved(False, str(exc))
+            self.saved_then_continue(False, str(exc))
         else:
             pane.saved(True)
+            self.saved_then_continue(True)
 
     def on_save_requested(self, message: SaveRequested) -> None:
         message.stop()
@@ -112,9 +120,23 @@ class EvalsTab:
             self.evals_file = EvalsFile.load(path)
             self.pane("EvalsPane").load(self.evals_file, keep_undo=True)
 
+    def on_diff_requested(self, message: DiffRequested) -> None:
+        """Show the file on disk against the author's edits."""
+        message.stop()
+        from skillforge.models.evals_io import dumps_evals
+        from skillforge.screens.diff_view import DiffScreen
+
+        path = self.evals_path()
+        try:
+            disk = path.read_text("utf-8") if path is not None else ""
+        except (OSError, UnicodeDecodeError) as exc:
+            disk = f"(cannot read {EVALS_PATH}: {exc})"
+        self.app.push_screen(DiffScreen(f"{EVALS_PATH}: on disk → your edits", disk,
+                                        dumps_evals(message.evalset), "on disk", "your edits"))
+
     def on_edit_externally(self, message: EditExternally) -> None:
         message.stop()
-        from skillforge.screens.workbench import editor_command
+        from skillforge.screens.editor import editor_command
 
         with tempfile.NamedTemporaryFile("w", suffix=".md", delete=False, encoding="utf-8") as fh:
             fh.write(message.text)
@@ -132,25 +154,31 @@ class EvalsTab:
 
     # --- drafting and refining (model calls in workers) ---------------------------------
 
-    async def _ask_model(self, call) -> None:
+    async def _ask_model(self, call, doing: str) -> None:
         """Run `call(settings, client)` with the configured provider and post what it returns
-        (an EvalsProposalReady); a missing provider or a failed call becomes an error there."""
-        from skillforge.models.llm import ProviderError, ProviderNotConfigured
+        (an EvalsProposalReady); a failure is classified (no provider: configuration; an
+        answer that does not fit: model output...) and posted there too."""
         from skillforge.providers import aclose
         from skillforge.providers.select import select_provider
+        from skillforge.screens.failures import classify
 
         settings, _err = self.ws.settings(self.current)
         try:
             client = select_provider(settings)
-        except ProviderNotConfigured as exc:
-            self.post_message(EvalsProposalReady(error=str(exc)))
+        except Exception as exc:  # noqa: BLE001 - classified: configuration, or a bug
+            self.post_message(EvalsProposalReady(failure=classify(exc, doing, "configuration")))
             return
         try:
             self.post_message(await call(settings, client))
-        except (ProviderError, ValueError) as exc:
-            self.post_message(EvalsProposalReady(error=str(exc)))
+        except Exception as exc:  # noqa: BLE001 - classified; only the unexpected is a bug
+            self.post_message(EvalsProposalReady(failure=classify(exc, doing, "model output")))
         finally:
             await aclose(client)
+
+    def evals_model_failed(self, failure) -> None:
+        """Drafting or refining failed outside `_ask_model`: the status line says so."""
+        if (pane := self.pane("EvalsPane")) is not None:
+            pane.set_status(failure.message.splitlines()[0], error=True)
 
     def on_draft_requested(self, message: DraftRequested) -> None:
         message.stop()
@@ -168,7 +196,7 @@ class EvalsTab:
                                          temperature=settings.provider.temperature)
             return EvalsProposalReady(proposal=proposal)
 
-        self.run_worker(self._ask_model(draft), name="draft", group="evals-model", exclusive=True, exit_on_error=False)
+        self.run_worker(self._ask_model(draft, "Drafting cases"), name="draft", group="evals-model", exclusive=True, exit_on_error=False)
 
     def on_refine_requested(self, message: RefineRequested) -> None:
         message.stop()
@@ -216,13 +244,16 @@ class EvalsTab:
                                          temperature=settings.provider.temperature)
                 return EvalsProposalReady(diff=diff)
 
-            await self._ask_model(refine)
+            await self._ask_model(refine, f"Refining case {case_id!r}")
 
         self.run_worker(work(), name="refine", group="evals-model", exclusive=True, exit_on_error=False)
 
     def on_evals_proposal_ready(self, message: EvalsProposalReady) -> None:
         pane = self.pane("EvalsPane")
-        if message.error:
+        if message.failure is not None:
+            pane.set_status(message.failure.message.replace("\n", " "), error=True)
+            self.show_failure(message.failure)
+        elif message.error:
             pane.set_status(message.error, error=True)
         elif message.proposal is not None:
             pane.show_proposal(message.proposal)

@@ -82,6 +82,11 @@ class JudgeTab:
         if cancelled and (pane := self.pane(JudgePane)) is not None:
             pane.show_message("judge cancelled; its requests were stopped")
 
+    def judge_failed(self, failure) -> None:
+        """The judge's worker failed unexpectedly: the pane says so instead of 'running'."""
+        if (pane := self.pane(JudgePane)) is not None:
+            pane.show_message(failure.message, error=True)
+
     def on_judge_progress(self, message: JudgeProgress) -> None:
         if (pane := self.pane(JudgePane)) is not None:
             pane.show_progress(message.event)

@@ -12,8 +12,6 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from textual.worker import Worker, WorkerState
-
 from skillforge.app.messages import (
     LintFinished,
     ScriptsLinted,
@@ -144,13 +142,7 @@ class LiveLint:
             self._skills_changed()
         self.lint_all()
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.state == WorkerState.ERROR:
-            err = event.worker.error
-            if event.worker.group.startswith("lint") and self.current is not None:
-                self.query_one(LintSummary).error = f"{type(err).__name__}: {err}".splitlines()[0][:200]
-            self.notify(f"{event.worker.name}: {type(err).__name__}: {err}".splitlines()[0][:300],
-                        title="Something went wrong (a bug; the workbench keeps running)",
-                        severity="error", timeout=10)
-
-    # --- rendering ----------------------------------------------------------------------
+    def lint_failed(self, failure) -> None:
+        """A lint worker failed: the summary says so until the next lint succeeds."""
+        if self.current is not None:
+            self.query_one(LintSummary).error = failure.message.splitlines()[0][:200]

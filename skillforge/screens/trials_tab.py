@@ -1,13 +1,13 @@
-"""The workbench's Trials, Lift and Compare tabs: run paired trials, read Skill Lift,
-open a case's trajectories side by side.
+"""The workbench's Trials tab: configure and run paired trials, watch them, list past runs.
 
 A mixin of WorkbenchScreen (handlers by naming convention). The run itself is an async
-worker on the app's loop (the runner's cancel is not thread-safe); store reads and the
-statistics run in thread workers and come back as messages.
+worker on the app's loop (the runner's cancel is not thread-safe); store reads run in
+thread workers and come back as messages. Lift and Compare live in `lift_tab`.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,13 +15,23 @@ from textual.message import Message
 
 if TYPE_CHECKING:  # the tabs' widgets and the run store load on first use, not at start-up
     from sessions.store import RunStore
-    from skillforge.models.lift import LiftReport
-    from widgets.compare_view import CompareClosed
-    from widgets.lift_view import CompareRequested
-    from widgets.run_picker import CompareRunsChosen, RunChosen
-    from widgets.runs_list import RunsList
     from widgets.trial_config_form import CancelRequested, StartRequested
     from widgets.trials_grid import TrialsGrid
+
+
+# The run's messages are written for the command line; in the form the flags are fields.
+FLAG_FIELDS = {"--image": "the image field", "--network": "the network box",
+               "--agent": "the agent field", "--model": "the model field",
+               "--sandbox": "the sandbox field", "--timeout": "the timeout field",
+               "--max-turns": "the turns field", "--disk-mb": "the disk field",
+               "--decoys": "the decoys field", "--cases": "the cases list",
+               "--attempts": "the attempts field", "--concurrency": "the at-once field",
+               "--conditions": "the conditions"}
+
+
+def form_words(text: str) -> str:
+    """`text` with the trial command's flags named as the form's fields."""
+    return re.sub(r"--[a-z][a-z-]*", lambda m: FLAG_FIELDS.get(m.group(0), m.group(0)), text)
 
 
 class RunsLoaded(Message):
@@ -30,30 +40,16 @@ class RunsLoaded(Message):
         self.overviews, self.runs, self.counts = overviews, runs, counts
 
 
-class LiftReady(Message):
-    def __init__(self, report: LiftReport | None = None, comparison=None, error: str | None = None) -> None:
-        super().__init__()
-        self.report, self.comparison, self.error = report, comparison, error
-
-
-class CaseReady(Message):
-    def __init__(self, case=None, report: LiftReport | None = None, error: str | None = None) -> None:
-        super().__init__()
-        self.case, self.report, self.error = case, report, error
-
-
 class TrialsTab:
-    """Trials/Lift/Compare state and handlers; mixed into WorkbenchScreen."""
+    """Trials state and handlers; mixed into WorkbenchScreen."""
 
     runner = None
-    lift_reports: dict[str, LiftReport]
-    # The last of each, kept for tabs that mount later (they are filled on first visit).
+    # The last list of runs, kept for tabs that mount later (they are filled on first visit).
     _runs: RunsLoaded | None = None
-    _lift: LiftReady | None = None
-    _case: CaseReady | None = None
 
     def trials_init(self) -> None:
         self.lift_reports = {}
+        self._trial_forms: dict[Path, dict] = {}
         self.trials_load()
         self.refresh_runs()
 
@@ -68,33 +64,63 @@ class TrialsTab:
         state = self._state_dir()
         return RunStore(state) if (state / "skillforge.db").exists() else None
 
+    def _configured_trial(self) -> dict:
+        """The run form's values before the author changes any: [trial] settings, then the
+        evals.json defaults (as `skillforge trial` layers them)."""
+        from skillforge.trials.config import TrialConfigError, evals_defaults
+
+        settings, _err = self.ws.settings(self.current)
+        values = settings.trial.model_dump()
+        try:
+            defaults = evals_defaults(self.current)
+        except TrialConfigError:
+            defaults = {}  # the run reports it, with the fix, when it starts
+        values |= {k: v for k, v in defaults.items() if k in values}
+        return values | {"judge": True, "decoys": None}
+
+    def _trial_form_values(self) -> dict:
+        from skillforge.trials.form_memory import remembered
+
+        path = self.current
+        if path not in self._trial_forms:
+            self._trial_forms[path] = remembered(self._state_dir(), path)
+        return self._configured_trial() | self._trial_forms[path]
+
     def trials_load(self) -> None:
-        """Fill the run form with the current skill's cases and the [trial] settings."""
+        """Fill the run form with the current skill's cases and its values: the configured
+        ones, with what the author last used for this skill over them."""
         if self.current is None:
             return
-        settings, _err = self.ws.settings(self.current)
         evalset = self.evals_file.evalset if getattr(self, "evals_file", None) else None
         cases = [str(c.id) for c in evalset.cases] if evalset else []
         if (form := self.pane("TrialConfigForm")) is not None:
-            form.load(cases, settings.trial.model_dump())
+            form.load(cases, self._trial_form_values())
+
+    def trials_leaving(self) -> None:
+        """The workbench is about to show another skill: keep this one's form values."""
+        form = self.pane("TrialConfigForm")
+        if form is not None and self.current is not None:
+            values, _problems = form.spec_overrides()
+            configured = self._configured_trial()
+            self._trial_forms[self.current] = {k: v for k, v in values.items()
+                                               if v is not None and v != configured.get(k)}
+
+    def remember_trial_form(self, values: dict) -> None:
+        """Start was pressed: remember these values for this skill, in the state dir."""
+        from skillforge.trials.form_memory import remember
+
+        try:
+            kept = remember(self._state_dir(), self.current, values, self._configured_trial())
+        except OSError as exc:
+            self.notify(f"The form's values are not remembered: {exc}", severity="warning")
+            return
+        self._trial_forms[self.current] = kept
 
     def trials_sync(self) -> None:
         """Fill the Trials tab when it first mounts."""
         self.trials_load()
         if self._runs is not None:
             self.on_runs_loaded(self._runs)
-
-    def lift_sync(self) -> None:
-        """Fill the Lift tab when it first mounts: the runs, and the last report asked for."""
-        if self._runs is not None:
-            self.on_runs_loaded(self._runs)
-        if self._lift is not None:
-            self.on_lift_ready(self._lift)
-
-    def compare_sync(self) -> None:
-        view = self.pane("CompareView")
-        if view is not None and self._case is not None:
-            view.show_case(self._case.case, self._case.report)
 
     # --- past runs ----------------------------------------------------------------------
 
@@ -127,36 +153,53 @@ class TrialsTab:
         if self.current is None or self.runner is not None:
             return
         from sessions.store import RunStore
-        from skillforge.models.llm import ProviderNotConfigured
+        from skillforge.screens.failures import classify
         from skillforge.trials.setup import prepare_runner
         from widgets.trials_grid import TrialsGrid
 
         form = self.query_one("TrialConfigForm")  # the Start button lives in the mounted form
         grid = self.query_one(TrialsGrid)
         settings, _err = self.ws.settings(self.current)
-        state = self._state_dir()
+        self.remember_trial_form(message.spec_overrides)
+        overrides = dict(message.spec_overrides)
+        judge = overrides.pop("judge", True)
         try:
-            runner = prepare_runner(settings, RunStore(state), skill_dir=self.current,
-                                    overrides=message.spec_overrides,
+            runner = prepare_runner(settings, RunStore(self._state_dir()), skill_dir=self.current,
+                                    overrides=overrides, judge=judge,
                                     on_event=lambda e: grid.post_message(TrialsGrid.Event(e)),
                                     warn=lambda w: self.notify(w, severity="warning"))
-        except ProviderNotConfigured as exc:
-            self.notify(str(exc), title="No LLM provider", severity="error", timeout=12)
-            return
-        except (ValueError, OSError) as exc:
-            self.notify(str(exc), title="Cannot start the run", severity="error", timeout=10)
+        except Exception as exc:  # noqa: BLE001 - classified; only the unexpected is a bug
+            self.trial_failed(classify(exc, "Starting the run", "configuration"), notify=True)
             return
         self.runner = runner
         grid.reset()
         form.set_running(True)
 
         async def work() -> None:
+            from skillforge.providers import aclose
+
             try:
                 await runner.run()
             finally:
                 self.runner = None
+                for client in {id(c): c for c in [runner.client, *runner.judges]}.values():
+                    await aclose(client)
 
         self.run_worker(work(), name="trial run", group="trial", exclusive=True, exit_on_error=False)
+
+    def trial_failed(self, failure, *, notify: bool = False) -> None:
+        """The run could not start or stopped on an error: Start works again, and the form
+        says why under its buttons."""
+        from dataclasses import replace
+
+        failure = replace(failure, message=form_words(failure.message))
+        self.runner = None
+        if notify:
+            self.show_failure(failure)
+        if (form := self.pane("TrialConfigForm")) is not None:
+            form.set_running(False)
+            form.show_problem(failure.message)
+        self.refresh_runs()
 
     def on_cancel_requested(self, message: CancelRequested) -> None:
         message.stop()
@@ -177,101 +220,3 @@ class TrialsTab:
             self.notify(message.error, title=f"Run {message.status}", severity="error", timeout=10)
         self.refresh_runs()
         self.show_lift(message.run_id)
-
-    # --- lift ---------------------------------------------------------------------------
-
-    def show_lift(self, run_id: str) -> None:
-        if (view := self.pane("LiftView")) is not None:
-            view.show_message(f"computing Skill Lift for {run_id}…")
-
-        def work() -> None:
-            from skillforge.lift.compute import lift_for_run
-            from skillforge.lift.agreement import run_agreement
-
-            store = self._store()
-            run = store.run(run_id) if store else None
-            if run is None:
-                self.post_message(LiftReady(error=f"no run {run_id!r} in the store"))
-                return
-            agreement = run_agreement(store.metrics(run_id))
-            self.post_message(LiftReady(report=lift_for_run(run, store.trials(run_id),
-                                                            judge_agreement=agreement)))
-
-        self.run_worker(work, name="lift", group="lift", exclusive=True, thread=True, exit_on_error=False)
-
-    async def on_runs_list_selected(self, message: RunsList.Selected) -> None:
-        message.stop()
-        await self.action_show_tab("lift-pane")
-        self.show_lift(message.run_id)
-
-    def on_run_chosen(self, message: RunChosen) -> None:
-        message.stop()
-        self.show_lift(message.run_id)
-
-    def on_compare_runs_chosen(self, message: CompareRunsChosen) -> None:
-        message.stop()
-
-        def work() -> None:
-            from skillforge.lift.compute import lift_for_run
-            from skillforge.lift.compare import compare_reports
-
-            store = self._store()
-            reports = []
-            for rid in (message.run_a, message.run_b):
-                run = store.run(rid) if store else None
-                if run is None:
-                    self.post_message(LiftReady(error=f"no run {rid!r} in the store"))
-                    return
-                reports.append(lift_for_run(run, store.trials(rid)))
-            self.post_message(LiftReady(comparison=compare_reports(*reports)))
-
-        self.run_worker(work, name="compare runs", group="lift", exclusive=True, thread=True,
-                        exit_on_error=False)
-
-    def on_lift_ready(self, message: LiftReady) -> None:
-        self._lift = message
-        if message.report is not None:
-            self.lift_reports[message.report.run_id] = message.report
-        view = self.pane("LiftView")
-        if view is None:
-            return
-        if message.error:
-            view.show_message(message.error, error=True)
-        elif message.comparison is not None:
-            view.show_comparison(message.comparison)
-        else:
-            view.show(message.report)
-
-    # --- compare ------------------------------------------------------------------------
-
-    def on_compare_requested(self, message: CompareRequested) -> None:
-        message.stop()
-        run_id, case_id = message.run_id, message.case_id
-
-        def work() -> None:
-            from skillforge.trajectory.compare_data import load_case_attempts
-
-            store = self._store()
-            try:
-                case = load_case_attempts(store, run_id, case_id)
-            except (LookupError, AttributeError) as exc:
-                self.post_message(CaseReady(error=str(exc)))
-                return
-            self.post_message(CaseReady(case=case, report=self.lift_reports.get(run_id)))
-
-        self.run_worker(work, name="compare", group="compare", exclusive=True, thread=True,
-                        exit_on_error=False)
-
-    async def on_case_ready(self, message: CaseReady) -> None:
-        if message.error:
-            self.notify(message.error, title="Compare", severity="warning")
-            return
-        self._case = message
-        fresh = "compare-pane" not in self._mounted_tabs
-        await self.action_show_tab("compare-pane")
-        if not fresh and (view := self.pane("CompareView")) is not None:
-            view.show_case(message.case, message.report)  # a fresh tab got it from compare_sync
-
-    async def on_compare_closed(self, message: CompareClosed) -> None:
-        message.stop()
-        await self.action_show_tab("lift-pane")

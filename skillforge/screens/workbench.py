@@ -1,13 +1,12 @@
 """The main screen: skill picker, file tree, and the tabs (Lint, Judge, Evals, Trials,
 Lift, Compare), each tab's logic in its own mixin (live_lint, judge_tab, evals_tab,
-trials_tab); this module lays them out and holds the skill switching and actions.
+trials_tab, lift_tab; tabs mounts them, guard asks before unsaved edits go,
+worker_errors reports failures); this module lays them out and holds the skill switching
+and actions.
 """
 
 from __future__ import annotations
 
-import os
-import shlex
-import subprocess
 from pathlib import Path
 
 from textual import on
@@ -19,21 +18,33 @@ from textual.widgets import Footer, TabbedContent, TabPane
 
 from linters.registry import catalogue
 from skillforge.workspace.live import LintResult, Workspace
+from skillforge.screens.editor import run_editor
 from skillforge.screens.evals_tab import EvalsTab
+from skillforge.screens.guard import UnsavedGuard
 from skillforge.screens.judge_tab import JudgeTab
+from skillforge.screens.lift_tab import LiftTab
 from skillforge.screens.live_lint import LiveLint
+from skillforge.screens.tabs import TABS, LazyTabs
 from skillforge.screens.trials_tab import TrialsTab
+from skillforge.screens.worker_errors import WorkerFailures
 from widgets.empty_state import EmptyState
 from widgets.file_tree import SkillFileTree
 from widgets.finding_detail import FindingDetail
 from widgets.findings_table import FindingsTable
-from widgets.judge_pane import JudgePane
 from widgets.lint_summary import LintSummary
 from widgets.skill_header import SkillHeader
 from widgets.skill_list import SkillEntry, SkillList
 
 
-class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, Screen):
+__all__ = ["TABS", "WorkbenchScreen"]
+# Below this width a single skill's file tree gives its columns to the tabs (ctrl+b shows it).
+SIDEBAR_MIN_WIDTH = 100
+# Below this height the tabs' fixed-height parts (run lists) shrink so tables keep rows.
+SHORT_HEIGHT = 30
+
+
+class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, LiftTab, LazyTabs, UnsavedGuard,
+                      WorkerFailures, Screen):
     """One skill at a time, with every lint result live."""
 
     BINDINGS = [
@@ -42,6 +53,7 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, Screen):
         Binding("n", "next_skill", "Next skill", id="next_skill", show=False),
         Binding("p", "prev_skill", "Prev skill", id="prev_skill", show=False),
         Binding("j", "judge", "Judge", id="judge_now"),
+        Binding("ctrl+b", "toggle_sidebar", "Sidebar", id="toggle_sidebar", show=False),
         Binding("1", "show_tab('lint-pane')", "Lint tab", id="tab.lint", show=False),
         Binding("2", "show_tab('judge-pane')", "Judge tab", id="tab.judge", show=False),
         Binding("3", "show_tab('evals-pane')", "Evals tab", id="tab.evals", show=False),
@@ -55,7 +67,8 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, Screen):
     #lint-pane { height: 1fr; }
     #lint-body { height: 1fr; }
     #run-picker { height: 8; }
-    #runs { height: 10; }
+    #runs { height: 1fr; min-height: 4; }
+    #main.-short #run-picker { height: 5; }
     FindingsTable { height: 3fr; }
     FindingDetail { height: 2fr; }
     """
@@ -69,6 +82,7 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, Screen):
         self.results: dict[Path, LintResult] = {}
         self._generation: dict[Path, int] = {}
         self._applied: dict[Path, int] = {}
+        self._sidebar_choice: bool | None = None  # ctrl+b's choice; None: by width
 
     # --- layout -------------------------------------------------------------------------
 
@@ -89,64 +103,29 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, Screen):
                             yield FindingDetail(id="detail")
                     # The other tabs are filled on first visit (ensure_tab): composing
                     # every form and view up front would double the start-up time.
-                    for title, tab in (("Judge", "judge-pane"), ("Evals", "evals-pane"),
-                                       ("Trials", "trials-pane"), ("Lift", "lift-pane"),
-                                       ("Compare", "compare-pane")):
+                    for title, tab in TABS[1:]:
                         yield TabPane(title, id=tab)
         yield Footer()
 
-    # --- tabs, mounted on first use -------------------------------------------------------
-
-    def _tab_content(self, tab: str) -> list:
-        # Imported here: each tab's widgets load on its first visit, not at start-up.
-        if tab == "judge-pane":
-            return [JudgePane(id="judge")]
-        if tab == "evals-pane":
-            from widgets.evals_pane import EvalsPane
-
-            return [EvalsPane(id="evals")]
-        if tab == "trials-pane":
-            from widgets.runs_list import RunsList
-            from widgets.trial_config_form import TrialConfigForm
-            from widgets.trials_grid import TrialsGrid
-
-            return [Vertical(TrialConfigForm(id="trial-form"), TrialsGrid(id="trials-grid"),
-                             RunsList(id="runs"))]
-        if tab == "lift-pane":
-            from widgets.lift_view import LiftView
-            from widgets.run_picker import RunPicker
-
-            return [Vertical(RunPicker(id="run-picker"), LiftView(id="lift"))]
-        if tab == "compare-pane":
-            from widgets.compare_view import CompareView
-
-            return [CompareView(id="compare")]
-        return []
-
-    async def ensure_tab(self, tab: str) -> None:
-        """Mount a tab's widgets the first time it is shown, then give them the state."""
-        if tab in self._mounted_tabs:
-            return
-        self._mounted_tabs.add(tab)
-        pane = self.query_one("#tabs", TabbedContent).get_pane(tab)
-        await pane.mount(*self._tab_content(tab))
-        {"judge-pane": self.judge_sync, "evals-pane": self.evals_sync,
-         "trials-pane": self.trials_sync, "lift-pane": self.lift_sync,
-         "compare-pane": self.compare_sync}.get(tab, lambda: None)()
-
-    def pane(self, cls):
-        """The mounted widget of `cls`, or None while its tab has not been shown yet."""
-        found = self.query(cls)
-        return found.first() if found else None
-
-    async def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        if event.tabbed_content.id == "tabs" and event.pane.id:
-            await self.ensure_tab(event.pane.id)
+    # --- size ------------------------------------------------------------------------
 
     def on_resize(self) -> None:
         # Under 120 columns the sidebar gives room to the findings' messages. Set on the
         # sidebar itself: a class on the screen would restyle every widget.
-        self.query_one("#sidebar").styles.width = 24 if self.size.width < 120 else 30
+        sidebar = self.query_one("#sidebar")
+        sidebar.styles.width = 24 if self.size.width < 120 else 30
+        self._place_sidebar()
+        self.query_one("#main").set_class(self.size.height < SHORT_HEIGHT, "-short")
+
+    def _place_sidebar(self) -> None:
+        shown = self._sidebar_choice
+        if shown is None:
+            shown = not self.ws.is_single or self.size.width >= SIDEBAR_MIN_WIDTH
+        self.query_one("#sidebar").display = shown
+
+    def action_toggle_sidebar(self) -> None:
+        self._sidebar_choice = not self.query_one("#sidebar").display
+        self._place_sidebar()
 
     def on_mount(self) -> None:
         self.judge_init()
@@ -223,11 +202,14 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, Screen):
 
     @on(SkillList.Chosen)
     def on_skill_chosen(self, message: SkillList.Chosen) -> None:
-        self.switch_skill(message.path)
+        self.request_switch(message.path)
 
     def switch_skill(self, path: Path) -> None:
+        """Show `path` now (unsaved eval edits of the current skill are dropped: callers
+        ask first through `request_switch`)."""
         if path == self.current or path not in self.ws.skills:
             return
+        self.trials_leaving()
         self.current = path
         self.query_one(FindingsTable).filter_file(None)
         self.judge_switched(path)
@@ -243,23 +225,6 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, Screen):
         self.lint(path)
 
     # --- actions ------------------------------------------------------------------------
-
-    async def action_show_tab(self, tab: str) -> None:
-        await self.ensure_tab(tab)
-        tabs = self.query_one("#tabs", TabbedContent)
-        # Let go of the focused widget first: TabbedContent re-activates the pane that holds
-        # the focus, which would snap the view straight back.
-        self.set_focus(None)
-        tabs.active = tab
-        pane = tabs.get_pane(tab)
-
-        def focus_first() -> None:
-            # The focus chain holds only focusable widgets that are shown.
-            target = next((w for w in self.focus_chain if pane in w.ancestors), None)
-            if target is not None:
-                target.focus()
-
-        self.call_after_refresh(focus_first)
 
     async def action_judge(self) -> None:
         await self.action_show_tab("judge-pane")
@@ -281,7 +246,7 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, Screen):
         )
         order = [e.path for e in entries]
         i = order.index(self.current) if self.current in order else 0
-        self.switch_skill(order[(i + step) % len(order)])
+        self.request_switch(order[(i + step) % len(order)])
 
     def action_next_skill(self) -> None:
         self._step_skill(1)
@@ -297,26 +262,8 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, Screen):
         self.open_in_editor(self.current / rel, finding.line if finding is not None else None)
 
     def open_in_editor(self, path: Path, line: int | None) -> None:
-        cmd = editor_command(path, line)
-        try:
-            with self.app.suspend():
-                subprocess.run(cmd, check=False)
-        except Exception as exc:  # noqa: BLE001 - SuspendNotSupported, a missing editor...
-            self.notify(f"Could not open {shlex.join(cmd)}: {exc}. Set $EDITOR to your editor.",
-                        title="Editor", severity="warning", timeout=6)
-            return
-        if self.current is not None:
+        problem = run_editor(self.app, path, line)
+        if problem is not None:
+            self.notify(problem, title="Editor", severity="warning", timeout=6)
+        elif self.current is not None:
             self.lint(self.current)
-
-
-def editor_command(path: Path, line: int | None) -> list[str]:
-    """`$VISUAL`/`$EDITOR` at a line, in the syntax the common editors understand."""
-    editor = shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
-    name = Path(editor[0]).name
-    if line and name in ("code", "code-insiders", "codium", "cursor", "windsurf"):
-        return [*editor, "--goto", f"{path}:{line}"]
-    if line and name in ("subl", "zed", "hx", "helix"):
-        return [*editor, f"{path}:{line}"]
-    if line:
-        return [*editor, f"+{line}", str(path)]
-    return [*editor, str(path)]

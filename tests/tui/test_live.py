@@ -11,7 +11,7 @@ import pytest
 from skillforge.app.messages import LintFinished, ScriptsLinted, SkillChanged
 from skillforge.models.config import Settings, UiConfig
 from skillforge.screens.help import HelpScreen
-from skillforge.screens.workbench import editor_command
+from skillforge.screens.editor import editor_command
 from tests.conftest import SAMPLE_SKILLS
 from tests.tui.helpers import SIZE, Recorder, make_app, settle, shown_rules, table, wait_for
 from widgets.empty_state import EmptyState
@@ -157,18 +157,6 @@ async def test_theme_toggles_between_light_and_dark(skill: Path):
         dark = app.current_theme.dark
         await pilot.press("ctrl+t")
         assert app.current_theme.dark is not dark
-
-
-async def test_command_palette_offers_the_workbench_commands(skill: Path):
-    from skillforge.app.commands import WorkbenchCommands
-
-    app = make_app(skill)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        provider = WorkbenchCommands(app.screen)
-        names = [name for name, _cb, _h in provider._commands()]
-        assert "Lint now" in names and "Toggle light/dark theme" in names
-        assert "Open SKILL.md" in names and "Open scripts/summarize.py" in names
 
 
 def test_editor_command_puts_the_line_where_each_editor_wants_it(monkeypatch, tmp_path):

@@ -65,7 +65,7 @@ async def test_the_grid_follows_a_run_fed_as_messages():
     grid = TrialsGrid()
     app = Host(grid)
     async with app.run_test(size=SIZE, message_hook=app.record) as pilot:
-        assert "no trial run yet" in _text(grid.render())
+        assert "No run started in this session" in _text(grid.render())
         events = [RunStarted("r1", RunSpec(skill_path="x"), KEYS, "csv-insights"),
                   *[TrialQueued(k) for k in KEYS], TrialStarted(KEYS[0]),
                   TrialStep(KEYS[0], 2, "bash: python3 summarize.py sales.csv",
@@ -140,8 +140,9 @@ async def test_the_form_posts_start_with_the_overrides():
         assert start.spec_overrides == {
             "case_ids": ["order-stats"], "conditions": ["with_skill", "baseline",
                                                         "self_generated"],
-            "attempts": 5, "concurrency": 2, "model": "openai:llama3.1",
-            "sandbox": "docker", "network": True}
+            "attempts": 5, "concurrency": 2, "max_turns": 30, "timeout_sec": 600,
+            "disk_mb": 1024, "decoys": None, "agent": "builtin", "model": "openai:llama3.1",
+            "sandbox": "docker", "image": None, "network": True, "judge": True}
 
 
 async def test_the_form_refuses_bad_values_and_cancels_a_running_run():

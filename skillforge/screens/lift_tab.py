@@ -1,0 +1,154 @@
+"""The workbench's Lift and Compare tabs: Skill Lift of a stored run (or the change between
+two), and a case's trajectories side by side.
+
+A mixin of WorkbenchScreen (handlers by naming convention). Store reads and the statistics
+run in thread workers and come back as messages.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.message import Message
+
+if TYPE_CHECKING:  # the tabs' widgets load on first use, not at start-up
+    from skillforge.models.lift import LiftReport
+    from widgets.compare_view import CompareClosed
+    from widgets.lift_view import CompareRequested
+    from widgets.run_picker import CompareRunsChosen, RunChosen
+    from widgets.runs_list import RunsList
+
+
+class LiftReady(Message):
+    def __init__(self, report: LiftReport | None = None, comparison=None, error: str | None = None) -> None:
+        super().__init__()
+        self.report, self.comparison, self.error = report, comparison, error
+
+
+class CaseReady(Message):
+    def __init__(self, case=None, report: LiftReport | None = None, error: str | None = None) -> None:
+        super().__init__()
+        self.case, self.report, self.error = case, report, error
+
+
+class LiftTab:
+    """Lift/Compare state and handlers; mixed into WorkbenchScreen."""
+
+    lift_reports: dict[str, LiftReport]
+    # The last of each, kept for tabs that mount later (they are filled on first visit).
+    _lift: LiftReady | None = None
+    _case: CaseReady | None = None
+
+    def lift_sync(self) -> None:
+        """Fill the Lift tab when it first mounts: the runs, and the last report asked for."""
+        if self._runs is not None:
+            self.on_runs_loaded(self._runs)
+        if self._lift is not None:
+            self.on_lift_ready(self._lift)
+
+    def compare_sync(self) -> None:
+        view = self.pane("CompareView")
+        if view is not None and self._case is not None:
+            view.show_case(self._case.case, self._case.report)
+
+    def lift_failed(self, failure) -> None:
+        if (view := self.pane("LiftView")) is not None:
+            view.show_message(failure.message.splitlines()[0], error=True)
+
+    # --- lift ---------------------------------------------------------------------------
+
+    def show_lift(self, run_id: str) -> None:
+        if (view := self.pane("LiftView")) is not None:
+            view.show_message(f"computing Skill Lift for {run_id}…")
+
+        def work() -> None:
+            from skillforge.lift.compute import lift_for_run
+            from skillforge.lift.agreement import run_agreement
+
+            store = self._store()
+            run = store.run(run_id) if store else None
+            if run is None:
+                self.post_message(LiftReady(error=f"no run {run_id!r} in the store"))
+                return
+            agreement = run_agreement(store.metrics(run_id))
+            self.post_message(LiftReady(report=lift_for_run(run, store.trials(run_id),
+                                                            judge_agreement=agreement)))
+
+        self.run_worker(work, name="lift", group="lift", exclusive=True, thread=True, exit_on_error=False)
+
+    async def on_runs_list_selected(self, message: RunsList.Selected) -> None:
+        message.stop()
+        await self.action_show_tab("lift-pane")
+        self.show_lift(message.run_id)
+
+    def on_run_chosen(self, message: RunChosen) -> None:
+        message.stop()
+        self.show_lift(message.run_id)
+
+    def on_compare_runs_chosen(self, message: CompareRunsChosen) -> None:
+        message.stop()
+
+        def work() -> None:
+            from skillforge.lift.compute import lift_for_run
+            from skillforge.lift.compare import compare_reports
+
+            store = self._store()
+            reports = []
+            for rid in (message.run_a, message.run_b):
+                run = store.run(rid) if store else None
+                if run is None:
+                    self.post_message(LiftReady(error=f"no run {rid!r} in the store"))
+                    return
+                reports.append(lift_for_run(run, store.trials(rid)))
+            self.post_message(LiftReady(comparison=compare_reports(*reports)))
+
+        self.run_worker(work, name="compare runs", group="lift", exclusive=True, thread=True,
+                        exit_on_error=False)
+
+    def on_lift_ready(self, message: LiftReady) -> None:
+        self._lift = message
+        if message.report is not None:
+            self.lift_reports[message.report.run_id] = message.report
+        view = self.pane("LiftView")
+        if view is None:
+            return
+        if message.error:
+            view.show_message(message.error, error=True)
+        elif message.comparison is not None:
+            view.show_comparison(message.comparison)
+        else:
+            view.show(message.report)
+
+    # --- compare ------------------------------------------------------------------------
+
+    def on_compare_requested(self, message: CompareRequested) -> None:
+        message.stop()
+        run_id, case_id = message.run_id, message.case_id
+
+        def work() -> None:
+            from skillforge.trajectory.compare_data import load_case_attempts
+
+            store = self._store()
+            try:
+                case = load_case_attempts(store, run_id, case_id)
+            except (LookupError, AttributeError) as exc:
+                self.post_message(CaseReady(error=str(exc)))
+                return
+            self.post_message(CaseReady(case=case, report=self.lift_reports.get(run_id)))
+
+        self.run_worker(work, name="compare", group="compare", exclusive=True, thread=True,
+                        exit_on_error=False)
+
+    async def on_case_ready(self, message: CaseReady) -> None:
+        if message.error:
+            self.notify(message.error, title="Compare", severity="warning")
+            return
+        self._case = message
+        fresh = "compare-pane" not in self._mounted_tabs
+        await self.action_show_tab("compare-pane")
+        if not fresh and (view := self.pane("CompareView")) is not None:
+            view.show_case(message.case, message.report)  # a fresh tab got it from compare_sync
+
+    async def on_compare_closed(self, message: CompareClosed) -> None:
+        message.stop()
+        await self.action_show_tab("lift-pane")

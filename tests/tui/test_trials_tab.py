@@ -1,0 +1,140 @@
+"""The Trials tab driven by keys: start with ctrl+r, a failed start leaves the form usable
+and says what to fix, every knob of `skillforge trial` is in the form and remembered per
+skill, and at 80x24 Start and Cancel are on screen."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from textual.widgets import Button, Checkbox, Input, Select
+
+from skillforge.models.config import Settings
+from tests.conftest import SAMPLE_SKILLS
+from tests.tui.helpers import Recorder, make_app, settle, wait_for
+from widgets.trial_config_form import StartRequested, TrialConfigForm
+
+MISSING_IMAGE = "skillforge-test/no-such-image:0"
+
+
+@pytest.fixture
+def workspace(tmp_path: Path, monkeypatch) -> Path:
+    """A launch directory with one skill and a provider that is configured but never called."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(SAMPLE_SKILLS / "csv-insights", tmp_path / "csv-insights")
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("SKILLFORGE_PROVIDER__MODEL", "test-model")
+    return tmp_path
+
+
+def form(app) -> TrialConfigForm:
+    return app.workbench.query_one(TrialConfigForm)
+
+
+def on_screen(app, widget) -> bool:
+    """The widget is shown whole inside the terminal (not cut off at an edge)."""
+    region = widget.region
+    screen = app.screen.region
+    return bool(widget.display and region.area and screen.contains_region(region))
+
+
+async def open_trials(pilot) -> TrialConfigForm:
+    await settle(pilot)
+    await pilot.press("4")
+    await wait_for(pilot, lambda: bool(pilot.app.workbench.query(TrialConfigForm)), 5, "the form")
+    await pilot.pause(0.2)
+    return form(pilot.app)
+
+
+async def type_into(pilot, selector: str, text: str) -> None:
+    field = pilot.app.workbench.query_one(selector, Input)
+    field.focus()
+    field.value = ""
+    await pilot.press(*text)
+
+
+async def test_a_failed_start_enables_start_again_and_names_the_image_field(workspace: Path):
+    app = make_app(workspace / "csv-insights", Settings())
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        f = await open_trials(pilot)
+        await type_into(pilot, "#image", MISSING_IMAGE)
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: bool(f.problem_text), 30, "the failure under the form")
+        await wait_for(pilot, lambda: not f.running, 5, "the form to stop running")
+        assert not f.query_one("#start", Button).disabled
+        assert f.query_one("#cancel", Button).disabled
+        notes = [n for n in app._notifications if n.severity == "error"]
+        assert notes and all("a bug" not in n.title for n in notes)
+        assert notes[-1].title.startswith("Environment")
+        assert "--image" not in f.problem_text and "image field" in f.problem_text
+        assert app.workbench.runner is None
+
+
+async def test_every_knob_of_the_trial_command_is_in_the_form_and_sent(workspace: Path):
+    rec = Recorder()
+    app = make_app(workspace / "csv-insights", Settings())
+    async with app.run_test(size=(120, 40), message_hook=rec) as pilot:
+        f = await open_trials(pilot)
+        await type_into(pilot, "#attempts", "2")
+        await type_into(pilot, "#concurrency", "4")
+        await type_into(pilot, "#timeout", "120")
+        await type_into(pilot, "#max_turns", "12")
+        await type_into(pilot, "#disk", "512")
+        await type_into(pilot, "#decoys", "0")
+        await type_into(pilot, "#model", "openai:other")
+        await type_into(pilot, "#image", MISSING_IMAGE)
+        f.query_one("#agent", Select).value = "codex"
+        f.query_one("#sandbox", Select).value = "local"
+        f.query_one("#network", Checkbox).focus()
+        await pilot.press("space")
+        f.query_one("#judge", Checkbox).focus()
+        await pilot.press("space")
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: bool(rec.of(StartRequested)), 5, "StartRequested")
+        sent = rec.of(StartRequested)[0].spec_overrides
+        assert sent == {
+            "case_ids": [], "conditions": ["with_skill", "baseline"], "attempts": 2,
+            "concurrency": 4, "max_turns": 12, "timeout_sec": 120, "disk_mb": 512,
+            "decoys": 0, "agent": "codex", "model": "openai:other", "sandbox": "local",
+            "image": MISSING_IMAGE, "network": True, "judge": False}
+
+
+async def test_the_form_is_remembered_per_skill_in_the_state_dir(workspace: Path):
+    skill = workspace / "csv-insights"
+    app = make_app(skill, Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_trials(pilot)
+        await type_into(pilot, "#attempts", "1")
+        await type_into(pilot, "#image", MISSING_IMAGE)
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: (workspace / ".skillforge/ui/trial-forms.json").exists(),
+                       10, "the remembered form")
+        await wait_for(pilot, lambda: not form(app).running and bool(form(app).problem_text),
+                       30, "the run to fail")
+    stored = json.loads((workspace / ".skillforge/ui/trial-forms.json").read_text())
+    assert stored == {str(skill.resolve()): {"attempts": 1, "image": MISSING_IMAGE}}
+    assert not (skill / ".skillforge").exists()  # nothing lands among the author's files
+
+    app = make_app(skill, Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        f = await open_trials(pilot)
+        assert f.query_one("#attempts", Input).value == "1"
+        assert f.query_one("#image", Input).value == MISSING_IMAGE
+        assert f.query_one("#concurrency", Input).value == "2"  # untouched: the configured value
+
+
+async def test_at_80x24_start_and_cancel_are_on_screen_and_ctrl_r_starts(workspace: Path):
+    rec = Recorder()
+    app = make_app(workspace / "csv-insights", Settings())
+    async with app.run_test(size=(80, 24), message_hook=rec) as pilot:
+        f = await open_trials(pilot)
+        assert on_screen(app, f.query_one("#start", Button))
+        assert on_screen(app, f.query_one("#cancel", Button))
+        for knob in ("#attempts", "#image", "#timeout", "#decoys", "#network", "#judge"):
+            assert on_screen(app, f.query_one(knob)), knob
+        app.workbench.query_one("#runs").focus()  # the keys work from anywhere in the tab
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: bool(rec.of(StartRequested)), 5, "StartRequested")
