@@ -121,9 +121,13 @@ def test_terminus_2_on_the_local_model_runs_and_imports_with_pairs(
     assert checked.returncode == 0, checked.stderr[-3000:]
     for path, got in json.loads(checked.stdout).items():
         assert got["ok"] and got["validator_ok"], (path, got)
-    for trial in job.trials.values():
+    for name, trial in job.trials.items():
         assert trial["agent_info"]["name"] == "terminus-2"
         assert trial["agent_result"]["n_input_tokens"] > 0  # it did talk to the server
+        # Harbor gave terminus-2 the skill from the task's skills_dir in with_skill only.
+        steps = json.loads((job.folder / name / "agent" / "trajectory.json").read_text())
+        offered = "<name>csv-insights</name>" in json.dumps(steps["steps"][0]["message"])
+        assert offered is trial["task_name"].endswith("__with_skill"), name
 
     out, lift, _ = import_and_report(tmp_path, readme, job.folder)
     assert "terminus-2 / openai/smollm2 · 2 trials (2 ok)" in out
