@@ -5,8 +5,10 @@ Slack, Stripe, OpenAI, JWT, private keys, basic-auth URLs, ...), discovered thro
 detect-secrets' own plugin registry, so a new detect-secrets release brings its new
 detectors. Two things are ours. Speed: a skill is mostly prose, so the plugins never see a
 whole file, only short windows around what could be a secret (see `_candidates`), and each
-plugin runs (its own `analyze_string`) only on windows holding one of its literals. And
-precision: obvious placeholders and documentation examples are skipped.
+plugin runs (its own `analyze_string`) only on windows holding one of its literals, through
+exact copies of its regexes kept in the cache dir (`linters.secret_detectors`), so
+detect-secrets itself is imported only when a plugin's own code is needed. And precision:
+obvious placeholders and documentation examples are skipped.
 """
 
 from __future__ import annotations
@@ -14,17 +16,13 @@ from __future__ import annotations
 import base64
 import json
 import re
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
 
+from linters.secret_detectors import Detector, detectors
 from linters.security_context import Hit, Line, SecurityText
 from skillforge.models.findings import Severity
-
-# Detectors that are not about secrets in a skill: a public IP is SF507's business.
-_SKIP_PLUGINS = {"IPPublicDetector"}
 
 # Where to look. A token-shaped secret is random: it holds an alphanumeric run of 16+
 # characters with both letters and digits (identifiers such as `RUBE_MANAGE_CONNECTIONS` or
@@ -35,34 +33,6 @@ _LONG_RUN = b"a" * 16
 _DIGITS = b"0123456789"
 _LETTERS = bytes(range(65, 91)) + bytes(range(97, 123))
 _LINE_ANCHORS = (b"://", b"private key", b"_authtoken")
-# Literal gates per plugin class (lower-case ones are checked on the lower-cased window):
-# a plugin's regexes only run on a window that holds one. Plugins not listed here (a newer
-# detect-secrets) run on every token window: correct, only slower.
-_GATES: dict[str, tuple[str, ...]] = {
-    "ArtifactoryDetector": ("AKC", "AP"),
-    "AWSKeyDetector": ("A3T", "ABIA", "ACCA", "AKIA", "ASIA", "aws"),
-    "AzureStorageKeyDetector": ("AccountKey=",),
-    "BasicAuthDetector": ("@",),
-    "CloudantDetector": ("cl",),
-    "DiscordBotTokenDetector": (".",),
-    "GitHubTokenDetector": ("gh",),
-    "GitLabTokenDetector": ("gl", "GR1348941"),
-    "IbmCloudIamDetector": ("key", "pwd", "pass", "token"),
-    "IbmCosHmacDetector": ("secret",),
-    "JwtTokenDetector": ("eyJ",),
-    "MailchimpDetector": ("-us",),
-    "NpmDetector": ("_authtoken",),
-    "OpenAIDetector": ("T3BlbkFJ",),
-    "PrivateKeyDetector": ("private key",),
-    "PypiTokenDetector": ("pypi-",),
-    "SendGridDetector": ("SG.",),
-    "SlackDetector": ("xox", "hooks.slack.com"),
-    "SoftlayerDetector": ("softlayer", "sl"),
-    "SquareOAuthDetector": ("sq0csp-",),
-    "StripeDetector": ("k_live_",),
-    "TelegramBotTokenDetector": (":",),
-    "TwilioKeyDetector": ("AC", "SK"),
-}
 
 # Values that are obviously not real: documentation keys, fill-in markers, templates.
 _PLACEHOLDER = re.compile(
@@ -83,39 +53,6 @@ _LOCAL_HOST = re.compile(
     re.IGNORECASE,
 )
 _KEY_BODY = re.compile(r"[A-Za-z0-9+/=]{40,}")
-
-
-@dataclass(frozen=True)
-class _Detector:
-    name: str
-    label: str
-    plugin: Any
-    gates: tuple[str, ...]
-
-
-_lock = threading.Lock()
-_detectors_cache: list[_Detector] | None = None
-
-
-def detectors() -> list[_Detector]:
-    """detect-secrets' regex plugins, loaded on first use (importing them costs ~150 ms)."""
-    global _detectors_cache
-    with _lock:
-        if _detectors_cache is None:
-            _detectors_cache = _load_detectors()
-        return _detectors_cache
-
-
-def _load_detectors() -> list[_Detector]:
-    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-    from detect_secrets.plugins.base import RegexBasedDetector
-
-    out: list[_Detector] = []
-    for label, cls in sorted(get_mapping_from_secret_type_to_class().items()):
-        if not issubclass(cls, RegexBasedDetector) or cls.__name__ in _SKIP_PLUGINS:
-            continue
-        out.append(_Detector(cls.__name__, label, cls(), _GATES.get(cls.__name__, ())))
-    return out
 
 
 # Detectors that can match without a random-looking token (found by their anchors instead).
@@ -213,7 +150,7 @@ def _plausible(token: bytes, before: bytes) -> bool:
     return token.startswith(_TOKEN_PREFIXES) or any(k in before for k in _NEARBY_KEYWORDS)
 
 
-def _gate_open(det: _Detector, win: _Window) -> bool:
+def _gate_open(det: Detector, win: _Window) -> bool:
     if not det.gates:
         return True
     for g in det.gates:
@@ -253,7 +190,7 @@ def scan_sf504(st: SecurityText) -> Iterator[Hit]:
 _WHOLE_MATCH = {"GitHubTokenDetector", "GitLabTokenDetector"}
 
 
-def _secrets(det: _Detector, text: str) -> Iterator[str]:
+def _secrets(det: Detector, text: str) -> Iterator[str]:
     """The secrets one plugin finds in `text`, as whole strings.
 
     `analyze_string` yields `re.findall` results (after the plugin's own checks, such as the
@@ -262,10 +199,10 @@ def _secrets(det: _Detector, text: str) -> Iterator[str]:
     for patterns with several groups (npm).
     """
     if det.name in _WHOLE_MATCH:
-        for regex in det.plugin.denylist:
+        for regex in det.denylist:
             yield from (m.group(0) for m in regex.finditer(text))
         return
-    for found in det.plugin.analyze_string(text):
+    for found in det.analyze_string(text):
         if isinstance(found, tuple):
             found = next((part for part in found if part), "")
         if found:
@@ -274,8 +211,6 @@ def _secrets(det: _Detector, text: str) -> Iterator[str]:
 
 def _not_a_secret(plugin: str, secret: str, win: _Window, st: SecurityText) -> str | None:
     """Why a detector's match is a placeholder or a documentation example (None if real)."""
-    from detect_secrets.filters.heuristic import is_sequential_string
-
     if plugin == "PrivateKeyDetector":
         # A header alone is a mention ("files starting with -----BEGIN RSA PRIVATE KEY");
         # a key has a base64 body right after it.
@@ -293,6 +228,8 @@ def _not_a_secret(plugin: str, secret: str, win: _Window, st: SecurityText) -> s
         if len(secret) < 6:
             return "too short to be a password"
         return None
+    from detect_secrets.filters.heuristic import is_sequential_string
+
     if _PLACEHOLDER.search(secret) or is_sequential_string(secret):
         return "placeholder"
     if len(set(secret)) <= 3:

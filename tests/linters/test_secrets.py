@@ -7,6 +7,9 @@ import base64
 import hashlib
 import json
 
+import pytest
+
+from linters import secret_detectors
 from skillforge.models.findings import Severity
 from tests.linters.test_security import hits, scan
 
@@ -89,3 +92,64 @@ def test_prefixed_tokens_are_reported_whole():
         assert found, line
         assert any(detector in h.message for h in found), [h.message for h in found]
         assert all(_token_body("gh", 36) not in h.message for h in found)
+
+
+# --- the plugins' regexes kept in the cache dir (linters.secret_detectors) -----------------
+
+
+def _no_call(*_args, **_kwargs):
+    raise AssertionError("imported detect-secrets' plugins although the table was kept")
+
+
+@pytest.fixture
+def kept_table(monkeypatch):
+    """(detectors from the plugins, detectors read back from the table they left)."""
+    secret_detectors.forget()
+    real = secret_detectors.detectors()
+    assert secret_detectors.table_path().is_file()
+    secret_detectors.forget()
+    monkeypatch.setattr(secret_detectors, "_from_plugins", _no_call)
+    yield real, secret_detectors.detectors()
+    secret_detectors.forget()
+
+
+def _shape(dets):
+    return [(d.name, d.label, d.gates, d.plain, [(r.pattern, r.flags) for r in d.denylist])
+            for d in dets]
+
+
+def test_the_kept_table_holds_exact_copies_of_the_plugins_regexes(kept_table):
+    real, kept = kept_table
+    assert _shape(kept) == _shape(real) and len(kept) > 20
+    # Only the JWT plugin has an analyze_string of its own (it checks the token's form).
+    assert [d.name for d in kept if not d.plain] == ["JwtTokenDetector"]
+
+
+def test_secrets_are_found_alike_through_the_kept_table(kept_table):
+    test_token_found_by_detect_secrets_is_high()  # the JWT plugin itself is used here
+    test_basic_auth_url_with_a_real_looking_password()
+    test_prefixed_tokens_are_reported_whole()
+    test_documentation_placeholders_are_skipped()
+    test_private_key_needs_a_body()
+
+
+def test_a_text_no_plugin_regex_matches_never_imports_the_plugins(kept_table, monkeypatch):
+    monkeypatch.setattr(secret_detectors, "_load_plugins", _no_call)
+    text = f"```\nBuild id: {_token_body('id', 32)} at https://ci.acme-widgets.io/run\n```\n"
+    assert scan(text) == []
+
+
+@pytest.mark.parametrize("content", [b"", b"[[1, 2]]", b'[["X", "x", [["(", 32]], true]]'],
+                         ids=["empty", "wrong-shape", "bad-regex"])
+def test_a_damaged_table_is_read_from_the_plugins_and_replaced(content):
+    secret_detectors.forget()
+    real = _shape(secret_detectors.detectors())
+    path = secret_detectors.table_path()
+    path.write_bytes(content)
+    secret_detectors.forget()
+    try:
+        assert _shape(secret_detectors.detectors()) == real
+        secret_detectors.forget()
+        assert _shape(secret_detectors._read_table(path)) == real  # rewritten whole
+    finally:
+        secret_detectors.forget()
