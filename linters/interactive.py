@@ -7,7 +7,9 @@ scripts by their `read`/`select` commands, JavaScript by its readline/prompt cal
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from collections.abc import Iterator
 from functools import lru_cache
 
@@ -21,9 +23,6 @@ _PY_PROMPT_ATTRS = {("getpass", "getpass"), ("click", "prompt"), ("click", "conf
                     ("typer", "prompt"), ("typer", "confirm"), ("Prompt", "ask"),
                     ("Confirm", "ask"), ("IntPrompt", "ask"), ("questionary", "text"),
                     ("questionary", "select"), ("questionary", "confirm"), ("inquirer", "prompt")}
-_PY_PROMPT_RE = re.compile(
-    r"^[^#\n]*?(?<![\w.])((?:raw_)?input|getpass(?:\.getpass)?)\s*\(", re.MULTILINE
-)
 # `read` where a command starts: line start, after `;` `&&` `|` `(` `{` `!`, or after a
 # keyword; `IFS= read` assignments allowed in between.
 _SH_READ = re.compile(
@@ -56,8 +55,7 @@ def _python_prompts(text: str) -> tuple[tuple[int, str], ...]:
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return tuple((text.count("\n", 0, m.start()) + 1, m.group(1) + "()")
-                     for m in _PY_PROMPT_RE.finditer(text))
+        return _python_prompts_by_tokens(text)
     out: list[tuple[int, str]] = []
     guarded: set[int] = set()
     for node in ast.walk(tree):
@@ -72,6 +70,31 @@ def _python_prompts(text: str) -> tuple[tuple[int, str], ...]:
         elif (isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name)
               and (fn.value.id, fn.attr) in _PY_PROMPT_ATTRS):
             out.append((node.lineno, f"{fn.value.id}.{fn.attr}()"))
+    return tuple(sorted(out))
+
+
+def _python_prompts_by_tokens(text: str) -> tuple[tuple[int, str], ...]:
+    """Prompt calls of a file that does not parse: its tokens, so a docstring or comment
+    that names input() is not a call (a regex over lines took them for one)."""
+    out: list[tuple[int, str]] = []
+    last: list[tokenize.TokenInfo] = []  # the last three significant tokens
+    skip = (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT)
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type in skip:
+                continue
+            if tok.type == tokenize.OP and tok.string == "(" and last and \
+                    last[-1].type == tokenize.NAME:
+                name = last[-1]
+                dotted = len(last) > 1 and last[-2].string == "."
+                owner = last[-3].string if dotted and len(last) > 2 else None
+                if not dotted and name.string in _PY_PROMPT_CALLS:
+                    out.append((name.start[0], f"{name.string}()"))
+                elif (owner, name.string) in _PY_PROMPT_ATTRS:
+                    out.append((name.start[0], f"{owner}.{name.string}()"))
+            last = (last + [tok])[-3:]
+    except (tokenize.TokenError, SyntaxError):
+        pass  # what was read before the tokens gave out still counts
     return tuple(sorted(out))
 
 

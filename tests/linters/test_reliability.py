@@ -175,6 +175,31 @@ def test_sf306_interactive_input(tmp_path, path, code, hit):
         assert len(found) == 1 and hit in found[0].message
 
 
+BROKEN_WITH_DOCSTRING = '''"""Ask nothing: never call input() here; the agent has no keyboard.
+
+Pass --name instead of waiting for input(...).
+"""
+import sys
+
+def main(:
+    name = input("Name? ")  # the real prompt, line 8
+'''
+
+
+def test_sf306_with_a_syntax_error_points_at_code_not_docstring_text(tmp_path):
+    skill = make_skill(tmp_path, "# CSV\n\nRun `scripts/a.py` with python.\n",
+                       {"scripts/a.py": BROKEN_WITH_DOCSTRING})
+    [finding] = fired(skill, "SF306")
+    assert finding.line == 8 and "line 8" in finding.message and "more" not in finding.message
+
+
+def test_sf306_with_a_syntax_error_ignores_prompts_named_in_strings_and_comments(tmp_path):
+    code = '"""Never input() here."""\nx = "input()"  # input() is not used\ndef f(:\n'
+    skill = make_skill(tmp_path, "# CSV\n\nRun `scripts/a.py` with python.\n",
+                       {"scripts/a.py": code})
+    assert fired(skill, "SF306") == []
+
+
 # --- SF307 --------------------------------------------------------------------------------
 
 def test_sf307_reports_once_per_command_with_every_unpinned_package(tmp_path):
