@@ -129,7 +129,9 @@ scored higher, red where lower).
 - Final answers (bottom right): each side's last answer, with the words only it has
   highlighted.
 - **+** / **-**: taller / shorter step slots. **Tab** moves between the panels.
-- In a trajectory: **↑/↓** steps, **]** / **[** next / previous highlight.
+- In a trajectory: **↑/↓** steps, **]** / **[** next / previous highlight, **Enter** /
+  **Space** (or a click) opens the step whole: its message, the calls' arguments and the
+  full tool output.
 - **Esc** goes back.
 """
     DEFAULT_CSS = """
@@ -238,7 +240,8 @@ scored higher, red where lower).
         title.append(f"Case {self.case_id}", style="bold")
         if self.note:
             title.append(f" {self.note}")
-        keys = Text("a/A: next/previous attempt · Enter on evidence: go to its step · Esc: back",
+        keys = Text("Enter on a step: read it whole · a/A: next/previous attempt · Enter on "
+                    "evidence: go to its step · Esc: back",
                     style="dim", no_wrap=True, overflow="ellipsis")
         self.query_one("#compare-title", Static).update(Group(title, keys))
 
@@ -314,6 +317,20 @@ scored higher, red where lower).
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
+
+    def on_trajectory_view_step_opened(self, event: TrajectoryView.StepOpened) -> None:
+        event.stop()
+        side = next((s for s in SIDES if self.viewer(s) is event.view), None)
+        traj = event.view.trajectory
+        step = next((s for s in traj.steps if s.step_id == event.step_id), None) if traj else None
+        if side is None or step is None:
+            return
+        from widgets.step_detail import StepDetail
+
+        a = self.attempt(side)
+        attempt = f" · attempt {a.trial.attempt}" if a is not None else ""
+        self.app.push_screen(StepDetail(step, f"Case {self.case_id} · {SIDE_LABEL[side]}"
+                                              f"{attempt} · step {step.step_id}"))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -16,6 +16,7 @@ from textual.widgets import Button, Static
 
 from skillforge.models.evals import EVALS_PATH, EvalIssue
 from widgets.evals_editor import EvalsEditor
+from widgets.words import counted
 
 ISSUES_SHOWN = 5
 
@@ -40,7 +41,7 @@ class EvalsTopBar(Horizontal):
             title.append(" ● modified", style="bold yellow")
         if editor.working is not None:
             bad = sum(1 for p in editor.problems if p)
-            title.append(f" · {len(editor.cases)} cases", style="dim")
+            title.append(f" · {counted(len(editor.cases), 'case')}", style="dim")
             if bad:
                 title.append(f" · {bad} with problems", style="bold red")
         self.query_one("#evals-title", Static).update(title)

@@ -20,6 +20,7 @@ from textual.widgets import DataTable
 
 from skillforge.models.lift import CaseRow, LiftReport
 from skillforge.report import facts as F
+from widgets.words import counted
 
 SHORT: dict[str, str] = {
     "overall": "overall", "accuracy": "acc", "goal_accuracy": "goal",
@@ -150,7 +151,7 @@ is counted in the inventory but not imputed). Column names are abbreviated (see 
         for row in self.case_rows:
             cells = [heat_cell(row.delta.get(m), self.scale) for m in self.metrics]
             self.add_row(*cells, key=row.case_id, label=Text(row.case_id))
-        self.border_subtitle = f"{len(self.case_rows)} cases · sort: {self.sort_by} · Enter: compare"
+        self.border_subtitle = f"{counted(len(self.case_rows), 'case')} · sort: {self.sort_by} · Enter: compare"
 
     # --- queries -----------------------------------------------------------------------
 

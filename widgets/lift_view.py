@@ -113,8 +113,12 @@ When the baseline ran an earlier version of the skill the label reads **version 
         Binding("m", "section('metrics')", "Metrics", id="lift.metrics"),
         Binding("h", "section('cases')", "Heatmap", id="lift.heatmap"),
         Binding("t", "section('triage')", "Negative lift", id="lift.triage"),
-        Binding("b", "back", "Back to run", id="lift.back", show=False),
+        Binding("b", "back", "Back to run", id="lift.back"),
     ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # b is in the footer only while a two-run comparison is on screen.
+        return self.comparison is not None if action == "back" else True
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -161,6 +165,7 @@ When the baseline ran an earlier version of the skill the label reads **version 
         self.comparison, self._message = comparison, None
         self._render_all()
         self.action_section("metrics")
+        self.refresh_bindings()
 
     def show_message(self, text: str, *, error: bool = False) -> None:
         """A notice in place of the title (computing…, a store error with what to do)."""
@@ -221,7 +226,7 @@ When the baseline ran an earlier version of the skill the label reads **version 
         if r is None:
             title.update(Text("No run chosen yet.", style="dim"))
             return
-        head = Text()
+        head = Text(no_wrap=True, overflow="ellipsis")  # the details may go; the verdict not
         head.append(F.title(r), style="bold")
         bits = [f"run {r.run_id}", " / ".join(x for x in (r.agent, r.model) if x),
                 f"{r.n_cases} cases",
@@ -318,3 +323,4 @@ When the baseline ran an earlier version of the skill the label reads **version 
         if self.comparison is not None:
             self.comparison = None
             self._render_all()
+            self.refresh_bindings()

@@ -11,6 +11,7 @@ from textual.message import Message
 from textual.widgets import DataTable
 
 from skillforge.models.trial import RunRecord
+from widgets.words import counted
 
 STATUS_STYLE = {"finished": "green", "running": "yellow", "cancelled": "dim", "failed": "red"}
 MARK = "◉"
@@ -62,7 +63,7 @@ status.
         self.runs: list[RunRecord] = []
         self.trial_counts: dict[str, int] = {}
         self.marked: list[str] = []
-        self._wide: bool | None = None
+        self._wide: str | None = None
 
     def set_runs(self, runs: Sequence[RunRecord],
                  trial_counts: Mapping[str, int] | None = None) -> None:
@@ -76,15 +77,23 @@ status.
         if keep is not None:
             self.select_run(keep)
 
+    def _layout(self) -> str:
+        """"wide" (a label column), "normal", or "narrow" (no engine, a short date) so that
+        at 80 columns no horizontal scrollbar hides the one row a short terminal shows."""
+        width = self.size.width or 100
+        return "wide" if width >= 100 else "normal" if width >= 90 else "narrow"
+
     def _fill(self) -> None:
-        wide = (self.size.width or 100) >= 100
-        self._wide = wide
+        layout = self._layout()
+        wide, narrow = layout == "wide", layout == "narrow"
+        self._wide = layout
         self.clear(columns=True)
         self.add_column(" ", key="mark", width=1)
         self.add_column("run", key="run")
-        self.add_column("date (UTC)", key="date", width=16)
+        self.add_column("date (UTC)", key="date", width=11 if narrow else 16)
         self.add_column("skill", key="skill")
-        self.add_column("engine", key="engine", width=6)
+        if not narrow:
+            self.add_column("engine", key="engine", width=6)
         self.add_column("trials", key="trials", width=6)
         self.add_column("status", key="status", width=9)
         if wide:
@@ -92,18 +101,20 @@ status.
         for run in self.runs:
             count = self.trial_counts.get(run.run_id)
             cells = [Text(MARK if run.run_id in self.marked else " ", style="bold cyan"),
-                     run.run_id, f"{run.created_at:%Y-%m-%d %H:%M}", run.skill_name or "—",
-                     run.engine, Text("—" if count is None else str(count), justify="right"),
+                     run.run_id, f"{run.created_at:%m-%d %H:%M}" if narrow else
+                     f"{run.created_at:%Y-%m-%d %H:%M}", run.skill_name or "—",
+                     *([] if narrow else [run.engine]),
+                     Text("—" if count is None else str(count), justify="right"),
                      Text(run.status, style=STATUS_STYLE.get(run.status, ""))]
             if wide:
                 cells.append(run.label or "")
             self.add_row(*cells, key=run.run_id)
         marked = f" · marked {len(self.marked)}/2" if self.marked else ""
-        self.border_subtitle = (f"{len(self.runs)} runs{marked} · Enter: lift · Space: mark · "
+        self.border_subtitle = (f"{counted(len(self.runs), 'run')}{marked} · Enter: lift · Space: mark · "
                                 "c: compare") if self.runs else "no runs yet: run a trial first"
 
     def on_resize(self) -> None:
-        if self.runs and self._wide != ((self.size.width or 100) >= 100):
+        if self.runs and self._wide != self._layout():
             keep = self.current()
             self._fill()
             if keep is not None:

@@ -36,6 +36,7 @@ from widgets.trajectory_draw import RowPainter
 from widgets.trajectory_index import StepIndex
 from widgets.trajectory_layout import HEADER, MORE, OBS, Row, StepMarks, TrajectoryFacts
 from widgets.trajectory_marks import StepMarkBook
+from widgets.words import counted
 
 MARK_SLICE_S, MARK_GAP_S = 0.008, 0.02  # marking facts: work this long, then let the UI run
 
@@ -74,6 +75,19 @@ token counts, the first lines of its message, every tool call in one line
 
     class StepSelected(Message):
         """The cursor moved onto a step (by key or click; not by `scroll_to_step`)."""
+
+        def __init__(self, view: TrajectoryView, step_id: int) -> None:
+            super().__init__()
+            self.view = view
+            self.step_id = step_id
+
+        @property
+        def control(self) -> TrajectoryView:
+            return self.view
+
+    class StepOpened(Message):
+        """In alignment mode (a side-by-side), Enter, Space or a click asks to read a step
+        whole; slots there have a fixed height, so the step is shown elsewhere."""
 
         def __init__(self, view: TrajectoryView, step_id: int) -> None:
             super().__init__()
@@ -235,7 +249,7 @@ token counts, the first lines of its message, every tool call in one line
         if traj is None:
             self.border_subtitle = ""
             return
-        bits = [f"{len(traj.steps):,} steps", *self._marks.summary()]
+        bits = [counted(len(traj.steps), "step"), *self._marks.summary()]
         totals = traj.totals()
         if totals.total_prompt_tokens is not None:
             bits.append(f"in {totals.total_prompt_tokens:,} · out "
@@ -336,7 +350,7 @@ token counts, the first lines of its message, every tool call in one line
         if step is None:
             return
         if self._index.aligned:
-            self.post_message(self.StepSelected(self, step.step_id))
+            self.post_message(self.StepOpened(self, step.step_id))
             return
         self.set_expanded(step.step_id, self._cursor not in self._index.expanded)
         self._scroll_cursor_into_view()
@@ -367,5 +381,5 @@ token counts, the first lines of its message, every tool call in one line
         if row is None:
             return
         self._move(row.entry)
-        if row.kind in (HEADER, OBS, MORE) and not self._index.aligned:
+        if self._index.aligned or row.kind in (HEADER, OBS, MORE):
             self.action_toggle()

@@ -15,6 +15,7 @@ from textual.widgets import DataTable
 
 from skillforge.models.lift import LiftReport, TriageEvidence
 from skillforge.report import facts as F
+from widgets.words import counted
 
 CLASS_STYLE = {"never_discovered": "bold magenta", "misused": "bold red",
                "overhead": "bold yellow", "unstable": "bold cyan", "unexplained": "bold"}
@@ -76,7 +77,11 @@ with/without trajectories side by side.
                          Text(ev.reason if ev else "", overflow="ellipsis", no_wrap=True),
                          key=neg.case_id)
             self.case_ids.append(neg.case_id)
-        self.border_subtitle = (f"{len(self.case_ids)} case(s) · Enter: compare" if self.case_ids
+        if not report.negative_cases:
+            # An empty table says nothing; this row says why it is empty.
+            self.add_row(Text("No case is worse with the skill (overall Δ < 0): nothing to "
+                              "triage.", style="dim italic"), "", "", "", key="none")
+        self.border_subtitle = (f"{counted(len(self.case_ids), 'case')} · Enter: compare" if self.case_ids
                                 else "none")
 
     def current(self) -> str | None:

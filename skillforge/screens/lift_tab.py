@@ -118,6 +118,8 @@ class LiftTab:
             view.show_comparison(message.comparison)
         else:
             view.show(message.report)
+        if (panel := self.pane("LiftPanel")) is not None:
+            panel.refresh_bindings()  # b (back) shows only during a comparison
 
     # --- compare ------------------------------------------------------------------------
 

@@ -7,7 +7,6 @@ time they are shown, then given the state they missed (`*_sync`).
 
 from __future__ import annotations
 
-from textual.containers import Vertical
 from textual.widgets import TabbedContent
 
 # (title, pane id), in key order: key 1 shows the first.
@@ -33,10 +32,11 @@ def tab_content(tab: str) -> list:
         return [TrialsPanel(TrialConfigForm(id="trial-form"), TrialsGrid(id="trials-grid"),
                             RunsList(id="runs"), id="trials-body")]
     if tab == "lift-pane":
+        from widgets.lift_panel import LiftPanel
         from widgets.lift_view import LiftView
         from widgets.run_picker import RunPicker
 
-        return [Vertical(RunPicker(id="run-picker"), LiftView(id="lift"), id="lift-body")]
+        return [LiftPanel(RunPicker(id="run-picker"), LiftView(id="lift"), id="lift-body")]
     if tab == "compare-pane":
         from widgets.compare_view import CompareView
 

@@ -68,7 +68,9 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, LiftTab, LazyTabs
     #lint-body { height: 1fr; }
     #run-picker { height: 8; }
     #runs { height: 1fr; min-height: 4; }
-    #main.-short #run-picker { height: 5; }
+    #main.-short #run-picker { height: 4; }
+    #main.-short #heat-legend { max-height: 1; }
+    #lift-heatmap { min-height: 5; }
     FindingsTable { height: 3fr; }
     FindingDetail { height: 2fr; }
     """

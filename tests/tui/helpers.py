@@ -77,3 +77,13 @@ def write(path: Path, text: str) -> None:
 
 async def sleep(s: float) -> None:
     await asyncio.sleep(s)
+
+
+def screen_lines(app: SkillforgeApp) -> list[str]:
+    """The terminal as a person sees it now: one string per row of the top screen."""
+    update = app.screen._compositor.render_full_update(simplify=True)
+    return ["".join(strip.text for strip in row) for row in update.strips]
+
+
+def screen_text(app: SkillforgeApp) -> str:
+    return "\n".join(screen_lines(app))

@@ -1,0 +1,94 @@
+"""The Lift tab by keys on stored runs: at 80x24 the heatmap has rows, m/h/t work from the
+run list, b (back from a two-run comparison) shows in the footer while it applies, and an
+empty negative-lift table says why it is empty."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from skillforge.models.config import Settings
+from tests.conftest import SAMPLE_SKILLS
+from tests.tui.helpers import make_app, screen_lines, screen_text, settle, wait_for
+from tests.widgets.lift_fixture import CASES, RUN_ID, build_store
+from widgets.heatmap import Heatmap
+from widgets.lift_view import LiftView
+from widgets.run_picker import RunPicker
+from widgets.triage_list import NegativeList
+
+
+@pytest.fixture
+def workspace(tmp_path: Path, monkeypatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(SAMPLE_SKILLS / "csv-insights", tmp_path / "csv-insights")
+    build_store(tmp_path / ".skillforge", second_run=True).close()
+    return tmp_path
+
+
+async def open_lift(pilot, run_row: int = 0) -> LiftView:
+    """Lift tab; Enter on the run at `run_row` of the list (newest first)."""
+    app = pilot.app
+    await settle(pilot)
+    await pilot.press("5")
+    await wait_for(pilot, lambda: bool(app.workbench.query(RunPicker))
+                   and app.workbench.query_one(RunPicker).runs, 10, "the runs")
+    app.workbench.query_one(RunPicker).focus()
+    await pilot.press(*["down"] * run_row, "enter")
+    lift = app.workbench.query_one(LiftView)
+    await wait_for(pilot, lambda: lift.report is not None, 15, "the run's lift")
+    await pilot.pause(0.2)
+    return lift
+
+
+async def test_at_80x24_the_heatmap_shows_case_rows(workspace: Path):
+    app = make_app(workspace / "csv-insights", Settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_lift(pilot)
+        await pilot.press("h")  # straight from the run list
+        await wait_for(pilot, lambda: app.focused is app.workbench.query_one(Heatmap), 5,
+                       "the heatmap focused")
+        await pilot.pause(0.2)
+        shown = [line for line in screen_lines(app) if any(case in line for case in CASES)]
+        assert len(shown) >= 3, screen_text(app)
+
+
+async def test_m_and_t_work_from_the_run_list(workspace: Path):
+    app = make_app(workspace / "csv-insights", Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        lift = await open_lift(pilot)
+        await pilot.press("t")
+        await wait_for(pilot, lambda: lift.section == "triage", 5, "the negative-lift list")
+        app.workbench.query_one(RunPicker).focus()
+        await pilot.press("m")
+        await wait_for(pilot, lambda: lift.section == "metrics", 5, "the metrics")
+
+
+async def test_b_is_in_the_footer_only_during_a_comparison(workspace: Path):
+    app = make_app(workspace / "csv-insights", Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        lift = await open_lift(pilot)
+        assert "Back to run" not in screen_lines(app)[-1]
+        app.workbench.query_one(RunPicker).focus()
+        await pilot.press("space", "down", "c")  # mark one, compare with the other
+        await wait_for(pilot, lambda: lift.comparison is not None, 15, "the comparison")
+        await pilot.pause(0.2)
+        assert "b Back to run" in screen_lines(app)[-1]
+        await pilot.press("b")
+        await wait_for(pilot, lambda: lift.comparison is None, 5, "back to the run")
+        await pilot.pause(0.2)
+        assert "Back to run" not in screen_lines(app)[-1]
+
+
+async def test_an_empty_negative_lift_table_says_why(workspace: Path):
+    app = make_app(workspace / "csv-insights", Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        lift = await open_lift(pilot)
+        assert lift.report.run_id != RUN_ID or lift.report.negative_cases
+        none = lift.report.model_copy(update={"negative_cases": []})
+        lift.show(none)  # a run the skill made no case worse in
+        await pilot.press("t")
+        await pilot.pause(0.2)
+        assert app.workbench.query_one(NegativeList).current() is None
+        assert "No case is worse with the skill" in screen_text(app)
