@@ -95,15 +95,18 @@ def _candidates(st: SecurityText) -> Iterator[_Window]:
     """Windows around random-looking tokens and around the other detectors' anchors."""
     low = st.low
     for needle in _LINE_ANCHORS:
-        pos = low.find(needle)
-        while pos >= 0:
+        # The places are listed once per file: SF507 reads the same "://" lines.
+        nxt = 0
+        for pos in st.places(needle):
+            if pos < nxt:
+                continue
             # A URL carries credentials only as `user:pass@host`: skip the rest unread.
             if needle != b"://" or low.find(b"@", pos, pos + 160) >= 0:
                 line = st.line_at(pos)
                 yield _window(st, line, pos - _WINDOW_AFTER, pos + _WINDOW_AFTER, False)
-                pos = low.find(needle, pos + _WINDOW_AFTER)
+                nxt = pos + _WINDOW_AFTER
             else:
-                pos = low.find(needle, pos + 3)
+                nxt = pos + len(needle)
     raw = st.raw
     runs = raw.translate(_ALNUM)
     pos = runs.find(_LONG_RUN)

@@ -31,6 +31,12 @@ _LICENSE_NAMES = ("LICENSE", "LICENCE", "COPYING", "NOTICE")
 _RARE_BYTE = {
     b"~/.": b"~", b"home/.": b"$", b"home}/.": b"$", b":|:": b"|", b"<(": b"<", b"$(": b"$",
 }
+# Anchors that share a core: one pass lists the core's places, and each anchor is checked
+# there only (an anchor occurs only around its core). Five `env` anchors cost one pass.
+_CORE = {
+    b".env": b"env", b"env |": b"env", b"env|": b"env", b"(env)": b"env",
+    b"printenv": b"env", b"home/.": b"home", b"home}/.": b"home",
+}
 
 
 @dataclass(frozen=True)
@@ -100,6 +106,7 @@ class SecurityText:
         self._lines: dict[int, Line] = {}
         self._marks: list[tuple[int, int]] = [(0, 1)]  # (byte offset, line) checkpoints
         self._anchored: dict[bytes, tuple[Line, ...]] = {}
+        self._places: dict[bytes, list[int]] = {}
 
     @cached_property
     def doc(self) -> MarkdownDoc | None:
@@ -137,11 +144,37 @@ class SecurityText:
             return []
         return [found[k] for k in sorted(found)]
 
+    def places(self, needle: bytes) -> list[int]:
+        """Every offset of `needle` (lower-case) in the lower-cased bytes, overlaps included;
+        listed once per file, for the scanners that need each place (not only each line)."""
+        got = self._places.get(needle)
+        if got is None:
+            got = self._places[needle] = []
+            find = self.low.find
+            pos = find(needle)
+            while pos >= 0:
+                got.append(pos)
+                pos = find(needle, pos + 1)
+        return got
+
     def _scan(self, needle: bytes) -> tuple[Line, ...]:
         low = self.low
         rare = _RARE_BYTE.get(needle)
         if rare is not None and rare not in low:
             return ()  # a one-byte search is memchr, ~50 times cheaper than a word search
+        core = _CORE.get(needle)
+        if core is not None or needle in self._places:
+            # Each place of the anchor holds its core at the same offset from its start.
+            off = needle.index(core) if core is not None else 0
+            found: list[Line] = []
+            end = -1
+            for at in self.places(core if core is not None else needle):
+                start = at - off
+                if start > end and start >= 0 and low.startswith(needle, start):
+                    line = self.line_at(start)
+                    found.append(line)
+                    end = line.end
+            return tuple(found)
         pos = low.find(needle)
         if pos < 0:
             return ()  # the usual case
