@@ -16,26 +16,28 @@ _FENCE_LINE = re.compile(
 _LIST_MARKER = re.compile(r"[-*+]|\d[.)]")
 
 
-def _fence_lines(text: str) -> Iterator[tuple[int, str]]:
-    """(offset, text) of each line holding ``` or ~~~, in order (str.find beats a regex)."""
-    hits = []
+def _fence_lines(text: str) -> dict[int, int]:
+    """{line start: line end (-1 at the end of the text)} of each line holding ``` or ~~~
+    (str.find beats a regex); each line is found once, with its end."""
+    ends: dict[int, int] = {}
+    find, rfind = text.find, text.rfind
     for marker in ("```", "~~~"):
-        pos = text.find(marker)
+        pos = find(marker)
         while pos >= 0:
-            hits.append(text.rfind("\n", 0, pos) + 1)
-            end = text.find("\n", pos)
-            pos = text.find(marker, end) if end >= 0 else -1
-    for start in sorted(set(hits)):
-        end = text.find("\n", start)
-        yield start, text[start:] if end < 0 else text[start:end]
+            end = find("\n", pos)
+            ends[rfind("\n", 0, pos) + 1] = end
+            if end < 0:
+                break
+            pos = find(marker, end)
+    return ends
 
 
 def _fence(line: str) -> tuple[str, str, int, bool] | None:
     """(marker, info string, indent, after a list marker) of a fence line, or None."""
     stripped = line.lstrip(" ")
     if stripped[:3] in ("```", "~~~"):  # the common case, without the regex
-        run = len(stripped) - len(stripped.lstrip(stripped[0]))
-        return stripped[:run], stripped[run:], len(line) - len(stripped), False
+        info = stripped.lstrip(stripped[0])
+        return stripped[: len(stripped) - len(info)], info, len(line) - len(stripped), False
     m = _FENCE_LINE.match(line)
     if m is None:
         return None
@@ -49,19 +51,17 @@ def unclosed_fence(text: str, first_line: int = 1) -> int | None:
     A closer uses the opener's character, is at least as long, has no info string and is
     indented at most three columns more than the opener (list items included).
     """
-    opener: tuple[int, str, int] | None = None
-    line = first_line
-    pos = 0
-    for start, text_line in _fence_lines(text):
-        fence = _fence(text_line)
+    opener: tuple[int, str, int] | None = None  # (offset of its line, marker, indent)
+    ends = _fence_lines(text)
+    for start in sorted(ends):
+        end = ends[start]
+        fence = _fence(text[start:] if end < 0 else text[start:end])
         if fence is None:
             continue
-        line += text.count("\n", pos, start)
-        pos = start
         marker, info, indent, listed = fence
         if opener is None:
             if not (marker[0] == "`" and "`" in info):
-                opener = (line, marker, indent)
+                opener = (start, marker, indent)
         elif (
             marker[0] == opener[1][0]
             and len(marker) >= len(opener[1])
@@ -70,7 +70,8 @@ def unclosed_fence(text: str, first_line: int = 1) -> int | None:
             and not listed
         ):
             opener = None
-    return opener[0] if opener else None
+    # Lines are counted only for the answer.
+    return first_line + text.count("\n", 0, opener[0]) if opener else None
 
 
 @check("SF120")
