@@ -42,9 +42,9 @@ MAX_TOTAL_CHARS = 150_000
 # Longest evidence quote, suggestion and summary a constrained decoder may write (a
 # small model under a grammar can otherwise fill its context with one string). Only
 # servers that decode under the schema enforce them; hosted APIs drop them.
-EVIDENCE_CHARS = 400
-SUGGESTION_CHARS = 400
-SUMMARY_CHARS = 800
+EVIDENCE_CHARS = 300
+SUGGESTION_CHARS = 300
+SUMMARY_CHARS = 500
 
 
 def response_schema() -> dict[str, Any]:

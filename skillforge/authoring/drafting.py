@@ -56,10 +56,12 @@ KIND_TEXT = {
 
 # Longest texts a constrained decoder may write (a small model under a grammar can otherwise
 # fill its context with one string); hosted APIs drop these limits, the prompt asks for less.
-PROMPT_CHARS = 1500
-TRUTH_CHARS = 1000
-ASSERTION_CHARS = 300
-NOTE_CHARS = 400
+# llama.cpp unrolls a maxLength into nested rules and its grammar parser gives up (and
+# llama-cpp-python's server dies) somewhere past 1000: every limit stays well below.
+PROMPT_CHARS = 800
+TRUTH_CHARS = 600
+ASSERTION_CHARS = 200
+NOTE_CHARS = 300
 
 
 def case_schema(kinds: Sequence[str], scripts: Sequence[str] | None = None,

@@ -38,9 +38,9 @@ MAX_FACT_ITEMS = 40
 MAX_ANSWER_CHARS = 6_000
 # Longest quote and rationale a constrained decoder may write (a small model under a
 # grammar can otherwise fill its context with one string); hosted APIs drop these limits.
-QUOTE_CHARS = 300
-RATIONALE_CHARS = 600
-MAX_EVIDENCE = 5
+QUOTE_CHARS = 200
+RATIONALE_CHARS = 300
+MAX_EVIDENCE = 3
 # Up to this many steps, a cited step id is one of an enum of the trajectory's ids (what a
 # grammar can enforce); past it, a range (ATIF step ids are 1, 2, 3, ...).
 STEP_ENUM_LIMIT = 200
