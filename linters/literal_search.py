@@ -111,6 +111,27 @@ def search_at_words(
     return None
 
 
+def finditer_at_words(rx: re.Pattern[str], text: str, starts: tuple[str, ...]) -> list[re.Match[str]]:
+    """`list(rx.finditer(text))`, given that every match of `rx` begins with one of the
+    literals `starts` and none is empty: `str.find` lists where a match can begin, and the
+    regex is tried there only (a case-insensitive `rx` runs over the whole text)."""
+    if rx.flags & re.IGNORECASE:
+        return list(rx.finditer(text))
+    places: set[int] = set()
+    for word in starts:
+        pos = text.find(word)
+        while pos >= 0:
+            places.add(pos)
+            pos = text.find(word, pos + 1)
+    out: list[re.Match[str]] = []
+    end = 0
+    for pos in sorted(places):
+        if pos >= end and (m := rx.match(text, pos)) is not None:
+            out.append(m)
+            end = m.end()
+    return out
+
+
 def any_match(rx: re.Pattern[str], texts: Sequence[str], lows: Sequence[str] | None) -> bool:
     """`any(rx.search(t) for t in texts)`, run on `lows` (the texts lower-cased, None when
     that would not find the same) when `rx` allows it: for the many short headings."""

@@ -14,7 +14,7 @@ from functools import cached_property
 from itertools import accumulate
 
 from linters.context import LintContext
-from linters.literal_search import spans
+from linters.literal_search import finditer_at_words, spans
 from linters.registry import check
 from skillforge.models.findings import Finding
 
@@ -224,6 +224,8 @@ def menu_without_default(ctx: LintContext) -> Iterator[Finding]:
 
 
 _SHOUT = re.compile(r"\b(?:ALWAYS|NEVER|MUST(?:\s+NOT)?|SHALL(?:\s+NOT)?|DO\s+NOT|DON'T)\b")
+# Where a shout can begin (a `\b` and an alternation would make `re` try every position).
+_SHOUT_STARTS = ("ALWAYS", "NEVER", "MUST", "SHALL", "DO")
 _RFC2119 = re.compile(r"RFC\s*(?:2119|8174)")
 # A skill may shout SHOUT_MIN times, plus once more per SHOUT_WORDS_PER_HIT words of prose:
 # the corpus's most emphatic well-kept skills stay under it (6 in 1,100 words).
@@ -239,7 +241,8 @@ def shouting(ctx: LintContext) -> Iterator[Finding]:
         return
     view = prose_view(ctx)
     rfc = "RFC" in view.raw and bool(_RFC2119.search(view.raw))
-    hits = [m.start() for m in _SHOUT.finditer(view.blank) if not (rfc and m.group(0)[0] in "MS")]
+    hits = [m.start() for m in finditer_at_words(_SHOUT, view.blank, _SHOUT_STARTS)
+            if not (rfc and m.group(0)[0] in "MS")]
     if len(hits) <= SHOUT_MIN:
         return
     words = len(view.blank.split())

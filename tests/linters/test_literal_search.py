@@ -12,6 +12,7 @@ from linters import completeness, scope, subjects, wording
 from linters.literal_search import (
     any_match,
     case_sensitive_twin,
+    finditer_at_words,
     has_any,
     search_at_words,
     search_lowered,
@@ -135,3 +136,17 @@ def test_heading_matches_agree_with_ignorecase(headings):
     for rx in HEADING_PATTERNS:
         expected = any(rx.search(h) for h in headings)
         assert any_match(rx, headings, lows if safe else None) == expected
+
+
+SHOUT_PIECES = ["ALWAYS", "NEVER", "MUST", "NOT", "SHALL", "DO", "DON'T", "TODO", "DOX", "MUSTNOT",
+                "DO  NOT", "_", "x", "1", "é", " ", "\n", "\t"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(SHOUT_PIECES), max_size=12))
+def test_finditer_at_words_agrees_with_finditer(pieces):
+    text = "".join(pieces)
+    rx = wording._SHOUT
+    expected = [(m.start(), m.group(0)) for m in rx.finditer(text)]
+    got = [(m.start(), m.group(0)) for m in finditer_at_words(rx, text, wording._SHOUT_STARTS)]
+    assert got == expected
