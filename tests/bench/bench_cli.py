@@ -32,7 +32,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus" / "skills"
 SKILLFORGE = Path(sys.executable).with_name("skillforge")
-AGNIX_VERSION = "0.59.3"  # exact: another version is another comparison
+# The pin lives with every other one, in constraints/ (exact: another version is another
+# comparison).
+AGNIX_VERSION = next(line.split("==", 1)[1].strip() for line in
+                     (ROOT / "constraints" / "bench.txt").read_text().splitlines()
+                     if line.startswith("agnix=="))
 AGNIX_DIR = ROOT / "tests" / "bench" / "out" / f"agnix-{AGNIX_VERSION}"
 VERSION_RUNS = 7
 CORPUS_RUNS = 5
@@ -75,7 +79,7 @@ def agnix_binary() -> tuple[Path | None, str]:
     if not exe.is_file():
         proc = subprocess.run(
             [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target",
-             str(AGNIX_DIR), f"agnix=={AGNIX_VERSION}"],
+             str(AGNIX_DIR), "-r", str(ROOT / "constraints" / "bench.txt")],
             capture_output=True, text=True, check=False, timeout=600)
         if proc.returncode != 0 or not exe.is_file():
             lines = (proc.stderr or proc.stdout).strip().splitlines()
