@@ -45,6 +45,9 @@ ORDER = ("id", "kind", "prompt", "files", "expected_skill", "expected_script", "
          "expected_behavior", "grader", "notes", "reference_turns")
 
 
+EMPTY_HINT = "No case selected: pick one on the left, or add one with a (or ctrl+n)."
+
+
 def list_text(items: list[str]) -> str:
     """A list field as text for $EDITOR: one item per line."""
     return "\n".join(items)
@@ -103,7 +106,7 @@ adds an item, **Backspace** in an empty item removes it, **Alt+↑/↓** moves i
         self._shown: dict[str, tuple[Any, str | None]] = {}  # field -> last loaded/posted
 
     def compose(self) -> ComposeResult:
-        yield Static("No case selected. Add one with ctrl+n.", id="case-empty")
+        yield Static(EMPTY_HINT, id="case-empty")
         yield Static(id="case-problems")
         for name in ORDER:
             with Vertical(classes="field", id=f"row-{name}"):
@@ -140,28 +143,40 @@ adds an item, **Backspace** in an empty item removes it, **Alt+↑/↓** moves i
 
     # --- filling --------------------------------------------------------------------------
 
-    async def load(self, case: EvalCase | None) -> None:
-        """Show `case` (None: an empty form with a hint)."""
+    async def load(self, case: EvalCase | None, empty: str = "") -> None:
+        """Show `case` (None: an empty form saying `empty`, why there is no case)."""
         self.case = case
         self._set_visible(case is not None)
         if case is None:
             self.border_subtitle = ""
+            self._set_label("#case-empty", empty or EMPTY_HINT)
             return
         self._loading = True
-        try:
-            self._int_id = isinstance(case.id, int)
-            for name in ORDER:
-                await self._fill(name, getattr(case, name))
-                self._shown[name] = self.value_of(name)
-                alias = case.field_names.get(name)
-                self.query_one(f"#alias-{name}", Label).update(
-                    f"(as {alias!r})" if alias and alias != name else "")
-            extra = ", ".join(case.extra)
-            self.query_one("#case-extra", Static).update(
-                f"Other fields, kept as they are: {extra}" if extra else "")
-            self.border_subtitle = f"case {case.id!r}" + (f" · line {case.line}" if case.line else "")
-        finally:
-            self._loading = False
+        # One layout for the whole case, not one per field: the old case must not linger.
+        with self.app.batch_update():
+            try:
+                self._int_id = isinstance(case.id, int)
+                for name in ORDER:
+                    await self._fill(name, getattr(case, name))
+                    self._shown[name] = self.value_of(name)
+                    alias = case.field_names.get(name)
+                    self._set_label(f"#alias-{name}",
+                                    f"(as {alias!r})" if alias and alias != name else "")
+                extra = ", ".join(case.extra)
+                self._set_label("#case-extra",
+                                f"Other fields, kept as they are: {extra}" if extra else "")
+                self.show_case_title(case)
+            finally:
+                self._loading = False
+
+    def _set_label(self, selector: str, text: str) -> None:
+        widget = self.query_one(selector, Static)
+        if str(widget.render()) != text:  # an update re-lays the form out, even unchanged
+            widget.update(text)
+
+    def show_case_title(self, case: EvalCase) -> None:
+        """The border names the case as it is now (after its id is edited, too)."""
+        self.border_subtitle = f"case {case.id!r}" + (f" · line {case.line}" if case.line else "")
 
     async def _fill(self, name: str, value: Any) -> None:
         widget = self.query_one(f"#field-{name}")

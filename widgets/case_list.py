@@ -29,8 +29,8 @@ The cases of `evals/evals.json` in file order. A red **⚠** marks a case with a
     CaseList:focus { border: round $accent; }
     """
     BINDINGS = [
-        Binding("a", "add", "Add case", id="evals.add_case"),
-        Binding("d,delete", "delete", "Delete case", id="evals.delete_case"),
+        Binding("a", "add", "Add", id="evals.add_case"),
+        Binding("d,delete", "delete", "Delete", id="evals.delete_case"),
         Binding("shift+up", "move(-1)", "Move case up", id="evals.move_up", show=False),
         Binding("shift+down", "move(1)", "Move case down", id="evals.move_down", show=False),
     ]
@@ -79,6 +79,12 @@ The cases of `evals/evals.json` in file order. A red **⚠** marks a case with a
                 self.highlighted = selected
         bad = sum(1 for p in problems if p)
         self.border_subtitle = f"{len(cases)}" + (f" · {bad} ⚠" if bad else "")
+
+    def select_quietly(self, index: int | None) -> None:
+        """Highlight row `index` without posting CaseHighlighted (the pane chose it)."""
+        if index is not None and 0 <= index < self._count and self.highlighted != index:
+            with self.prevent(OptionList.OptionHighlighted):
+                self.highlighted = index
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()

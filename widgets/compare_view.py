@@ -150,8 +150,9 @@ scored higher, red where lower).
     CompareView #compare-diff:focus { border: round $accent; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "attempt(1)", "Next attempt", id="compare.next_attempt"),
-        Binding("A,shift+a", "attempt(-1)", "Previous attempt", id="compare.prev_attempt"),
+        Binding("a", "attempt(1)", "Attempt", id="compare.next_attempt"),
+        Binding("A,shift+a", "attempt(-1)", "Previous attempt", id="compare.prev_attempt",
+                show=False),
         Binding("plus", "slots(1)", "Taller steps", id="compare.taller", show=False),
         Binding("minus", "slots(-1)", "Shorter steps", id="compare.shorter", show=False),
         Binding("escape", "close", "Back", id="compare.close"),

@@ -66,12 +66,12 @@ and nothing is written until you save. ● in the title means unsaved changes.
     EvalsPane #evals-status.-error { color: $text-error; }
     """
     BINDINGS = [
-        Binding("ctrl+s", "save", "Save evals", id="evals.save", priority=True),
+        Binding("ctrl+s", "save", "Save", id="evals.save", priority=True),
         Binding("ctrl+z", "undo", "Undo", id="evals.undo", priority=True),
         Binding("ctrl+y", "redo", "Redo", id="evals.redo", priority=True),
-        Binding("ctrl+n", "add_case", "New case", id="evals.new_case"),
-        Binding("ctrl+g", "draft", "Draft cases", id="evals.draft"),
-        Binding("ctrl+r", "refine", "Refine from trajectory", id="evals.refine"),
+        Binding("ctrl+n", "add_case", "New case", id="evals.new_case", show=False),
+        Binding("ctrl+g", "draft", "Draft", id="evals.draft"),
+        Binding("ctrl+r", "refine", "Refine", id="evals.refine"),
     ]
 
     def __init__(self, **kwargs) -> None:
@@ -207,13 +207,22 @@ and nothing is written until you save. ● in the title means unsaved changes.
     def _render_list(self) -> None:
         ed = self.editor
         sig = [(str(c.id), c.kind, bool(p)) for c, p in zip(ed.cases, ed.problems, strict=True)]
-        sig.append(ed.selected)
+        cases = self.query_one(CaseList)
         if sig != self._list_sig:
             self._list_sig = sig
-            self.query_one(CaseList).show(ed.cases, ed.problems, ed.selected)
+            cases.show(ed.cases, ed.problems, ed.selected)
+        else:
+            cases.select_quietly(ed.selected)  # the same rows: only the highlight moves
 
     async def _render_form(self) -> None:
-        await self.query_one(CaseForm).load(self.editor.selected_case)
+        if self.editor.working is None:
+            empty = ("Nothing to edit here until evals.json parses: fix it in your editor "
+                     "(its problems are listed above); the form fills in when it is saved.")
+        elif not self.editor.cases:
+            empty = "No cases yet: add one with a (or ctrl+n)."
+        else:
+            empty = ""
+        await self.query_one(CaseForm).load(self.editor.selected_case, empty)
         self._render_problems()
 
     def _render_problems(self) -> None:
@@ -252,6 +261,8 @@ and nothing is written until you save. ● in the title means unsaved changes.
         if event.case is not None and self.editor.edit_field(
                 event.case, event.field, event.value, event.error, event.typed):
             self._refresh_views()
+            if event.field == "id" and (case := self.editor.selected_case) is not None:
+                self.query_one(CaseForm).show_case_title(case)
 
     @on(CaseList.CaseHighlighted)
     def _case_highlighted(self, event: CaseList.CaseHighlighted) -> None:

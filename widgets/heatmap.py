@@ -94,7 +94,7 @@ is counted in the inventory but not imputed). Column names are abbreviated (see 
     Heatmap { height: 1fr; border: round $panel; }
     Heatmap:focus { border: round $accent; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("s", "cycle_sort", "Sort cases", id="heatmap.sort")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("s", "cycle_sort", "Sort", id="heatmap.sort")]
 
     class CaseHighlighted(Message):
         """The cursor moved onto a cell."""

@@ -46,17 +46,27 @@ error finding, or a critical/high security finding.
             return Text(f"lint failed: {self.error}", style="red")
         if r is None:
             return Text("linting…", style="dim italic")
+        # The categories take what their names and a bar need; the verdict gets the rest,
+        # on more lines when narrow, so no word is cut at 80 columns with the sidebar shown.
+        content = max(0, self.size.width - 4)
+        narrow = content < 60
+        width = max(4, min(12, content - (28 if narrow else 49)))
         grid = Table.grid(padding=(0, 2), expand=True)
         grid.add_column(ratio=1)
-        grid.add_column(ratio=1)
+        grid.add_column()
         left = Table.grid()
         left.add_column(no_wrap=True, overflow="ellipsis")
         line = Text()
         line.append("score ", style="dim")
         line.append(f"{r.score:g} {r.grade}", style=GRADE_STYLE.get(r.grade, "bold"))
-        line.append("  security ", style="dim")
-        line.append(str(r.security_score), style="green" if r.security_score == 100 else "red")
-        left.add_row(line)
+        security = Text("security ", style="dim")
+        security.append(str(r.security_score),
+                        style="green" if r.security_score == 100 else "red")
+        if narrow:
+            left.add_row(line)
+            left.add_row(security)
+        else:
+            left.add_row(line + Text("  ") + security)
         gate = Text("gate ", style="dim")
         if r.passed_gate:
             gate.append("PASS", style="bold green")
@@ -69,14 +79,15 @@ error finding, or a critical/high security finding.
         for sev in ("critical", "error", "high", "warning", "medium", "low", "info"):
             if counts.get(sev):
                 tally.append(f"{counts[sev]} {sev}  ")
-        left.add_row(tally if counts else Text("no findings", style="green"))
+        if not counts:
+            tally = Text("no findings", style="green")
         if r.scripts_pending:
-            left.add_row(Text("ruff/shellcheck running…", style="dim italic"))
+            tally.append("  ruff/shellcheck running…", style="dim italic")
+        left.add_row(tally)
         right = Table.grid(padding=(0, 1))
         right.add_column(no_wrap=True, style="dim")
         right.add_column(no_wrap=True)
         right.add_column(no_wrap=True, justify="right")
-        width = 12 if self.size.width >= 80 else 8
         for cat in STRUCTURAL_CATEGORIES:
             c = r.categories.get(cat.value)
             if c is not None:

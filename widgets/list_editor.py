@@ -104,12 +104,20 @@ class ListEditor(Vertical):
         return [row.input.value for row in self.rows]
 
     async def set_items(self, items: list[str]) -> None:
-        """Replace every item (no Changed message: this is a load, not an edit)."""
+        """Replace every item (no Changed message: this is a load, not an edit).
+
+        Rows already there are reused (only their text changes): mounting a row costs a
+        compose and a layout, and moving between cases would pay it for every item."""
         self._last = list(items)
-        await self.remove_children(ItemRow)
-        rows = [ItemRow(item, self._placeholder) for item in items]
-        if rows:
-            await self.mount_all(rows, before=self.query_one(".list-add"))
+        rows = self.rows
+        for row, item in zip(rows, items, strict=False):
+            if row.input.value != item:
+                row.input.value = item
+        if len(rows) > len(items):
+            await self.remove_children(rows[len(items):])
+        elif len(items) > len(rows):
+            new = [ItemRow(item, self._placeholder) for item in items[len(rows):]]
+            await self.mount_all(new, before=self.query_one(".list-add"))
 
     async def add_item(self, after: ItemRow | None = None, value: str = "") -> ItemRow:
         """Add an item (after `after`, else at the end) and focus it."""

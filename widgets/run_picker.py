@@ -53,8 +53,8 @@ status.
     RunPicker:focus { border: round $accent; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "mark", "Mark to compare", id="runs.mark"),
-        Binding("c", "compare", "Compare marked", id="runs.compare"),
+        Binding("space", "mark", "Mark", id="runs.mark"),
+        Binding("c", "compare", "Compare", id="runs.compare"),
     ]
 
     def __init__(self, **kwargs) -> None:

@@ -34,8 +34,9 @@ whether it passes the lint **gate**. The right side shows the configured LLM pro
 
     def render(self) -> Text:
         t = Text(no_wrap=True, overflow="ellipsis")
-        t.append("skillforge ", style="bold")
-        t.append("· ", style="dim")
+        if self.size.width >= 100:  # narrower: the skill and its verdict need the room
+            t.append("skillforge ", style="bold")
+            t.append("· ", style="dim")
         t.append(self.title, style="bold")
         r = self.report
         if r is not None:
@@ -53,6 +54,18 @@ whether it passes the lint **gate**. The right side shows the configured LLM pro
             t.append("PASS" if r.passed_gate else "FAIL", style="bold green" if r.passed_gate else "bold red")
             if r.scripts_pending:
                 t.append("  scripts…", style="dim italic")
-        if self.status:
-            t.append("   " + self.status, style="dim")
+        status = self._fitting_status(self.size.width - 2 - t.cell_len - 3)
+        if status:
+            t.append("   " + status, style="dim")
         return t
+
+    def _fitting_status(self, room: int) -> str:
+        """The provider status, shortened to `room` cells where it can be said in less: the
+        server's URL goes first, then the provider's name or the parenthesis; never cut
+        mid-word ("" when even the shortest form does not fit)."""
+        status = self.status
+        if not status or not self.size.width:
+            return status
+        short = status.split(" @ ", 1)[0]
+        candidates = [status, short, short.split(" · ", 1)[-1], status.split(" (", 1)[0]]
+        return next((c for c in candidates if len(c) <= room), "")

@@ -22,15 +22,19 @@ class SkillEntry:
     report: LintReport | None = None
 
     def sort_key(self) -> tuple:
-        # Worst first; skills not linted yet go last, then by name.
-        return (self.report is None, self.report.score if self.report else 0.0, self.name)
+        # Worst first (a failing gate before any passing one, then by score); skills not
+        # linted yet go last, then by name.
+        r = self.report
+        return (r is None, bool(r and r.passed_gate), r.score if r else 0.0, self.name)
 
 
 class SkillList(OptionList):
     """Every skill under the opened folder with its grade; Enter switches to it."""
 
     HELP = """## Skills
-Every skill found under the folder you opened, **worst score first**, with its grade.
+Every skill found under the folder you opened, **worst first** (a failing lint gate, then
+the lowest score), with its grade and score, **FAIL** when it fails the gate and its
+**sec**urity score when below 100.
 Use the arrow keys and **Enter** to switch skill (or `n`/`p` from anywhere).
 """
     DEFAULT_CSS = """
@@ -57,8 +61,15 @@ Use the arrow keys and **Enter** to switch skill (or `n`/`p` from anywhere).
             if e.report is None:
                 label.append("·   … ", style="dim")
             else:
-                label.append(f"{e.report.grade} ", style=GRADE_STYLE.get(e.report.grade, ""))
-                label.append(f"{e.report.score:3.0f} ", style="dim")
+                r = e.report
+                label.append(f"{r.grade} ", style=GRADE_STYLE.get(r.grade, ""))
+                label.append(f"{r.score:3.0f} ", style="dim")
+                # The grade is structural only: a skill with a critical finding or a failing
+                # gate must not read "A 100" here.
+                if not r.passed_gate:
+                    label.append("FAIL ", style="bold red")
+                if r.security_score < 100:
+                    label.append(f"sec {r.security_score} ", style="red")
             label.append(e.name)
             if names.count(e.name) > 1:
                 # Same name twice (copies, fixtures): the parent folder tells them apart.

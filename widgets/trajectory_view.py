@@ -65,9 +65,9 @@ token counts, the first lines of its message, every tool call in one line
         Binding("pagedown", "page_down", "Page down", id="trajectory.page_down", show=False),
         Binding("home", "first", "First step", id="trajectory.first", show=False),
         Binding("end", "last", "Last step", id="trajectory.last", show=False),
-        Binding("enter,space", "toggle", "Expand step", id="trajectory.toggle"),
+        Binding("enter,space", "toggle", "Open step", id="trajectory.toggle"),
         Binding("c", "collapse_all", "Collapse all", id="trajectory.collapse_all", show=False),
-        Binding("right_square_bracket", "next_mark", "Next highlight", id="trajectory.next_mark"),
+        Binding("right_square_bracket", "next_mark", "Highlight", id="trajectory.next_mark"),
         Binding("left_square_bracket", "prev_mark", "Previous highlight",
                 id="trajectory.prev_mark", show=False),
     ]

@@ -85,12 +85,15 @@ class SkillforgeApp(App[None]):
             for b in getattr(node, "BINDINGS", []):
                 if isinstance(b, Binding) and b.id and b.id not in seen:
                     seen[b.id] = b
-        # Show the keys as remapped, not as declared.
+        # Show the keys as remapped, not as declared, and as a person types them
+        # ("]" and "+", not right_square_bracket and plus).
         keymap = getattr(self, "_keymap", {}) or {}
         out = []
         for bid, b in seen.items():
             keys = keymap.get(bid, b.key)
-            out.append(Binding(keys, b.action, b.description, id=bid))
+            shown = ", ".join(self.get_key_display(Binding(k.strip(), b.action))
+                              for k in keys.split(","))
+            out.append(Binding(shown, b.action, b.description, id=bid))
         return out
 
 

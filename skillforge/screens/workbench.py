@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import TabbedContent, TabPane
 
 from linters.registry import catalogue
 from skillforge.workspace.live import LintResult, Workspace
@@ -24,13 +24,14 @@ from skillforge.screens.guard import UnsavedGuard
 from skillforge.screens.judge_tab import JudgeTab
 from skillforge.screens.lift_tab import LiftTab
 from skillforge.screens.live_lint import LiveLint
-from skillforge.screens.tabs import TABS, LazyTabs
+from skillforge.screens.tabs import TABS, LazyTabs, freeze_built_widgets
 from skillforge.screens.trials_tab import TrialsTab
 from skillforge.screens.worker_errors import WorkerFailures
 from widgets.empty_state import EmptyState
 from widgets.file_tree import SkillFileTree
 from widgets.finding_detail import FindingDetail
 from widgets.findings_table import FindingsTable
+from widgets.key_footer import KeyFooter
 from widgets.lint_summary import LintSummary
 from widgets.skill_header import SkillHeader
 from widgets.skill_list import SkillEntry, SkillList
@@ -48,7 +49,7 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, LiftTab, LazyTabs
     """One skill at a time, with every lint result live."""
 
     BINDINGS = [
-        Binding("r", "lint_now", "Lint now", id="lint_now"),
+        Binding("r", "lint_now", "Lint", id="lint_now"),
         Binding("e", "open_editor", "Edit", id="open_editor"),
         Binding("n", "next_skill", "Next skill", id="next_skill", show=False),
         Binding("p", "prev_skill", "Prev skill", id="prev_skill", show=False),
@@ -85,6 +86,7 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, LiftTab, LazyTabs
         self._generation: dict[Path, int] = {}
         self._applied: dict[Path, int] = {}
         self._sidebar_choice: bool | None = None  # ctrl+b's choice; None: by width
+        self._tabs: TabbedContent | None = None
 
     # --- layout -------------------------------------------------------------------------
 
@@ -107,9 +109,19 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, LiftTab, LazyTabs
                     # every form and view up front would double the start-up time.
                     for title, tab in TABS[1:]:
                         yield TabPane(title, id=tab)
-        yield Footer()
+        yield KeyFooter()
 
     # --- size ------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # r, e and j belong to the Lint tab (the Judge tab has its own j): elsewhere their
+        # letters stay free and the footer keeps room for the tab's own keys.
+        if action in ("lint_now", "open_editor", "judge"):
+            if self.current is None:
+                return False  # the no-skill screen: nothing to lint, edit or judge
+            tabs = self._tabs  # kept: a query here would run for every key on every redraw
+            return tabs is None or tabs.active == "lint-pane"
+        return True
 
     def on_resize(self) -> None:
         # Under 120 columns the sidebar gives room to the findings' messages. Set on the
@@ -130,6 +142,7 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, LiftTab, LazyTabs
         self._place_sidebar()
 
     def on_mount(self) -> None:
+        self._tabs = self.query_one("#tabs", TabbedContent)
         self.judge_init()
         self.trials_init()
         self._show_empty_state()
@@ -139,6 +152,7 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, LiftTab, LazyTabs
         self.run_worker(self._watch_loop(), name="watch", group="watch", exclusive=True, exit_on_error=False)
         if self.ws.skills:
             self.query_one(FindingsTable).focus()
+        self.call_after_refresh(freeze_built_widgets)
 
     # --- the live loop ------------------------------------------------------------------
 
@@ -156,6 +170,8 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, LiftTab, LazyTabs
         has_skills = bool(self.ws.skills)
         self.query_one("#empty").display = not has_skills
         self.query_one("#tabs").display = has_skills
+        self.query_one(SkillFileTree).display = has_skills  # no skill: no "skill" root node
+        self.refresh_bindings()
 
     def _refresh_sidebar(self) -> None:
         lists = self.query(SkillList)

@@ -1,0 +1,131 @@
+"""The rough edges of issue 16, each as a person meets it: what the screen says."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from textual.widgets import Markdown
+
+from skillforge.models.config import Settings
+from skillforge.screens.help import HelpScreen
+from tests.conftest import FIXTURES, SAMPLE_SKILLS
+from tests.tui.helpers import make_app, screen_lines, screen_text, settle, wait_for
+from widgets.case_form import CaseForm
+from widgets.case_list import CaseList
+from widgets.evals_pane import EvalsPane
+from widgets.file_tree import SkillFileTree
+from widgets.key_footer import KeyFooter
+from widgets.skill_list import SkillList
+
+
+@pytest.fixture
+def skill(tmp_path: Path) -> Path:
+    return shutil.copytree(SAMPLE_SKILLS / "csv-insights", tmp_path / "csv-insights")
+
+
+def footer(app) -> str:
+    return app.workbench.query_one(KeyFooter).text
+
+
+async def open_evals(pilot) -> EvalsPane:
+    await settle(pilot)
+    await pilot.press("3")
+    app = pilot.app
+    await wait_for(pilot, lambda: bool(app.workbench.query(EvalsPane)), 5, "the Evals tab")
+    pane = app.workbench.query_one(EvalsPane)
+    await wait_for(pilot, lambda: pane.query_one(CaseForm).case is not None, 5, "a case")
+    return pane
+
+
+async def test_f1_names_keys_as_typed_not_by_their_internal_names(skill: Path):
+    app = make_app(skill, Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("6")  # Compare: its ] and + keys
+        await pilot.pause(0.3)
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), 5, "the help")
+        source = app.screen.query_one(Markdown).source
+        assert "right_square_bracket" not in source and "`plus`" not in source
+        assert "| `]` | Highlight |" in source and "| `+` |" in source
+
+
+async def test_the_no_skill_screen_offers_no_lint_edit_or_judge_and_no_tree(tmp_path: Path):
+    (tmp_path / "empty").mkdir()
+    app = make_app(tmp_path / "empty", Settings())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.5)
+        shown = footer(app)
+        assert "Lint" not in shown and "Edit" not in shown and "Judge" not in shown
+        assert not app.workbench.query_one(SkillFileTree).display
+        sidebar = [line[:24] for line in screen_lines(app)[1:-1]]
+        assert not any("skill" in cell for cell in sidebar), sidebar
+
+
+async def test_at_80_columns_the_header_keeps_the_model_and_the_summary_its_words(
+        tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("SKILLFORGE_PROVIDER__MODEL", "fake-model")
+    folder = tmp_path / "skills"
+    for name in ("csv-insights", "lab-units"):
+        shutil.copytree(SAMPLE_SKILLS / name, folder / name)
+    app = make_app(folder, Settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: len(app.workbench.results) == 2, 20, "both skills")
+        await settle(pilot)
+        await pilot.pause(0.2)
+        lines = screen_lines(app)
+        assert "fake-model" in lines[0] and "@" not in lines[0], lines[0]
+        text = screen_text(app)
+        assert "security 100" in text and "discoverability" in text and "…" not in text
+
+
+async def test_the_sidebar_grade_shows_a_failing_gate_and_critical_findings(tmp_path: Path):
+    folder = tmp_path / "skills"
+    shutil.copytree(SAMPLE_SKILLS / "csv-insights", folder / "csv-insights")
+    shutil.copytree(FIXTURES / "tui" / "report-writer", folder / "report-writer")
+    app = make_app(folder, Settings())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: len(app.workbench.results) == 2, 20, "both skills")
+        await settle(pilot)
+        await pilot.pause(0.2)
+        failing = next(r for r in app.workbench.results.values() if not r.report.passed_gate)
+        skills = app.workbench.query_one(SkillList)
+        rows = [str(skills.get_option_at_index(i).prompt) for i in range(skills.option_count)]
+        row = next(r for r in rows if failing.skill.display_name in r)
+        assert "FAIL" in row and "sec" in row, rows
+
+
+async def test_a_new_case_is_in_the_form_at_once_and_its_border_follows_the_id(skill: Path):
+    app = make_app(skill, Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = await open_evals(pilot)
+        form = pane.query_one(CaseForm)
+        pane.query_one(CaseList).focus()
+        await pilot.press("a")
+        await pilot.pause()
+        await pilot.pause()
+        assert form.case is pane.selected_case and not form.query_one("#field-prompt").text
+        field = form.query_one("#field-id")
+        field.focus()
+        field.value = ""
+        await pilot.press(*"renamed-case")
+        await pilot.pause()
+        assert "renamed-case" in str(form.border_subtitle)
+
+
+async def test_malformed_json_does_not_invite_to_add_a_case(skill: Path):
+    (skill / "evals" / "evals.json").write_text('{"evals": [\n  {"id": "a",\n')
+    app = make_app(skill, Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await wait_for(pilot, lambda: bool(app.workbench.query(EvalsPane)), 5, "the Evals tab")
+        await pilot.pause(0.3)
+        text = screen_text(app)
+        assert "cannot be edited here until it parses" in text
+        assert "Add one" not in text and "add one" not in text
+        assert "Nothing to edit here until evals.json parses" in text
