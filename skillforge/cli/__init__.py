@@ -8,6 +8,8 @@ package costs click and nothing else, so `skillforge --version` and `--help` sta
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from skillforge import __version__
@@ -41,14 +43,32 @@ COMMANDS: dict[str, LazyCommand] = {
 
 
 class _PathOrCommand(LazyGroup):
-    """`skillforge [PATH]` opens the workbench; `skillforge COMMAND ...` runs a command."""
+    """`skillforge [PATH]` opens the workbench; `skillforge COMMAND ...` runs a command.
+
+    A first word that is neither a command nor an existing path is a mistyped command
+    (`skillforge harvest --help` used to print the help of `open` and exit 0)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and not args[0].startswith("-") and args[0] not in self.list_commands(ctx):
+            if not os.path.exists(args[0]):
+                self._no_such(ctx, args[0])
             args = ["open", *args]
         elif not args:
             args = ["open"]
         return super().parse_args(ctx, args)
+
+    def _no_such(self, ctx: click.Context, word: str) -> None:
+        if os.sep in word or word.startswith((".", "~")) or word.endswith(".md"):
+            raise click.UsageError(f"{word}: no such file or folder; pass a skill folder, a "
+                                   "SKILL.md, or a folder of skills", ctx)
+        import difflib
+
+        shown = [n for n in self.list_commands(ctx) if not self.lazy_commands[n].hidden]
+        near = difflib.get_close_matches(word, shown, n=1, cutoff=0.5)
+        hint = f" Did you mean {near[0]!r}?" if near else ""
+        raise click.UsageError(f"No such command {word!r}.{hint} (Nor is there a file or "
+                               f"folder named {word!r} to open.) `skillforge --help` lists "
+                               "the commands.", ctx)
 
 
 @click.group(cls=_PathOrCommand, lazy_commands=COMMANDS,

@@ -104,12 +104,13 @@ def test_a_path_or_nothing_opens_the_workbench(argv, monkeypatch):
     assert FakeApp.opened == [Path(argv[0] if argv else ".")]
 
 
-def test_a_typo_is_still_read_as_a_path_to_open():
-    # `skillforge lnt` is a path that does not exist, as before lazy loading.
+def test_a_typo_is_a_mistyped_command_not_a_path_to_open():
+    # `skillforge lnt`: no command and no such path, so the nearest command (issue 16;
+    # tests/cli/test_mistyped.py has the rest).
     result = CliRunner().invoke(main, ["lnt"], prog_name="skillforge")
     assert result.exit_code == 2
-    assert "lnt: no such file or folder" in result.output
-    assert "Usage: skillforge open" in result.output
+    assert "No such command 'lnt'. Did you mean 'lint'?" in result.output
+    assert "Usage: skillforge open" not in result.output
 
 
 def test_a_command_module_loads_when_its_command_runs():
