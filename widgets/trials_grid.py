@@ -23,6 +23,9 @@ from skillforge.trials.progress import (
 )
 
 
+WARNINGS_SHOWN = 3  # the newest; the count says how many there were
+
+
 class TrialsGrid(Static):
     """Every trial of the current run as a glyph in a case x (condition, attempt) grid."""
 
@@ -52,9 +55,18 @@ already done in an earlier session (resume). Below: totals and what running tria
             self.status = status
             self.error = error
 
+    class Warned(Message):
+        """The run warned (a skipped decoy, a smoke-test finding, a judge that answered
+        badly...): the grid lists warnings instead of a toast each."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.progress = RunProgress()
+        self.warnings: list[str] = []
         self.border_title = "Trials"
 
     def on_mount(self) -> None:
@@ -68,7 +80,13 @@ already done in an earlier session (resume). Below: totals and what running tria
     def reset(self) -> None:
         """Forget the current run (before showing another)."""
         self.progress = RunProgress()
+        self.warnings = []
         self.border_title = "Trials"
+        self.refresh(layout=True)
+
+    def add_warning(self, text: str) -> None:
+        """One more warning of the current run (shown under the totals, newest last)."""
+        self.warnings.append(" ".join(text.split()))
         self.refresh(layout=True)
 
     def apply(self, event: Any) -> None:
@@ -84,10 +102,26 @@ already done in an earlier session (resume). Below: totals and what running tria
 
     def render(self) -> Group | Text:
         p = self.progress
+        warned = self._warnings_text()
         if not p.keys:
-            return Text("No run started in this session: ctrl+r starts one. Past runs are "
-                        "listed below (Enter opens one in Lift).", style="dim italic")
+            empty = Text("No run started in this session: ctrl+r starts one. Past runs are "
+                         "listed below (Enter opens one in Lift).", style="dim italic")
+            return Group(empty, warned) if warned else empty
         parts: list[Any] = [progress_table(p), totals_line(p), *running_lines(p)]
+        if warned:
+            parts.append(warned)
         if p.error:
             parts.append(Text(f"run failed: {p.error}", style="bold red"))
         return Group(*parts)
+
+    def _warnings_text(self) -> Text | None:
+        if not self.warnings:
+            return None
+        n = len(self.warnings)
+        text = Text(f"⚠ {n} warning{'s' if n != 1 else ''}", style="bold yellow")
+        for line in self.warnings[-WARNINGS_SHOWN:]:
+            text.append(f"\n  {line}", style="yellow")
+        if n > WARNINGS_SHOWN:
+            text.append(f"\n  (and {n - WARNINGS_SHOWN} earlier)", style="dim")
+        text.no_wrap, text.overflow = True, "ellipsis"
+        return text

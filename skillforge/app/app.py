@@ -20,6 +20,15 @@ DARK, LIGHT = "textual-dark", "textual-light"
 
 class SkillforgeApp(App[None]):
     TITLE = "skillforge"
+    # Panels draw their border in $panel, and a border's title takes its colour: #242F38 on
+    # #121212 in the dark theme, unreadable in a terminal and in `skillforge serve`. Titles
+    # read in the muted text colour, in the accent colour where the focus is.
+    CSS = """
+    * { border-title-color: $text-muted; border-subtitle-color: $text-muted; }
+    *:focus, CaseForm:focus-within, TrialConfigForm:focus-within {
+        border-title-color: $accent; border-subtitle-color: $accent;
+    }
+    """
     COMMANDS = App.COMMANDS | {WorkbenchCommands}
     BINDINGS = [
         Binding("q", "quit", "Quit", id="quit"),

@@ -167,7 +167,9 @@ class TrialsTab:
             runner = prepare_runner(settings, RunStore(self._state_dir()), skill_dir=self.current,
                                     overrides=overrides, judge=judge,
                                     on_event=lambda e: grid.post_message(TrialsGrid.Event(e)),
-                                    warn=lambda w: self.notify(w, severity="warning"))
+                                    # Listed in the grid (a toast each stacked over it for
+                                    # seconds); posted, since a worker thread may warn.
+                                    warn=lambda w: grid.post_message(TrialsGrid.Warned(w)))
         except Exception as exc:  # noqa: BLE001 - classified; only the unexpected is a bug
             self.trial_failed(classify(exc, "Starting the run", "configuration"), notify=True)
             return
@@ -206,6 +208,14 @@ class TrialsTab:
         if self.runner is not None:
             self.runner.cancel()
             self.notify("Cancelling: running trials stop and their containers are removed.", timeout=4)
+
+    def on_trials_grid_warned(self, message: TrialsGrid.Warned) -> None:
+        message.stop()
+        if (grid := self.pane("TrialsGrid")) is not None:
+            if not grid.warnings:
+                self.notify("The run has warnings: the Trials grid lists them.",
+                            title="Trial run", severity="warning", timeout=4)
+            grid.add_warning(message.text)
 
     def on_trials_grid_event(self, message: TrialsGrid.Event) -> None:
         message.stop()

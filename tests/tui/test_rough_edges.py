@@ -129,3 +129,42 @@ async def test_malformed_json_does_not_invite_to_add_a_case(skill: Path):
         assert "cannot be edited here until it parses" in text
         assert "Add one" not in text and "add one" not in text
         assert "Nothing to edit here until evals.json parses" in text
+
+
+def _contrast(fg, bg) -> float:
+    """WCAG contrast ratio of two textual Colors."""
+    def lum(c) -> float:
+        def ch(v: int) -> float:
+            v = v / 255
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+        return 0.2126 * ch(c.r) + 0.7152 * ch(c.g) + 0.0722 * ch(c.b)
+    hi, lo = sorted((lum(fg), lum(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def _title_contrasts(app, titles: tuple[str, ...]) -> dict[str, float]:
+    from textual.color import Color
+
+    update = app.screen._compositor.render_full_update()
+    out = {}
+    for row in update.strips:
+        for strip in row:
+            for seg in strip:
+                name = seg.text.strip()
+                if name in titles and seg.style and seg.style.color and seg.style.bgcolor:
+                    out[name] = _contrast(Color.from_rich_color(seg.style.color),
+                                          Color.from_rich_color(seg.style.bgcolor))
+    return out
+
+
+async def test_panel_titles_are_readable_in_both_themes(skill: Path):
+    """Unfocused panels' titles were drawn in the border colour, #242F38 on #121212."""
+    app = make_app(skill, Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for _theme in ("dark", "light"):
+            shown = _title_contrasts(app, ("Files", "Detail"))
+            assert set(shown) == {"Files", "Detail"}
+            assert all(ratio >= 4.5 for ratio in shown.values()), shown
+            await pilot.press("ctrl+t")
+            await pilot.pause(0.3)

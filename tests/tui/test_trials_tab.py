@@ -138,3 +138,39 @@ async def test_at_80x24_start_and_cancel_are_on_screen_and_ctrl_r_starts(workspa
         app.workbench.query_one("#runs").focus()  # the keys work from anywhere in the tab
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: bool(rec.of(StartRequested)), 5, "StartRequested")
+
+
+async def test_run_warnings_are_listed_in_the_grid_not_stacked_as_toasts(workspace: Path,
+                                                                         monkeypatch):
+    """A run that warns ten times (decoys skipped, smoke findings, a judge answering badly)
+    shows one short notice and the list in the grid, where the toasts used to pile up."""
+    import asyncio
+
+    class Runner:
+        client, judges = object(), []
+
+        def __init__(self, warn) -> None:
+            self.warn = warn
+
+        async def run(self) -> None:
+            for i in range(10):
+                self.warn(f"SF30{i % 10} scripts/x.py: warning number {i}")
+                await asyncio.sleep(0)
+
+        def cancel(self) -> None:
+            pass
+
+    monkeypatch.setattr("skillforge.trials.setup.prepare_runner",
+                        lambda *a, warn, **k: Runner(warn))
+    app = make_app(workspace / "csv-insights", Settings())
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await open_trials(pilot)
+        await pilot.press("ctrl+r")
+        grid = app.workbench.query_one("TrialsGrid")
+        await wait_for(pilot, lambda: len(grid.warnings) == 10, 10, "the warnings")
+        await pilot.pause(0.2)
+        assert len([n for n in app._notifications if n.severity == "warning"]) == 1
+        from tests.tui.helpers import screen_text
+
+        text = screen_text(app)
+        assert "⚠ 10 warnings" in text and "warning number 9" in text
