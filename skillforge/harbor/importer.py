@@ -196,6 +196,12 @@ def import_harbor_job(job_dir: Path | str, store: RunStore, *,
             continue
         manifest = hit[1]
         entries.append((trial_dir, result, manifest, manifest.task_by_name()[result.task_name]))
+    for manifest in {e[2].export_id: e[2] for e in entries}.values():
+        if manifest.network_asked is False and manifest.spec.network:
+            warnings.append(f"the trials of export {manifest.export_id} had network: it was "
+                            f"written for Harbor's {manifest.harbor_environment} environment, "
+                            "which cannot enforce no-network (the run is stored with network "
+                            "on)")
     job_id = job_result.id if job_result else (config.job_name if config and config.job_name
                                                else job_dir.name)
     report = HarborImport(job_dir=str(job_dir), job_id=job_id,

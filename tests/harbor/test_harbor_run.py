@@ -85,7 +85,11 @@ def test_the_readme_nop_command_runs_in_harbor_and_comes_back_as_a_run(
 
     out, lift, text = import_and_report(tmp_path, readme, job.folder)
     assert "csv-insights · nop · 4 trials (4 ok)" in out and "4 graded" in out
+    assert "had network: it was written for Harbor's docker environment, which cannot " \
+           "enforce no-network (the run is stored with network on)" in out
     trials, _ = stored_trials(tmp_path, lift["run_id"])
+    with RunStore(tmp_path / ".skillforge") as store:
+        assert store.run(lift["run_id"]).spec.network  # as the trials ran
     assert sorted((t.case_id, t.condition, t.status, t.grader) for t in trials) == [
         (case, cond, "ok", 0.0) for case in ("monthly-revenue", "order-stats")
         for cond in ("baseline", "with_skill")]
