@@ -38,11 +38,14 @@ def export_csv(tmp_path):
 
 @pytest.fixture(scope="session")
 def harbor_env() -> HarborEnv:
-    """Harbor's venv (made once, then reused). Skips only when no Python >= 3.12 exists."""
+    """Harbor's venv (made once, then reused). Fails, never skips, when it cannot be made: a
+    Harbor test that silently skips proves nothing."""
     try:
         return ensure_harbor()
     except NoPython312 as exc:
-        pytest.skip(f"Harbor validation needs Python >= 3.12: {exc}")
+        pytest.fail(f"the Harbor tests need Python >= 3.12 for Harbor's venv: {exc}; install "
+                    "one (e.g. `pyenv install 3.12`) or point SKILLFORGE_HARBOR_PYTHON at it",
+                    pytrace=False)
     except HarborSetupError as exc:
         pytest.fail(f"Python >= 3.12 is here but Harbor could not be installed: {exc}",
                     pytrace=False)

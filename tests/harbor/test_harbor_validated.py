@@ -2,7 +2,7 @@
 
 Harbor needs Python >= 3.12; tests/harbor/harbor_env.py makes its venv once (outside the
 repository) and these tests call it through tests/harbor/harbor_checks.py. Without any
-Python >= 3.12 on the machine they skip, saying so; with one, a failed install fails them.
+Python >= 3.12 on the machine, or when the install fails, they fail saying why.
 """
 
 from __future__ import annotations
