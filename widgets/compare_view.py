@@ -141,7 +141,7 @@ scored higher, red where lower).
     CompareView .compare-side { width: 1fr; height: 1fr; }
     CompareView .compare-head { height: auto; padding: 0 1; }
     CompareView #compare-bottom { height: 9; }
-    CompareView.-short #compare-bottom { height: 6; }
+    CompareView.-short #compare-bottom { height: 5; }
     CompareView #compare-evidence {
         width: 1fr; height: 1fr; border: round $panel; text-wrap: nowrap; text-overflow: ellipsis;
     }
@@ -190,7 +190,11 @@ scored higher, red where lower).
             self.watch(me, "scroll_y", partial(self._follow, other), init=False)
 
     def on_resize(self) -> None:
-        self.set_class(self.size.height < 28, "-short")
+        short = self.size.height < 28
+        if short != self.has_class("-short"):
+            self.set_class(short, "-short")
+            if self.case_id is not None:
+                self._render_title()  # short: the keys line goes (the footer has them)
 
     # --- what the app calls -------------------------------------------------------------
 
@@ -244,7 +248,8 @@ scored higher, red where lower).
         keys = Text("Enter on a step: read it whole · a/A: next/previous attempt · Enter on "
                     "evidence: go to its step · Esc: back",
                     style="dim", no_wrap=True, overflow="ellipsis")
-        self.query_one("#compare-title", Static).update(Group(title, keys))
+        shown = Group(title) if self.has_class("-short") else Group(title, keys)
+        self.query_one("#compare-title", Static).update(shown)
 
     def _render_side(self, side: str, mine: Attempt | None, other: Attempt | None,
                      n: int) -> None:

@@ -24,6 +24,9 @@ class KeyFooter(Widget):
     KeyFooter {
         dock: bottom; height: 1; background: $footer-background;
         color: $footer-foreground;
+        /* the keys are clickable: links, drawn like the keys */
+        link-color: $footer-key-foreground; link-style: bold;
+        link-color-hover: $footer-key-foreground; link-style-hover: bold reverse;
     }
     KeyFooter > .key-footer--key {
         color: $footer-key-foreground; background: $footer-key-background; text-style: bold;
@@ -86,7 +89,7 @@ class KeyFooter(Widget):
             click = Style.from_meta({"@click": f"press({key!r})"})
             dim = Style(dim=True) if not enabled else Style()
             piece.append(f" {shown} ", style=key_style + dim + click)
-            piece.append(f"{description} ", style=desc_style + dim + click)
+            piece.append(f"{description} ", style=desc_style + dim)
             if line.cell_len + piece.cell_len > room:
                 break  # left out whole: F1 lists every key
             line.append_text(piece)

@@ -39,8 +39,9 @@ is above 0, red: below, yellow: inconclusive). **Enter** opens a run.
     RunsList { height: 1fr; border: round $panel; }
     RunsList:focus { border: round $accent; }
     """
-    COLUMNS = (("run", 24), ("date", 16), ("skill", 18), ("status", 9), ("ok", 4),
+    COLUMNS = (("run", 22), ("date", 16), ("skill", 18), ("status", 9), ("ok", 4),
                ("err", 4), ("lift", 8))
+    NARROW = {"date": 11, "skill": 12}  # under 100 columns: a short date, a shorter skill
 
     class Selected(Message):
         def __init__(self, run_id: str) -> None:
@@ -50,11 +51,27 @@ is above 0, red: below, yellow: inconclusive). **Enter** opens a run.
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
         self.rows_shown: list[Any] = []
+        self._narrow = False
         self.border_title = "Runs"
 
     def on_mount(self) -> None:
+        self._narrow = self._is_narrow()
+        self._add_columns()
+
+    def _is_narrow(self) -> bool:
+        return (self.size.width or 100) < 100
+
+    def _add_columns(self) -> None:
         for name, width in self.COLUMNS:
-            self.add_column(name, key=name, width=width)
+            self.add_column(name, key=name,
+                            width=self.NARROW.get(name, width) if self._narrow else width)
+
+    def on_resize(self) -> None:
+        if self._is_narrow() != self._narrow:
+            self._narrow = self._is_narrow()
+            self.clear(columns=True)
+            self._add_columns()
+            self.show(list(self.rows_shown))
 
     def show(self, rows: Sequence[Any]) -> None:
         """Replace the list with `rows` (RunOverview-like objects), keeping the selection."""
@@ -65,7 +82,7 @@ is above 0, red: below, yellow: inconclusive). **Enter** opens a run.
             err = row.errors
             self.add_row(
                 row.run_id,
-                row.created_at.strftime("%Y-%m-%d %H:%M"),
+                row.created_at.strftime("%m-%d %H:%M" if self._narrow else "%Y-%m-%d %H:%M"),
                 row.skill_name or "-",
                 Text(row.status, style=STATUS_STYLE.get(row.status, "")),
                 Text(str(row.ok), style="green" if row.ok else "dim"),

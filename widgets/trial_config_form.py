@@ -76,8 +76,8 @@ and whether the LLM **judge** scores the run. The values are remembered per skil
     TrialConfigForm #form-actions { height: 1; }
     TrialConfigForm #form-actions Button { margin-right: 1; min-width: 10; }
     TrialConfigForm #form-state { width: 1fr; color: $foreground-muted; padding-left: 1; }
-    TrialConfigForm #form-top { height: 3; }
-    TrialConfigForm #cases { height: 3; width: 1fr; border: none; padding: 0; }
+    TrialConfigForm #form-top { height: auto; }
+    TrialConfigForm #cases { height: 6; width: 1fr; border: none; padding: 0; }
     TrialConfigForm #conditions { width: 30; height: 3; padding-left: 1; }
     TrialConfigForm #knobs { grid-size: 3; grid-gutter: 0 2; grid-rows: 1; height: auto; }
     TrialConfigForm .knob { height: 1; }

@@ -71,6 +71,7 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, LiftTab, LazyTabs
     #runs { height: 1fr; min-height: 4; }
     #main.-short #run-picker { height: 4; }
     #main.-short #heat-legend { max-height: 1; }
+    #main.-short #trial-form #cases { height: 3; }
     #lift-heatmap { min-height: 5; }
     FindingsTable { height: 3fr; }
     FindingDetail { height: 2fr; }
