@@ -88,7 +88,9 @@ class Harness(abc.ABC):
     def __init__(self, environ: Mapping[str, str] | None = None,
                  extra_files: Mapping[str, bytes | tuple[bytes, int]] | None = None) -> None:
         """`environ`: where keys come from (default os.environ). `extra_files`: absolute
-        path -> bytes (or (bytes, mode)) added to every trial container, e.g. a wrapper."""
+        path -> bytes (or (bytes, mode)) added to every trial container, e.g. a wrapper in
+        /opt/skillforge/bin (first on PATH). The root filesystem is read-only, so a path
+        outside the writable mounts (skillforge.sandbox.mounts) is refused when staged."""
         self.environ = dict(os.environ if environ is None else environ)
         self.extra_files = dict(extra_files or {})
 

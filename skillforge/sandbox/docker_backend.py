@@ -36,7 +36,7 @@ from skillforge.sandbox.docker_client import describe_unavailable, executor, get
 from skillforge.sandbox.exec_stream import open_exec_stream
 from skillforge.sandbox.labels import owner_labels
 from skillforge.sandbox.layout import with_layout
-from skillforge.sandbox.mounts import for_mounts, tmpfs_options
+from skillforge.sandbox.mounts import for_mounts, path_with_tools, tmpfs_options
 from skillforge.sandbox.reaper import reap_once, track, untrack
 from skillforge.sandbox.tar_exec import extract, pack
 
@@ -141,6 +141,9 @@ class DockerSandbox(Sandbox):
         env = {"HOME": "/home/agent", "LANG": "C.UTF-8", **spec.env}
         t0 = time.monotonic()
         try:
+            if "PATH" not in env:
+                env["PATH"] = path_with_tools(
+                    (api.inspect_image(spec.image).get("Config") or {}).get("Env"))
             created = api.create_container(
                 spec.image,
                 command=["sleep", str(lifetime)],

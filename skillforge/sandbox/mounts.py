@@ -27,15 +27,21 @@ from skillforge.sandbox.base import (
 )
 
 HOME = "/home/agent"
+# Programs skillforge adds to a trial (a harness's wrapper, a test stand-in): root-owned,
+# read-only to the agent, and first on the container's PATH.
+TOOLS_DIR = "/opt/skillforge"
+TOOLS_BIN = f"{TOOLS_DIR}/bin"
+DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 # (path, share of the budget, owner uid, mode). Shares add up to 1.
 MOUNTS: tuple[tuple[str, float, int, int], ...] = (
-    (WORKSPACE, 0.50, AGENT_UID, 0o755),
+    (WORKSPACE, 0.48, AGENT_UID, 0o755),
     (HOME, 0.15, AGENT_UID, 0o755),
     ("/tmp", 0.15, 0, 0o1777),
     ("/var/tmp", 0.05, 0, 0o1777),
     (LOGS_DIR, 0.05, AGENT_UID, 0o755),
     # Staged skills and the grader are written by root, read-only to the agent.
     (SKILLS_DIR, 0.05, 0, 0o755),
+    (TOOLS_DIR, 0.02, 0, 0o755),
     # Only in a grading sandbox: the agent's sandbox has no /grader to look into.
     (GRADER_DIR, 0.05, 0, 0o755),
 )
@@ -45,6 +51,14 @@ MIN_MOUNT_MB = 4
 def mount_sizes(disk_mb: int) -> dict[str, int]:
     """Size in MiB of each writable mount for a trial budget of `disk_mb` MiB."""
     return {path: max(MIN_MOUNT_MB, int(disk_mb * share)) for path, share, _u, _m in MOUNTS}
+
+
+def path_with_tools(image_env: list[str] | None) -> str:
+    """The image's PATH with TOOLS_BIN first."""
+    for item in image_env or []:
+        if item.startswith("PATH="):
+            return f"{TOOLS_BIN}:{item[5:]}"
+    return f"{TOOLS_BIN}:{DEFAULT_PATH}"
 
 
 def tmpfs_options(disk_mb: int, grading: bool = False) -> dict[str, str]:

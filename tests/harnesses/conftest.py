@@ -30,7 +30,8 @@ import base64, os, sys
 needle = base64.b64decode(sys.argv[1])
 hits = []
 for top, dirs, files in os.walk("/"):
-    dirs[:] = [d for d in dirs if d != "proc" and not os.path.ismount(os.path.join(top, d))]
+    # Every mount included (the staged areas are tmpfs mounts), not the kernel's.
+    dirs[:] = [d for d in dirs if os.path.join(top, d) not in ("/proc", "/sys", "/dev")]
     for name in files:
         path = os.path.join(top, name)
         try:
@@ -46,11 +47,11 @@ print(repr(hits))
 def standin_files(kind: str, transcript: Path, **config) -> dict[str, bytes | tuple]:
     """extra_files installing the stand-in `claude` or `codex` and the transcript it replays."""
     script = (STANDINS / f"{kind}_standin.py").read_bytes()
-    binary = {"claude": "/usr/local/bin/claude", "codex": "/usr/local/bin/codex"}[kind]
-    conf = {"transcript": "/opt/standin/transcript.jsonl", "record": RECORD, **config}
+    binary = f"/opt/skillforge/bin/{kind}"  # the trial's tools folder, first on PATH
+    conf = {"transcript": "/opt/skillforge/standin/transcript.jsonl", "record": RECORD, **config}
     return {binary: (script, 0o755),
-            "/opt/standin/transcript.jsonl": (transcript.read_bytes(), 0o644),
-            f"/opt/standin/{kind}.json": (json.dumps(conf).encode(), 0o644)}
+            "/opt/skillforge/standin/transcript.jsonl": (transcript.read_bytes(), 0o644),
+            f"/opt/skillforge/standin/{kind}.json": (json.dumps(conf).encode(), 0o644)}
 
 
 class NoModel:

@@ -109,13 +109,13 @@ def test_keys_are_scrubbed_from_output_but_short_values_are_not():
 
 
 def test_the_initial_archive_makes_the_state_folder_the_agents():
-    harness = ClaudeCodeHarness(environ={}, extra_files={"/usr/local/bin/claude": b"#!/bin/sh\n"})
+    harness = ClaudeCodeHarness(environ={}, extra_files={"/opt/skillforge/bin/claude": b"#!/bin/sh\n"})
     data = harness.initial_archive(b"")
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
         members = {m.name: m for m in tar}
     assert members["home/agent/.claude"].uid == 1000 and members["home/agent/.claude"].isdir()
-    assert members["usr/local/bin/claude"].mode == 0o755
-    assert members["usr/local/bin/claude"].uid == 0
+    assert members["opt/skillforge/bin/claude"].mode == 0o755
+    assert members["opt/skillforge/bin/claude"].uid == 0
 
 
 def _ran(code: int | None = 0, timed_out: bool = False) -> ExecResult:

@@ -13,6 +13,7 @@ import docker.errors
 import pytest
 
 from skillforge.sandbox import SandboxError, SandboxUnavailable, open_sandbox
+from skillforge.sandbox.archive import tar_from_mapping
 from skillforge.sandbox import docker_client as dc
 from skillforge.sandbox.docker_backend import DockerSandbox
 from tests.docker_fixtures import managed_containers
@@ -233,3 +234,17 @@ async def test_a_daemon_that_goes_away_mid_run_is_unavailable_not_a_traceback(sp
     sb = DockerSandbox(spec(), client=dead)
     with pytest.raises(SandboxUnavailable, match="Start Docker"):
         await sb.start()
+
+
+async def test_files_outside_the_writable_mounts_are_refused_by_name(spec):
+    async with open_sandbox("docker", spec()) as sb:
+        with pytest.raises(SandboxError, match=r"cannot write /etc/evil: .*read-only.*/workspace"):
+            await sb.put_archive({"evil": "x"}, "/etc")
+        # Programs skillforge stages (a harness wrapper) go to the tools folder, first on PATH.
+        await sb.put_archive(tar_from_mapping({"opt/skillforge/bin/hello": "#!/bin/sh\necho hi\n"},
+                                              uid=0, gid=0, mode=0o755))
+        ran = await sb.exec("echo $PATH; hello; touch /opt/skillforge/bin/x 2>&1 || true",
+                            timeout_s=30)
+        path, said, touched = ran.stdout.splitlines()
+        assert path.startswith("/opt/skillforge/bin:") and said == "hi"
+        assert "Permission denied" in touched

@@ -28,7 +28,10 @@ import sys
 import time
 from pathlib import Path
 
-CONFIG = "/opt/standin/claude.json"
+# Staged by the tests under /opt/skillforge (the trial's tools mount); baked into an image
+# by test_trial_cli under /opt/standin.
+CONFIGS = ("/opt/skillforge/standin/claude.json", "/opt/standin/claude.json")
+CONFIG = next((c for c in CONFIGS if Path(c).is_file()), CONFIGS[-1])
 KEY_VARS = ("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN")
 SHOWN_VARS = ("HOME", "CLAUDE_CODE_SUBPROCESS_ENV_SCRUB", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC",
               "DISABLE_AUTOUPDATER", "ANTHROPIC_BASE_URL")

@@ -30,7 +30,10 @@ import shlex
 import sys
 from pathlib import Path
 
-CONFIG = "/opt/standin/codex.json"
+# Staged by the tests under /opt/skillforge (the trial's tools mount); baked into an image
+# by test_trial_cli under /opt/standin.
+CONFIGS = ("/opt/skillforge/standin/codex.json", "/opt/standin/codex.json")
+CONFIG = next((c for c in CONFIGS if Path(c).is_file()), CONFIGS[-1])
 KEY_VARS = ("CODEX_API_KEY", "OPENAI_API_KEY")
 SHOWN_VARS = ("HOME", "NO_COLOR", "OPENAI_BASE_URL")
 SHELL_CALLS = {"exec_command", "shell", "shell_command", "local_shell"}
