@@ -53,7 +53,8 @@ token counts, the first lines of its message, every tool call in one line
   **RUN** badges mark runs of a skill's scripts (✓ exited 0, ✗ failed); **ERROR** marks a
   failed tool call. The skill under test is in the accent colour, other skills are dimmer.
 - **↑/↓** (or j/k) move between steps, **Enter**/**Space** (or a click) expands a step to
-  show its whole message, the calls' arguments and the full results; **c** collapses all.
+  show its whole message, the calls' arguments and the full results (side by side, in
+  Compare, it opens the step whole in a window; Esc closes it); **c** collapses all.
 - **]** / **[** jump to the next / previous highlighted step (activation, script run, error).
 """
     DEFAULT_CSS = theme.TRAJECTORY_CSS  # the row styles, by component class
