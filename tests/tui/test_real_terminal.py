@@ -69,3 +69,28 @@ def test_sf501_appears_and_goes_in_a_real_terminal(tmp_path: Path, tmux_session:
     _wait_screen(tmux_session, lambda s: "SF501" not in s and "gate PASS" in s, 15,
                  "the clean state after restoring SKILL.md")
     _tmux("send-keys", "-t", tmux_session, "q")
+
+
+def test_at_80x24_trials_start_and_the_lift_heatmap_in_a_real_terminal(tmp_path: Path,
+                                                                       tmux_session: str):
+    """Issue 16: at 80x24 Start/Cancel were off the right edge and the heatmap had no rows."""
+    from tests.widgets.lift_fixture import CASES, build_store
+
+    shutil.copytree(SAMPLE_SKILLS / "csv-insights", tmp_path / "csv-insights")
+    build_store(tmp_path / ".skillforge").close()
+    exe = Path(sys.executable).with_name("skillforge")
+    _tmux("new-session", "-d", "-s", tmux_session, "-x", "80", "-y", "24",
+          f"cd {tmp_path} && TERM=xterm-256color {exe} csv-insights; sleep 5")
+    _wait_screen(tmux_session, lambda s: "gate PASS" in s, 30, "the lint")
+    _tmux("send-keys", "-t", tmux_session, "4")
+    screen = _wait_screen(tmux_session, lambda s: "Start ^r" in s and "^r Start run" in s, 10,
+                          "the Trials form and its keys in the footer")
+    assert "Cancel ^x" in screen and "^r Start run" in screen.splitlines()[-1]
+    _tmux("send-keys", "-t", tmux_session, "5")
+    _wait_screen(tmux_session, lambda s: "1 run ·" in s, 10, "the run list")
+    _tmux("send-keys", "-t", tmux_session, "Enter")
+    _wait_screen(tmux_session, lambda s: "Overall Skill Lift" in s, 20, "the lift")
+    _tmux("send-keys", "-t", tmux_session, "h")
+    screen = _wait_screen(tmux_session, lambda s: sum(c in s for c in CASES) >= 3, 10,
+                          "case rows in the heatmap")
+    assert "Cases × metrics" in screen

@@ -168,3 +168,31 @@ async def test_panel_titles_are_readable_in_both_themes(skill: Path):
             assert all(ratio >= 4.5 for ratio in shown.values()), shown
             await pilot.press("ctrl+t")
             await pilot.pause(0.3)
+
+
+async def test_counts_read_one_run_not_one_runs(skill: Path, tmp_path: Path, monkeypatch):
+    from tests.widgets.lift_fixture import build_store
+
+    monkeypatch.chdir(tmp_path)
+    build_store(tmp_path / ".skillforge").close()
+    app = make_app(skill, Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("5")
+        await wait_for(pilot, lambda: "1 run ·" in screen_text(app), 10, "the run list")
+        assert "1 runs" not in screen_text(app)
+
+
+@pytest.mark.parametrize("key", list("123456"))
+async def test_at_80x24_the_footer_never_cuts_a_key_in_the_middle(skill: Path, key: str):
+    app = make_app(skill, Settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press(key)
+        await pilot.pause(0.3)
+        bar = app.workbench.query_one(KeyFooter)
+        descriptions = {d for _k, _s, d, _on in bar.keys}
+        shown = bar.text.split("▏")[0]
+        words = [w for w in shown.split("  ") if w.strip()]
+        for item in words:
+            assert item.strip().split(" ", 1)[-1] in descriptions, (item, shown)
