@@ -32,6 +32,8 @@ class UnsavedGuard:
 
     def guard(self, doing: str, then: Callable[[], object]) -> None:
         """Run `then` (e.g. quit), asking first when edits are unsaved."""
+        if isinstance(self.app.screen, UnsavedChanges):
+            return  # already asking (q pressed again while the question is up)
         what = self.unsaved_edits()
         if what is None:
             self._run(then)

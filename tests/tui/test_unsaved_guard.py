@@ -139,3 +139,17 @@ async def test_a_change_on_disk_under_edits_offers_reload_keep_or_the_difference
         await pilot.press("ctrl+s")  # keeping mine: saving writes my version, on purpose
         await wait_for(pilot, lambda: not pane(app).dirty, 5, "the save")
     assert EDIT in path.read_text() and "edited in another editor" not in path.read_text()
+
+
+async def test_q_pressed_again_while_asking_asks_once(skill: Path):
+    app = make_app(skill, Settings())
+    async with app.run_test(size=SIZE) as pilot:
+        await edit_first_prompt(pilot)
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, UnsavedChanges), 5, "the question")
+        await pilot.press("q")
+        await pilot.pause()
+        assert sum(isinstance(s, UnsavedChanges) for s in app.screen_stack) == 1
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, UnsavedChanges) and app.return_code is None
