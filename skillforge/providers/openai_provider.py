@@ -232,7 +232,9 @@ def _not_a_completion(resp: Any, wanted: str) -> str:
 
 def _tool_call(call_id: str, name: str, raw: str) -> ToolCall:
     try:
-        args = json.loads(raw)
+        # strict=False: llama.cpp's JSON grammar lets a model write a raw newline inside a
+        # string (a multi-line command); it means that newline.
+        args = json.loads(raw, strict=False)
     except json.JSONDecodeError:
         return ToolCall(id=call_id, name=name, arguments={}, raw_arguments=raw)
     if not isinstance(args, dict):

@@ -41,4 +41,6 @@ def test_a_forced_tool_call_comes_back_as_a_tool_call(llama_server):
         messages=[{"role": "user", "content": "List the files here."}])
     calls = resp.choices[0].message.tool_calls
     assert calls and calls[0].function.name == "bash"
-    assert set(json.loads(calls[0].function.arguments)) == {"command"}
+    # llama.cpp's JSON grammar lets a model put raw control characters (a newline) inside
+    # a string; skillforge reads them as those characters (strict=False), so does this.
+    assert set(json.loads(calls[0].function.arguments, strict=False)) == {"command"}

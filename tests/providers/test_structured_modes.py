@@ -187,6 +187,21 @@ def test_a_raw_newline_inside_a_string_is_read():
         "verdict": "two\nlines\tand a tab"}
 
 
+async def test_a_tool_call_with_a_raw_newline_in_its_arguments_is_read(llm_server,
+                                                                     make_client):
+    # What llama-cpp-python's server sends for a multi-line command under its grammar.
+    from skillforge.models.llm import ToolSpec
+    from tests.llm_server import tool_call
+
+    llm_server.script(tool_call("bash", '{"command": "ls\ncat notes.txt"}'))
+    bash = ToolSpec(name="bash", description="Run a command", parameters={
+        "type": "object", "properties": {"command": {"type": "string"}}})
+
+    out = await make_client("openai").complete([UserMessage(content="x")], tools=[bash])
+
+    assert out.tool_calls[0].arguments == {"command": "ls\ncat notes.txt"}
+
+
 def test_each_provider_gets_the_keywords_it_accepts():
     assert openai_strict(SCHEMA)["properties"]["verdict"] == {"type": "string"}
     assert openai_strict(SCHEMA)["properties"]["scores"]["maxItems"] == 4
