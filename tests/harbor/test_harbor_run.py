@@ -115,9 +115,9 @@ def test_terminus_2_on_the_local_model_runs_and_imports_with_pairs(
     assert line == "harbor run -p ds -e docker -a terminus-2 -m <model> -k 1 -n 4 " \
                    "--ak max_turns=4"
     # The README's line, plus one knob for a 135M toy model: at most 512 tokens an answer.
-    # Unbounded, it sometimes rambles to the end of its 8192-token context, which at a few
-    # tokens a second on shared CPUs outlasts any time limit (terminus-2 re-asks, in fewer
-    # tokens, when an answer is cut short).
+    # Unbounded, it sometimes rambles on towards the end of the server's context, which at
+    # a few tokens a second on shared CPUs outlasts any time limit (terminus-2 re-asks, in
+    # fewer tokens, when an answer is cut short).
     job = run_harbor(harbor_env, line + " --ak 'llm_call_kwargs={\"max_tokens\": 512}'",
                      tmp_path, env=llama_server.env(), model=f"openai/{llama_server.model}")
     print(f"\nharbor run -a terminus-2 ({llama_server.model}): {len(job.trials)} trials in "
