@@ -113,7 +113,7 @@ def test_the_trial_limits_line_shows_the_disk_budget_and_its_split(tmp_path):
     (tmp_path / "skillforge.toml").write_text("[trial]\ndisk_mb = 4096\nmemory_mb = 2048\n")
     _code, checks = invoke()
     line = checks["trial limits"]
-    assert "disk 4096 MiB" in line["detail"] and "/workspace 2048" in line["detail"]
+    assert "disk 4096 MiB" in line["detail"] and "/workspace 1966" in line["detail"]
     assert line["status"] == "warn" and "memory_mb" in line["fix"]
     (tmp_path / "skillforge.toml").write_text("[trial]\ndisk_mb = 512\n")
     _code, checks = invoke()
