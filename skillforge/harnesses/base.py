@@ -21,16 +21,14 @@ skills go, and how its JSON stream becomes ATIF (through sessions.importers).
 from __future__ import annotations
 
 import abc
-import io
 import os
-import tarfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
 from sessions.importers.base import ImportResult
-from skillforge.sandbox.archive import TarBuilder
+from skillforge.sandbox.archive import TarBuilder, concat_tars
 from skillforge.sandbox.base import AGENT_GID, AGENT_UID, ExecResult
 
 HOME = "/home/agent"
@@ -156,16 +154,3 @@ class Harness(abc.ABC):
 def _tail(text: str, chars: int = 400) -> str:
     text = " ".join(text.split())
     return f": {text[-chars:]}" if text else ""
-
-
-def concat_tars(*archives: bytes) -> bytes:
-    """One tar holding every member of `archives` in order (later entries win)."""
-    out = io.BytesIO()
-    with tarfile.open(fileobj=out, mode="w", format=tarfile.PAX_FORMAT) as dst:
-        for data in archives:
-            if not data:
-                continue
-            with tarfile.open(fileobj=io.BytesIO(data)) as src:
-                for member in src:
-                    dst.addfile(member, src.extractfile(member) if member.isfile() else None)
-    return out.getvalue()

@@ -95,3 +95,16 @@ def tar_from_mapping(files: Mapping[str, bytes | str], uid: int = AGENT_UID,
         data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
         builder.add_file(str(path), data, uid, gid, mode)
     return builder.getvalue()
+
+
+def concat_tars(*archives: bytes) -> bytes:
+    """One tar holding every member of `archives` in order (later entries win)."""
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.PAX_FORMAT) as dst:
+        for data in archives:
+            if not data:
+                continue
+            with tarfile.open(fileobj=io.BytesIO(data)) as src:
+                for member in src:
+                    dst.addfile(member, src.extractfile(member) if member.isfile() else None)
+    return out.getvalue()

@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, Field
 
-from skillforge.sandbox.archive import TarBuilder
+from skillforge.sandbox.archive import TarBuilder, concat_tars
 from skillforge.sandbox.base import (
     AGENT_GID,
     AGENT_UID,
@@ -187,16 +187,6 @@ def _normal(path: PurePosixPath) -> PurePosixPath:
     return PurePosixPath("/", *parts)
 
 
-def _merge(*archives: bytes) -> bytes:
-    out = io.BytesIO()
-    with tarfile.open(fileobj=out, mode="w", format=tarfile.PAX_FORMAT) as dst:
-        for archive in archives:
-            with tarfile.open(fileobj=io.BytesIO(archive)) as src:
-                for member in src:
-                    dst.addfile(member, src.extractfile(member) if member.isfile() else None)
-    return out.getvalue()
-
-
 async def run_grader(sandbox: Sandbox, skill_root: Path, grader: str,
                      timeout_s: float = DEFAULT_GRADER_TIMEOUT_S) -> GraderResult:
     """Run `grader` on the final workspace of `sandbox` (after the agent stopped), in a
@@ -212,7 +202,7 @@ async def run_grader(sandbox: Sandbox, skill_root: Path, grader: str,
     timeout_s = min(timeout_s, max(1.0, sandbox.remaining_s))
     spec = sandbox.spec.model_copy(update={
         "grading": True, "network": False, "timeout_sec": timeout_s + GRADING_MARGIN_S})
-    async with sandbox.sibling(spec, _merge(workspace, archive)) as fresh:
+    async with sandbox.sibling(spec, concat_tars(workspace, archive)) as fresh:
         return await _grade(fresh, grader, cmd, workdir, timeout_s)
 
 
