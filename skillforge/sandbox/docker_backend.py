@@ -45,6 +45,8 @@ from skillforge.sandbox.tar_exec import extract, pack
 PID_MARK = b"@@skillforge-pid="
 KILL_GRACE_S = 2.0
 KILL_ATTEMPTS = 4
+# image -> PATH for its containers: one inspect per image and process, not one per trial.
+_IMAGE_PATHS: dict[str, str] = {}
 
 def _guarded(fn, *args):
     """Run a blocking Docker call; a daemon that went away becomes SandboxUnavailable."""
@@ -102,6 +104,13 @@ class DockerSandbox(Sandbox):
             await self.remove()
             raise
 
+    def _image_path(self, image: str) -> str:
+        """The image's PATH with skillforge's tools first; asked of Docker once per image."""
+        if image not in _IMAGE_PATHS:
+            config = self.client.api.inspect_image(image).get("Config") or {}
+            _IMAGE_PATHS[image] = path_with_tools(config.get("Env"))
+        return _IMAGE_PATHS[image]
+
     def _host_config(self):
         import docker.types
 
@@ -142,8 +151,7 @@ class DockerSandbox(Sandbox):
         t0 = time.monotonic()
         try:
             if "PATH" not in env:
-                env["PATH"] = path_with_tools(
-                    (api.inspect_image(spec.image).get("Config") or {}).get("Env"))
+                env["PATH"] = self._image_path(spec.image)
             created = api.create_container(
                 spec.image,
                 command=["sleep", str(lifetime)],
