@@ -104,6 +104,21 @@ MIGRATIONS: tuple[tuple[str, Sequence[str]], ...] = (
         "ALTER TABLE trials ADD COLUMN script_runs INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE trials ADD COLUMN script_runs_ok INTEGER NOT NULL DEFAULT 0",
     )),
+    ("skill mode trials", (
+        # One row per skill_mode trial (skillforge.models.skill_mode.SkillModeTrial as JSON):
+        # the skill cache before and after the trial and the skill tools' events.
+        """CREATE TABLE skill_mode_trials (
+            run_id     TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+            case_id    TEXT NOT NULL,
+            attempt    INTEGER NOT NULL,
+            seq        INTEGER NOT NULL,
+            mode       TEXT NOT NULL,
+            row_json   TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (run_id, attempt, case_id)
+        )""",
+        "CREATE INDEX skill_mode_trials_by_chain ON skill_mode_trials (run_id, attempt, seq)",
+    )),
 )
 LATEST = len(MIGRATIONS)
 

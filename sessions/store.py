@@ -29,6 +29,7 @@ from pydantic import BaseModel, Field
 from sessions.atif import Trajectory, dumps_trajectory, load_trajectory
 from sessions.importers.base import ImportResult
 from sessions.migrations import migrate
+from sessions.skill_mode_rows import SkillModeRows
 from skillforge.models.fileio import atomic_write_text
 from skillforge.models.trial import RunRecord, TrialRecord
 
@@ -121,8 +122,12 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class RunStore:
-    """The SQLite run store of one state dir. Use as a context manager or call close()."""
+class RunStore(SkillModeRows):
+    """The SQLite run store of one state dir. Use as a context manager or call close().
+
+    Skill Mode rows (`save_skill_mode_trial`, `skill_mode_trials`, `final_skill_cache`) come
+    from sessions.skill_mode_rows.
+    """
 
     def __init__(self, state_dir: Path | str | None = None) -> None:
         self.state_dir = ensure_state_dir(Path(state_dir) if state_dir else
