@@ -14,9 +14,10 @@ import json
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer
 
 from skillforge.models.fileio import atomic_write_text
+from skillforge.models.skillcraft import SkillcraftReport
 
 Verdict = Literal["helps", "hurts", "inconclusive"]
 TriageClass = Literal["unstable", "never_discovered", "misused", "overhead", "unexplained"]
@@ -193,6 +194,15 @@ class LiftExtra(_Model):
     plans: dict[str, SamplePlan] = Field(default_factory=dict)
     cases: list[CaseRow] = Field(default_factory=list)
     judge_agreement: AgreementReport | None = None
+    # SkillCraft's metrics of a run with skill_mode trials; absent from lift.json otherwise.
+    skillcraft: SkillcraftReport | None = None
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_sections(self, handler):  # type: ignore[no-untyped-def]
+        data = handler(self)
+        if self.skillcraft is None and isinstance(data, dict):
+            data.pop("skillcraft", None)
+        return data
 
 
 class LiftReport(_Model):

@@ -14,6 +14,7 @@ from typing import Any
 from skillforge import __version__
 from skillforge.models.lift import LiftReport
 from skillforge.report import facts as F
+from skillforge.report import skillcraft as SC
 from skillforge.report.html_steps import side_by_side
 from skillforge.report.method import method_notes, rule_text, verdict_cell
 from skillforge.report.style import CSS
@@ -169,6 +170,37 @@ def _agreement(report: LiftReport) -> str:
                       "alpha"], rows) + "</section>")
 
 
+def _skillcraft(report: LiftReport) -> str:
+    sc = SC.skillcraft_of(report)
+    if sc is None:
+        return ""
+    rates = "".join(f"<li>{e(line)}</li>" for line in SC.rate_lines(sc))
+    eff_rows = []
+    for r in SC.efficiency_lines(sc):
+        tone = "verdict-helps" if (r.diff_value or 0) < 0 else \
+            "verdict-hurts" if (r.diff_value or 0) > 0 else ""
+        eff_rows.append(f'<tr data-sc-resource="{e(r.name)}"><td class="text">{e(r.label)}</td>'
+                        f"<td>{e(r.base)}</td><td>{e(r.skill)}</td>"
+                        f'<td class="{tone}">{e(r.diff)}</td><td>{r.n}</td></tr>')
+    eff = _table(SC.EFFICIENCY_HEAD, eff_rows) if eff_rows else ""
+    skill_rows = ["<tr data-skill=\"{}\" data-attempt=\"{}\">{}</tr>".format(
+        e(s.name), s.attempt, "".join(
+            f'<td class="{"text" if i in (0, 2, 3, 6, 7) else ""}">{e(c)}</td>'
+            for i, c in enumerate(SC.skill_cells(s)))) for s in sc.skills]
+    skills = (_table(SC.SKILL_HEAD, skill_rows, "skills", text_cols=(0, 2, 3, 6, 7))
+              if skill_rows else "<p>No skill was saved or inherited.</p>")
+    lift_rows = ["<tr data-sc-metric=\"{}\">{}</tr>".format(
+        e(r[0]), "".join(f'<td class="{"text" if i in (0, 6) else ""}">{e(c)}</td>'
+                         for i, c in enumerate(r))) for r in SC.lift_cells(report, sc)]
+    lift = ("<h3>Skill Lift of skill_mode over baseline</h3>"
+            + _table(SC.LIFT_HEAD, lift_rows, text_cols=(0, 6))) if lift_rows else ""
+    return (f'<section id="skillcraft"><h2>{e(SC.TITLE)}</h2><p class="muted">'
+            f"{e(SC.intro(sc))}</p><ul>{rates}</ul>"
+            "<h3>Efficiency over the cases both sides solved</h3>"
+            f'<p class="muted">{e(SC.efficiency_note(sc))}</p>{eff}'
+            f"<h3>Skills the agent saved</h3>{skills}{lift}</section>")
+
+
 def _method(report: LiftReport) -> str:
     paras = "".join(f"<p>{e(note)}</p>" for note in method_notes(report))
     return f'<section id="method"><h2>Method</h2>{paras}</section>'
@@ -178,8 +210,8 @@ def render_html(report: LiftReport, *,
                 trajectories: Mapping[str, Mapping[str, Any]] | None = None) -> str:
     """The whole report as one HTML document; `trajectories` adds side-by-side views."""
     body = (_header(report) + _lift(report) + _pass(report) + _efficiency(report)
-            + _heatmap(report) + _negatives(report, trajectories) + _agreement(report)
-            + _method(report))
+            + _heatmap(report) + _negatives(report, trajectories) + _skillcraft(report)
+            + _agreement(report) + _method(report))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{e(F.title(report))}</title><style>{CSS}</style></head><body><main>"

@@ -13,6 +13,7 @@ from typing import Any
 
 from skillforge.models.lift import LiftReport, MetricLift
 from skillforge.report import facts as F
+from skillforge.report import skillcraft as SC
 from skillforge.report.method import method_notes, rule_text, verdict_cell
 from skillforge.report.steps import cut, summary_line, trajectory_view
 
@@ -196,6 +197,31 @@ def _agreement(report: LiftReport) -> list[str]:
                            "agreement", "alpha"], rows) + [""]
 
 
+def _skillcraft(report: LiftReport) -> list[str]:
+    sc = SC.skillcraft_of(report)
+    if sc is None:
+        return []
+    lines = [f"## {SC.TITLE}", "", md(SC.intro(sc)), ""]
+    lines += [f"- {md(line)}" for line in SC.rate_lines(sc)] + [""]
+    lines += ["### Efficiency over the cases both sides solved", "", md(SC.efficiency_note(sc)),
+              ""]
+    eff = SC.efficiency_lines(sc)
+    if eff:
+        lines += _table(SC.EFFICIENCY_HEAD, [[r.label, r.base, r.skill, r.diff, str(r.n)]
+                                             for r in eff]) + [""]
+    lines += ["### Skills the agent saved", ""]
+    if sc.skills:
+        lines += _table(SC.SKILL_HEAD, [[md(c) for c in SC.skill_cells(s)] for s in sc.skills])
+    else:
+        lines.append("No skill was saved or inherited.")
+    lines.append("")
+    rows = SC.lift_cells(report, sc)
+    if rows:
+        lines += ["### Skill Lift of skill_mode over baseline", ""]
+        lines += _table(SC.LIFT_HEAD, [[md(c) for c in r] for r in rows]) + [""]
+    return lines
+
+
 def _method(report: LiftReport) -> list[str]:
     return ["## Method", ""] + [line for note in method_notes(report)
                                 for line in (md(note), "")]
@@ -206,6 +232,6 @@ def render_markdown(report: LiftReport, *,
     """The whole report as Markdown; `trajectories` adds step summaries of negative cases."""
     lines = (_header(report) + _lift_table(report) + _pass(report) + _efficiency(report)
              + _dimensions(report) + _heatmap(report) + _negatives(report, trajectories)
-             + _agreement(report) + _method(report))
+             + _skillcraft(report) + _agreement(report) + _method(report))
     lines.append(f"*{md(report.extra.label)} report by skillforge; lift.json holds every number.*")
     return "\n".join(lines).rstrip() + "\n"

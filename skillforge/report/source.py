@@ -17,8 +17,9 @@ from sessions.store import DB_NAME, RunStore
 from skillforge.lift.compute import lift_for_run
 from skillforge.lift.agreement import run_agreement
 from skillforge.lift.cases import trial_overall
+from skillforge.lift.skillcraft import attach_skillcraft, lift_conditions, skillcraft_for_run
 from skillforge.models.lift import CiMethod, LiftReport
-from skillforge.models.trial import TrialRecord
+from skillforge.models.trial import RunRecord, TrialRecord
 
 Trajectories = dict[str, dict[str, dict[str, Any]]]
 LATEST = "latest"
@@ -80,6 +81,18 @@ def negative_trajectories(store: RunStore, report: LiftReport, trials: list[Tria
     return out
 
 
+def run_lift(store: RunStore, record: RunRecord, trials: list[TrialRecord], *,
+             ci: CiMethod = "t") -> LiftReport:
+    """A stored run's lift report: with_skill vs baseline (skill_mode vs baseline for a run
+    with no with_skill trial), judge agreement, and SkillCraft's metrics under
+    `extra.skillcraft` when the run has skill-mode trials. The TUI's Lift tab calls it too."""
+    agreement = run_agreement(store.metrics(record.run_id))
+    report = lift_for_run(record, trials, ci=ci, judge_agreement=agreement,
+                          conditions=lift_conditions(trials))
+    return attach_skillcraft(report, skillcraft_for_run(
+        record, trials, store.skill_mode_trials(record.run_id), ci=ci))
+
+
 def load_run_report(state_dir: Path | str, run: str = LATEST, *, ci: CiMethod = "t",
                     warn: Callable[[str], None] | None = None) -> tuple[LiftReport, Trajectories]:
     """The lift report of a stored run (`latest` or a run id) and its negative cases' trajectories.
@@ -100,7 +113,6 @@ def load_run_report(state_dir: Path | str, run: str = LATEST, *, ci: CiMethod = 
             raise ReportSourceError(f"{what} in {db} ({hint}); pass a run id, `latest`, or a "
                                     "lift.json file")
         trials = store.trials(record.run_id)
-        agreement = run_agreement(store.metrics(record.run_id))
-        report = lift_for_run(record, trials, ci=ci, judge_agreement=agreement)
+        report = run_lift(store, record, trials, ci=ci)
         trajectories = negative_trajectories(store, report, trials, warn or (lambda _m: None))
     return report, trajectories
