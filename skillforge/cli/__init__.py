@@ -31,6 +31,8 @@ COMMANDS: dict[str, LazyCommand] = {
                           "the run store as ATIF trajectories."),
     "export": LazyCommand("skillforge.cli.export:export", "Export trials for other engines "
                           "(Harbor: hundreds of trials on cloud sandboxes)."),
+    "harvest": LazyCommand("skillforge.cli.harvest:harvest", "Turn the skills an agent saved "
+                           "in a skill_mode run into Agent Skills folders."),
     "new": LazyCommand("skillforge.cli.new:new", "Create NAME/ with SKILL.md and "
                        "evals/evals.json, ready to edit."),
     "doctor": LazyCommand("skillforge.cli.doctor:doctor", "Check this machine: Python, "
@@ -87,6 +89,7 @@ def main() -> None:
     skillforge export harbor PATH -o DIR  the paired trials as a Harbor dataset
     skillforge trial PATH     paired trials in Docker: with vs without the skill, Skill Lift
     skillforge report [RUN]  Skill Lift as Markdown, one HTML file, or lift.json
+    skillforge harvest RUN -o DIR  the skills an agent saved in Skill Mode, as skill folders
     skillforge new NAME      scaffold a valid skill with an evals/evals.json template
     skillforge doctor        check Python, Docker, providers, ruff/shellcheck, state dir
     skillforge serve [PATH]  the workbench in a browser (textual-serve)

@@ -19,7 +19,7 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("argv, nearest", [
-    (["harvest", "--help"], "serve"),
+    (["harvst", "--help"], "harvest"),
     (["lnt", "SKILL.md"], "lint"),
     (["tria"], "trial"),
     (["xyzzy"], None),
@@ -41,6 +41,6 @@ def test_a_missing_path_says_no_such_file(tmp_path: Path):
 
 
 def test_an_existing_folder_named_like_a_word_still_opens(tmp_path: Path):
-    (tmp_path / "harvest").mkdir()
-    proc = run("harvest", "--help", cwd=tmp_path)
+    (tmp_path / "reserve").mkdir()
+    proc = run("reserve", "--help", cwd=tmp_path)
     assert proc.returncode == 0 and "Usage: skillforge open" in proc.stdout
