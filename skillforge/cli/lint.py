@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -66,13 +68,28 @@ def lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: st
                           "scripts": False if no_scripts else None}}
     configs = _configs(skills, overrides)
 
-    def one(skill_dir: Path) -> tuple[str, LintReport]:
-        return shown_path(skill_dir), lint_skill(skill_dir, configs[skill_dir])
-
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        reports = list(pool.map(one, skills))
+    # One skill after another: the checks are pure Python, so threads only fought over the
+    # GIL (4 workers cost ~70 ms more CPU than none over the 152-skill corpus).
+    with _few_collections():
+        reports = [(shown_path(d), lint_skill(d, configs[d])) for d in skills]
     _print(reports, fmt, rules)
     sys.exit(0 if all(r.passed_gate for _s, r in reports) else 1)
+
+
+@contextmanager
+def _few_collections() -> Iterator[None]:
+    """Collect garbage rarely while linting: a lint run allocates many small objects that
+    live until the end of their skill (parsed lines, spans, findings), and the default
+    thresholds walked them over and over (~40 ms of 1 s on the corpus). What is already
+    alive (the imported modules, the catalogue) is left out of the walks altogether."""
+    old = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+        gc.unfreeze()
 
 
 def _configs(skills: list[Path], overrides: dict) -> dict[Path, LintConfig]:
