@@ -23,7 +23,8 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList, Static
 
 CONDITIONS = (("with_skill", "with the skill"), ("baseline", "baseline (skill withheld)"),
-              ("self_generated", "self-generated notes"))
+              ("self_generated", "self-generated notes"),
+              ("skill_mode", "skill mode (own code skills)"))
 SANDBOXES = (("docker (isolated)", "docker"), ("local (NO isolation)", "local"))
 AGENTS = (("builtin", "builtin"), ("claude-code", "claude-code"), ("codex", "codex"))
 # number fields: id -> (label, override key, smallest value, default, may be empty)

@@ -36,7 +36,9 @@ from sessions.atif import (
 )
 from sessions.atif import ToolCall as AtifToolCall
 from skillforge import __version__
+from skillforge.agent.skill_mode import SkillSession, prompt_section
 from skillforge.agent.tools import TOOLS, SandboxLost, ToolOutcome, run_tool
+from skillforge.models.skill_mode import SKILL_TOOLS
 from skillforge.models.llm import (
     Completion,
     Message,
@@ -90,6 +92,8 @@ def system_prompt(stage: TrialStage) -> str:
             "is. When a task matches a skill's description, read that SKILL.md first and "
             "follow it; ignore skills that do not apply.\n\n" + skills_block(stage.skills)
         )
+    if stage.skill_mode is not None:
+        parts.append(prompt_section(stage.skill_mode))
     return "\n\n".join(parts)
 
 
@@ -175,8 +179,12 @@ class AgentRun:
     def __init__(self, client: ModelClient, sandbox: Sandbox, stage: TrialStage, task: str, *,
                  meta: dict[str, Any] | None = None, max_turns: int = 30,
                  timeout_s: float = 600, max_tokens: int | None = None,
-                 on_step: Callable[[StepReport], None] | None = None) -> None:
+                 on_step: Callable[[StepReport], None] | None = None,
+                 skills: SkillSession | None = None) -> None:
         self.client = client
+        # Skill Mode (the `skill_mode` condition): the skill tools and their cache.
+        self.skills = skills
+        self.tools = (*TOOLS, *skills.tools) if skills is not None else TOOLS
         self.sandbox = sandbox
         self.stage = stage
         self.task = task
@@ -203,6 +211,12 @@ class AgentRun:
         conv: list[Message] = [UserMessage(content=first)]
         try:
             async with asyncio.timeout(self.timeout_s):
+                if self.skills is not None:
+                    try:
+                        await self.skills.upload(self.sandbox)
+                    except (SandboxLost, SandboxError) as exc:
+                        return self.partial("error", f"the skill cache could not be "
+                                                     f"written to the sandbox: {exc}")
                 return await self._loop(conv)
         except TimeoutError:
             return self.partial("timeout", f"the agent did not finish within "
@@ -213,7 +227,7 @@ class AgentRun:
             if self.rec.turns >= self.max_turns:
                 return self.partial("max_turns", None)
             try:
-                done = await self.client.complete(conv, system=self.system, tools=list(TOOLS),
+                done = await self.client.complete(conv, system=self.system, tools=list(self.tools),
                                                   max_tokens=self.max_tokens)
             except (ProviderError, StructuredOutputError) as exc:
                 return self.partial("error", f"model request failed: {exc}")
@@ -229,7 +243,7 @@ class AgentRun:
             for call in done.tool_calls:
                 if lost is None:
                     try:
-                        outcome = await run_tool(self.sandbox, call, self._budget())
+                        outcome = await self._tool(call)
                     except (SandboxLost, SandboxError) as exc:
                         lost = str(exc)
                         outcome = ToolOutcome(f"Error: the sandbox stopped: {exc}",
@@ -244,6 +258,14 @@ class AgentRun:
             self._report(self.rec.agent_step(done, outcomes))
             if lost is not None:
                 return self.partial("error", f"the sandbox stopped working: {lost}")
+
+    async def _tool(self, call: Any) -> ToolOutcome:
+        # In static reuse save_skill is not offered; a call anyway is refused as `static`.
+        if self.skills is not None and call.name in SKILL_TOOLS and call.raw_arguments is None:
+            outcome = await self.skills.run(self.sandbox, call, self._budget())
+            outcome.extra["is_error"] = outcome.is_error
+            return outcome
+        return await run_tool(self.sandbox, call, self._budget())
 
     def _report(self, step: Step) -> None:
         if self.on_step is not None:
@@ -261,7 +283,7 @@ class AgentRun:
         return Trajectory(
             session_id=self.session_id,
             agent=Agent(name=AGENT_NAME, version=__version__, model_name=rec.model_name,
-                        tool_definitions=[t.model_dump() for t in TOOLS]),
+                        tool_definitions=[t.model_dump() for t in self.tools]),
             steps=list(rec.steps),
             final_metrics=FinalMetrics(
                 total_prompt_tokens=rec.usage.input_tokens,

@@ -14,7 +14,7 @@ from skillforge.harbor.environments import DEFAULT_ENVIRONMENT, ENVIRONMENTS, co
 from skillforge.harbor.export import ExportError, export_harbor
 from skillforge.trials.config import TrialConfigError, build_run_spec, skill_root
 
-CONDITIONS = ("with_skill", "baseline", "self_generated")
+CONDITIONS = ("with_skill", "baseline", "self_generated", "skill_mode")
 
 
 @click.group("export", context_settings={"help_option_names": ["-h", "--help"]})
@@ -36,7 +36,8 @@ def _split(values: tuple[str, ...]) -> list[str]:
 @click.option("--cases", multiple=True, metavar="ID[,ID...]",
               help="Only these case ids (repeatable; default every case).")
 @click.option("--conditions", multiple=True, metavar="NAME[,NAME...]",
-              help="with_skill, baseline, self_generated (default [trial] conditions).")
+              help="with_skill, baseline, self_generated (default [trial] conditions); "
+                   "skill_mode is refused: it runs only with `skillforge trial`.")
 @click.option("--attempts", "-k", type=click.IntRange(1), default=None,
               help="Attempts per task, written into the README's `harbor run -k`.")
 @click.option("--image", default=None, help="Base image of every task (FROM in the Dockerfile).")

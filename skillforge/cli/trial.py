@@ -36,6 +36,7 @@ from skillforge.trials.decoys import (
 )
 from skillforge.harnesses import AGENTS
 from skillforge.lift.bootstrap import BOOTSTRAP_MIN_CASES, bootstrap_refusal
+from skillforge.lift.intervals import CI_METHODS, DEFAULT_CI
 from skillforge.lift.compute import lift_for_run
 from skillforge.lift.agreement import run_agreement
 from skillforge.models.llm import ProviderNotConfigured
@@ -55,7 +56,7 @@ from skillforge.trials.progress import GLYPHS, RunProgress, render_progress
 from skillforge.trials.setup import prepare_runner
 from skillforge.trials.run import RunError, RunSummary, load_cases
 
-CONDITIONS = ("with_skill", "baseline", "self_generated")
+CONDITIONS = ("with_skill", "baseline", "self_generated", "skill_mode")
 
 
 def _fail(message: str, code: int = 2) -> NoReturn:
@@ -135,8 +136,9 @@ class _Display:
 @click.option("--attempts", type=click.IntRange(1, 100), default=None,
               help="Attempts per case and condition (default [trial] attempts, 3).")
 @click.option("--conditions", "conditions", multiple=True, metavar="LIST",
-              help="Comma-separated: with_skill, baseline, self_generated "
-                   "(default with_skill,baseline).")
+              help="Comma-separated: with_skill, baseline, self_generated, skill_mode "
+                   "(default with_skill,baseline). skill_mode: the built-in agent may save "
+                   "and run its own code skills, carried from case to case in order.")
 @click.option("--agent", type=click.Choice(AGENTS), default=None,
               help="builtin (default): skillforge's agent loop; claude-code / codex: that CLI "
                    "inside the container (needs --image with it installed, and --network).")
@@ -171,6 +173,13 @@ class _Display:
 @click.option("--baseline-version", default=None, metavar="git:REF|DIR",
               help="Run the baseline with an earlier version of the skill (git:REF, or a "
                    "folder holding a saved copy) instead of without it: a version delta.")
+@click.option("--skill-cache-from", default=None, metavar="RUN_ID",
+              help="skill_mode: start from the final skill cache of stored run RUN_ID "
+                   "(cross-task transfer; its skills are listed in the agent's prompt).")
+@click.option("--static-reuse", is_flag=True,
+              help="skill_mode: execute cached skills only, save none (SkillCraft's static "
+                   "reuse). Only meaningful with --skill-cache-from (or a resumed run's "
+                   "cache): on an empty cache there is nothing to run.")
 @click.option("--resume", "resume", default=None, metavar="RUN_ID",
               help="Finish a stored run with its own settings, its judges included (only "
                    "--concurrency may change): trials already ok are not run again.")
@@ -180,9 +189,10 @@ class _Display:
               show_default=True, help="json prints one document at the end.")
 @click.option("--gate", is_flag=True,
               help="Exit 1 when a metric's verdict is `hurts`.")
-@click.option("--ci", type=click.Choice(["t", "bootstrap"]), default="t", show_default=True,
-              help="Confidence interval of the lift: t over cases, or a studentized "
-                   f"bootstrap (refused below {BOOTSTRAP_MIN_CASES} cases).")
+@click.option("--ci", type=click.Choice(CI_METHODS), default=DEFAULT_CI, show_default=True,
+              help="Confidence interval of the lift: skew-t (the t interval widened on the "
+                   "skewed side), t (the plain t interval), or a studentized bootstrap "
+                   f"(refused below {BOOTSTRAP_MIN_CASES} cases).")
 @click.option("--judge-model", "judge_models", multiple=True, metavar="MODEL",
               help="Judge model(s) for accuracy, goal_accuracy and behavior_check "
                    "(default [judge] models, else the agent's model).")
@@ -194,7 +204,8 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
           image: str | None, network: bool | None, timeout_sec: int | None,
           max_turns: int | None, disk_mb: int | None, workspace: str | None, decoys: int | None,
           decoys_from: Path | None, decoy_seed: int, sweep_decoys: str | None,
-          baseline_version: str | None, resume: str | None, state_dir: Path | None, fmt: str, gate: bool, ci: str,
+          baseline_version: str | None, skill_cache_from: str | None, static_reuse: bool,
+          resume: str | None, state_dir: Path | None, fmt: str, gate: bool, ci: str,
           judge_models: tuple[str, ...], no_judge: bool) -> None:
     """Run paired trials of a skill: each case with the skill and without it (baseline).
 
@@ -208,6 +219,9 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
     --sandbox docker, a running Docker Engine.
     Ctrl+C stops the run (containers are removed); --resume RUN_ID finishes it later.
     """
+    if resume and (skill_cache_from or static_reuse):
+        raise click.UsageError("--resume finishes a stored run with its own skill cache "
+                               "settings; drop --skill-cache-from / --static-reuse")
     if path is None and not resume:
         raise click.UsageError("give the skill PATH (or --resume RUN_ID)")
     if path is not None and not path.exists():
@@ -215,6 +229,8 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
     skill_dir = skill_root(path) if path is not None else None
     overrides = {"case_ids": _split(cases) or None, "attempts": attempts,
                  "baseline_version": baseline_version,
+                 "skill_cache_from": skill_cache_from,
+                 "skill_cache_mode": "static" if static_reuse else None,
                  "conditions": _conditions(conditions), "agent": agent, "model": model,
                  "provider": provider, "concurrency": concurrency, "sandbox": sandbox,
                  "image": image, "network": network, "timeout_sec": timeout_sec,

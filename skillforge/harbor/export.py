@@ -74,6 +74,12 @@ README_NAME = "README.md"
 _SLUG_BAD = re.compile(r"[^A-Za-z0-9._-]+")
 
 
+SKILL_MODE_REFUSAL = (
+    "Skill Mode runs only with skillforge's built-in agent (skillforge trial --conditions "
+    "skill_mode); Harbor's agents have no skill tools (save_skill, execute_skill). Drop "
+    "skill_mode from the exported conditions (--conditions with_skill,baseline)")
+
+
 class ExportError(ValueError):
     """The dataset cannot be written; the message names the file or setting and the fix."""
 
@@ -257,6 +263,8 @@ def export_harbor(spec: RunSpec, out_dir: Path | str, *, force: bool = False,
     if environment not in ENVIRONMENTS:
         raise ExportError(f"unknown Harbor environment {environment!r}; use one of "
                           + ", ".join(sorted(ENVIRONMENTS)))
+    if "skill_mode" in spec.conditions:
+        raise ExportError(SKILL_MODE_REFUSAL)
     net = network_plan(environment, spec.network)
     out = Path(out_dir)
     replaced = any(out.iterdir()) if out.is_dir() else out.exists()

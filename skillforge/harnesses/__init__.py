@@ -11,7 +11,7 @@ trajectory. docs/harnesses.md describes the image and the security trade-off (ne
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from skillforge.harnesses.base import Credentials, Harness, HarnessError, redact
 from skillforge.harnesses.claude_code import ClaudeCodeHarness
@@ -42,11 +42,17 @@ def get_harness(agent: str, environ: Mapping[str, str] | None = None) -> Harness
 
 
 def check_agent(agent: str, *, sandbox: str, network: bool,
-                environ: Mapping[str, str] | None = None) -> Harness | None:
+                environ: Mapping[str, str] | None = None,
+                conditions: Sequence[str] = ()) -> Harness | None:
     """The harness for `agent` once its requirements hold; HarnessError says which does not."""
     harness = get_harness(agent, environ)
     if harness is None:
         return None
+    if "skill_mode" in conditions:
+        raise HarnessError(f"the skill_mode condition runs only with skillforge's built-in "
+                           f"agent (--agent builtin): the {harness.binary} CLI has no "
+                           "save_skill / execute_skill tools; drop skill_mode from "
+                           "--conditions or drop --agent")
     if sandbox != "docker":
         raise HarnessError(f"--agent {agent} runs the {harness.binary} CLI inside a Docker "
                            "container; use --sandbox docker (the local sandbox would run "

@@ -65,7 +65,7 @@ class TrialConfig(_Section):
     workspace: Literal["isolated", "group"] = "isolated"
     support_skills: list[str] = Field(default_factory=list)
     decoy_skills: list[str] = Field(default_factory=list)
-    conditions: list[Literal["with_skill", "baseline", "self_generated"]] = Field(
+    conditions: list[Literal["with_skill", "baseline", "self_generated", "skill_mode"]] = Field(
         default_factory=lambda: ["with_skill", "baseline"]
     )
     pass_threshold: float = Field(0.6, ge=0, le=1)

@@ -6,14 +6,14 @@ visible skills) and the external harnesses.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from skillforge.models.skill_mode import CacheMode
 from skillforge.models.trial import Condition
 
 Role = Literal["target", "support", "decoy", "previous_version"]
-
 
 
 class VisibleSkill(BaseModel):
@@ -23,6 +23,22 @@ class VisibleSkill(BaseModel):
     description: str
     path: str
     role: Role
+
+
+class SkillSummary(BaseModel):
+    """A cached Skill Mode skill as the system prompt lists it."""
+
+    name: str
+    description: str = ""
+    parameters: dict[str, Any] = Field(default_factory=dict)
+
+
+class SkillModeStage(BaseModel):
+    """The `skill_mode` condition's part of a stage: the cache mode and the skills cached."""
+
+    mode: CacheMode = "grow"
+    inherited_from: str | None = None
+    skills: list[SkillSummary] = Field(default_factory=list)
 
 
 class TrialStage(BaseModel):
@@ -37,3 +53,5 @@ class TrialStage(BaseModel):
     instruction: str | None = None
     paths: list[str] = Field(default_factory=list)
     archive: bytes = Field(default=b"", repr=False)
+    # Set for `skill_mode` trials (by the trial runner, which knows the carried cache).
+    skill_mode: SkillModeStage | None = None

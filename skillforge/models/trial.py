@@ -11,7 +11,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-Condition = Literal["with_skill", "baseline", "self_generated"]
+from skillforge.models.skill_mode import CacheMode
+
+Condition = Literal["with_skill", "baseline", "self_generated", "skill_mode"]
 TrialStatus = Literal["ok", "error", "timeout", "cancelled"]
 WorkspacePolicy = Literal["isolated", "group"]
 
@@ -74,6 +76,11 @@ class RunSpec(BaseModel):
     # field existed; its resume takes the flags.
     judge: bool | None = None
     judge_models: list[str] = Field(default_factory=list)
+    # Skill Mode (the `skill_mode` condition): start every attempt's chain from the final
+    # skill cache of another run (cross-task transfer), and whether new skills may be saved
+    # (grow) or only the cached ones executed (static reuse).
+    skill_cache_from: str | None = None
+    skill_cache_mode: CacheMode = "grow"
 
 
 class TrialRecord(BaseModel):

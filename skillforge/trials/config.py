@@ -29,7 +29,8 @@ from skillforge.models.config import Settings, TrialConfig
 from skillforge.models.trial import Limits, RunSpec
 
 # Overrides that are not [trial] keys.
-SPEC_ONLY = ("case_ids", "provider", "baseline_version", "decoys", "decoys_from", "decoy_seed")
+SPEC_ONLY = ("case_ids", "provider", "baseline_version", "decoys", "decoys_from", "decoy_seed",
+             "skill_cache_from", "skill_cache_mode")
 LIMIT_KEYS = ("cpus", "memory_mb", "pids", "timeout_sec", "max_turns", "disk_mb")
 
 
@@ -131,7 +132,7 @@ def build_run_spec(skill_path: Path | str, settings: Settings,
     conditions = list(dict.fromkeys(cfg["conditions"]))
     if len(conditions) < 1:
         raise TrialConfigError("options: give at least one condition (with_skill, baseline, "
-                               "self_generated)")
+                               "self_generated, skill_mode)")
     try:
         harness = get_harness(cfg["agent"], environ={})
     except HarnessError as exc:
@@ -156,6 +157,8 @@ def build_run_spec(skill_path: Path | str, settings: Settings,
             concurrency=cfg["concurrency"],
             pass_threshold=cfg["pass_threshold"],
             baseline_version=overrides.get("baseline_version"),
+            skill_cache_from=overrides.get("skill_cache_from"),
+            skill_cache_mode=overrides.get("skill_cache_mode") or "grow",
         )
     except ValidationError as exc:
         raise TrialConfigError(_explain(exc, "options")) from None
@@ -164,6 +167,7 @@ def build_run_spec(skill_path: Path | str, settings: Settings,
 def check_harness(spec: RunSpec, environ: Mapping[str, str] | None = None) -> None:
     """Refuse a spec whose external harness cannot run (sandbox, network, key), saying why."""
     try:
-        check_agent(spec.agent, sandbox=spec.sandbox, network=spec.network, environ=environ)
+        check_agent(spec.agent, sandbox=spec.sandbox, network=spec.network, environ=environ,
+                    conditions=spec.conditions)
     except HarnessError as exc:
         raise TrialConfigError(str(exc)) from None

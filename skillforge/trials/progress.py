@@ -27,7 +27,8 @@ GLYPHS: dict[str, tuple[str, str]] = {
     "cancelled": ("⊘", "magenta"),
     "skipped": ("↷", "green"),
 }
-CONDITION_SHORT = {"with_skill": "with", "baseline": "base", "self_generated": "self"}
+CONDITION_SHORT = {"with_skill": "with", "baseline": "base", "self_generated": "self",
+                   "skill_mode": "skill"}
 
 
 @dataclass

@@ -7,7 +7,8 @@
 The run: remove containers left by crashed runs; create (or, with `resume=RUN_ID`, reopen)
 the run in the store; expand cases x conditions x attempts, skipping trials already `ok`;
 run them through `skillforge.trials.runner.run_trial` with at most `spec.concurrency` at a
-time (an asyncio semaphore); emit events (skillforge.trials.events) as they happen; finish
+time (an asyncio semaphore), except that the `skill_mode` trials of an attempt run one after
+the other in case order, carrying their skill cache (skillforge.trials.skill_chain); emit events (skillforge.trials.events) as they happen; finish
 the run as `finished`, `cancelled` or `failed`. Cancelling (Ctrl+C in the CLI cancels the
 task running `run()`; the TUI calls `cancel()`) stops new trials, cancels running ones,
 waits until their containers are removed and stores them as `cancelled`.
@@ -44,6 +45,13 @@ from skillforge.trials.events import (
     TrialStarted,
 )
 from skillforge.trials.runner import TrialContext, TrialPlan, run_trial
+from skillforge.trials.skill_chain import (
+    SkillChainError,
+    SkillLink,
+    chains,
+    initial_cache,
+    stored_rows,
+)
 
 
 class RunError(RuntimeError):
@@ -195,7 +203,8 @@ class TrialRunner:
         """Run every planned trial; returns how the run ended (raises RunError to refuse)."""
         spec = self.spec
         try:
-            check_agent(spec.agent, sandbox=spec.sandbox, network=spec.network)
+            check_agent(spec.agent, sandbox=spec.sandbox, network=spec.network,
+                        conditions=spec.conditions)
         except HarnessError as exc:
             raise RunError(str(exc)) from exc
         try:
@@ -203,6 +212,14 @@ class TrialRunner:
             skills = load_skill_set(spec)
         except StagingError as exc:
             raise RunError(str(exc)) from exc
+        try:
+            start_cache = initial_cache(spec, self.store)
+        except SkillChainError as exc:
+            raise RunError(str(exc)) from exc
+        if ("skill_mode" in spec.conditions and spec.skill_cache_mode == "static"
+                and not start_cache.skills and not self.resume and self.warn is not None):
+            self.warn("--static-reuse with an empty skill cache: the skill_mode agent can "
+                      "neither save nor run skills (add --skill-cache-from RUN_ID)")
         await check_sandbox(spec)
         if spec.sandbox == "docker":
             await reap_stale()
@@ -227,7 +244,14 @@ class TrialRunner:
                            store=self.store, emit=self.emit, judges=self.judges,
                            max_tokens=self.max_tokens, warn=self.warn, labels=self.labels)
         sem = asyncio.Semaphore(max(1, spec.concurrency))
-        self._tasks = [asyncio.create_task(self._one(ctx, plan, sem, summary)) for plan in todo]
+        skill_chains = chains(plans, spec.conditions)
+        in_chain = {p.key for chain in skill_chains for p in chain}
+        self._tasks = [asyncio.create_task(self._one(ctx, plan, sem, summary))
+                       for plan in todo if plan.key not in in_chain]
+        rows = stored_rows(self.store, self.run_id) if done else {}
+        self._tasks += [asyncio.create_task(self._chain(ctx, chain, sem, summary, done, rows,
+                                                        start_cache))
+                        for chain in skill_chains]
         try:
             results = await asyncio.gather(*self._tasks, return_exceptions=True)
         except asyncio.CancelledError:
@@ -258,15 +282,32 @@ class TrialRunner:
             self.emit(RunFinished(self.run_id, status,  # type: ignore[arg-type]
                                   counts, summary.error))
 
+    async def _chain(self, ctx: TrialContext, chain: list[TrialPlan], sem: asyncio.Semaphore,
+                     summary: RunSummary, done: set[TrialKey], rows: dict,
+                     cache) -> None:
+        """One attempt's skill_mode trials in case order, each with the cache left before."""
+        spec = ctx.spec
+        for seq, plan in enumerate(chain):
+            if plan.key in done:
+                row = rows.get((plan.key[0], plan.attempt))
+                if row is not None:
+                    cache = row.cache_after
+                continue
+            link = SkillLink(seq=seq, cache_before=cache, mode=spec.skill_cache_mode,
+                             inherited_from=spec.skill_cache_from)
+            await self._one(ctx, plan, sem, summary, link)
+            if link.cache_after is not None:
+                cache = link.cache_after
+
     async def _one(self, ctx: TrialContext, plan: TrialPlan, sem: asyncio.Semaphore,
-                   summary: RunSummary) -> TrialRecord | None:
+                   summary: RunSummary, link: SkillLink | None = None) -> TrialRecord | None:
         try:
             async with sem:
                 if self.cancelled:
                     self.emit(TrialCancelled(plan.key))
                     return None
                 self.emit(TrialStarted(plan.key))
-                record = await run_trial(ctx, plan)
+                record = await run_trial(ctx, plan, link)
         except asyncio.CancelledError:
             # Cancelled while waiting for a slot: it never started, nothing to store.
             self.emit(TrialCancelled(plan.key))

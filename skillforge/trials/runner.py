@@ -26,10 +26,12 @@ from typing import Any
 from sessions.atif import AtifError, Trajectory
 from sessions.store import MetricEvidence, RunStore
 from skillforge.agent.loop import AgentResult, AgentRun, StepReport
+from skillforge.agent.skill_mode import SkillSession, stage_info
 from skillforge.harnesses import Harness, HarnessError, get_harness
 from skillforge.harnesses.run import HarnessRun
 from skillforge.models.evals import EvalCase
 from skillforge.models.llm import ModelClient
+from skillforge.models.skill_mode import SkillCache, SkillOrigin
 from skillforge.models.trial import Condition, RunSpec, TrialRecord
 from skillforge.sandbox import SKILLS_DIR, SandboxError, SandboxUnavailable, open_sandbox
 from skillforge.sandbox.grading import GraderError, GraderResult, run_grader
@@ -41,6 +43,7 @@ from skillforge.trials.events import (
     TrialStep,
 )
 from skillforge.trials.scoring import Scores, deterministic, judged
+from skillforge.trials.skill_chain import SkillLink
 
 SUMMARY_CHARS = 90
 
@@ -109,9 +112,19 @@ STATUS_BY_STOP = {"final_answer": "ok", "max_turns": "ok", "timeout": "timeout",
 class _Trial:
     """The state of one running trial, so a cancellation can still store what happened."""
 
-    def __init__(self, ctx: TrialContext, plan: TrialPlan) -> None:
+    def __init__(self, ctx: TrialContext, plan: TrialPlan,
+                 link: SkillLink | None = None) -> None:
         self.ctx = ctx
         self.plan = plan
+        # Skill Mode: the trial's place in its chain and its skill tools' session.
+        self.link = link
+        self.skills: SkillSession | None = None
+        if plan.condition == "skill_mode":
+            self.link = link or SkillLink(seq=0, cache_before=SkillCache())
+            self.skills = SkillSession(self.link.cache_before, self.link.mode,
+                                       origin=SkillOrigin(run_id=ctx.run_id,
+                                                          case_id=str(plan.case.id),
+                                                          attempt=plan.attempt))
         self.key = plan.key
         self.t0 = time.monotonic()
         self.record = TrialRecord(run_id=ctx.run_id, case_id=plan.key[0],
@@ -137,6 +150,12 @@ class _Trial:
         harness = ctx.agent_harness()
         stage = stage_trial(case, self.plan.condition, spec, ctx.skills,
                             skills_dir=harness.skills_dir if harness else SKILLS_DIR)
+        if self.skills is not None:
+            if harness is not None:
+                raise HarnessError("the skill_mode condition runs only with the built-in agent")
+            assert self.link is not None
+            stage.skill_mode = stage_info(self.link.cache_before, self.link.mode,
+                                          self.link.inherited_from)
         archive = harness.initial_archive(stage.archive) if harness else stage.archive
         labels = {"skillforge.case_id": self.key[0][:60], "skillforge.condition": self.key[1],
                   "skillforge.attempt": str(self.key[2]), **ctx.labels}
@@ -155,9 +174,14 @@ class _Trial:
                 self.agent = AgentRun(
                     ctx.client, sb, stage, case.prompt, meta=meta,
                     max_turns=spec.limits.max_turns, timeout_s=spec.limits.timeout_sec,
-                    max_tokens=ctx.max_tokens, on_step=self.on_step)
+                    max_tokens=ctx.max_tokens, on_step=self.on_step, skills=self.skills)
             self.phase("agent")
             self.result = await self.agent.run()
+            if self.skills is not None and self.result.stop != "error":
+                # Before the grader: the cache as the agent left it in the sandbox.
+                note = await self.skills.read_back(sb)
+                if note and ctx.warn is not None:
+                    ctx.warn(f"{'/'.join(map(str, self.key))}: {note}")
             if ctx.judges and self.result.stop in ("final_answer", "max_turns"):
                 self.workspace_files = await _list_workspace(sb)
             if case.grader and self.result.stop in ("final_answer", "max_turns", "timeout"):
@@ -226,6 +250,12 @@ class _Trial:
                 "source": self.grade.source, "detail": self.grade.detail,
                 "exit_code": self.grade.exec.exit_code,
                 "output": (self.grade.exec.stdout + self.grade.exec.stderr)[-2000:]})
+        if self.skills is not None and self.link is not None:
+            # Stored before the trial row, so a trial counted done always has its cache.
+            self.link.cache_after = self.skills.cache.model_copy(deep=True)
+            ctx.store.save_skill_mode_trial(self.link.row(
+                ctx.run_id, rec.case_id, rec.attempt, self.link.cache_after,
+                list(self.skills.events)))
         if traj is not None:
             traj = _annotate(traj, rec, self.grader_error)
             try:
@@ -260,9 +290,14 @@ def _annotate(traj: Trajectory, rec: TrialRecord, grader_error: str | None) -> T
     return traj.model_copy(update={"extra": extra})
 
 
-async def run_trial(ctx: TrialContext, plan: TrialPlan) -> TrialRecord:
-    """Run one trial and store it; returns its record (status cancelled when cancelled)."""
-    trial = _Trial(ctx, plan)
+async def run_trial(ctx: TrialContext, plan: TrialPlan,
+                    link: SkillLink | None = None) -> TrialRecord:
+    """Run one trial and store it; returns its record (status cancelled when cancelled).
+
+    `link`: a skill_mode trial's place in its chain (the cache it starts with); after the
+    call `link.cache_after` holds the cache it left.
+    """
+    trial = _Trial(ctx, plan, link)
     try:
         await trial.execute()
     except asyncio.CancelledError:

@@ -8,7 +8,9 @@ agent's home. Conditions differ only in the target skill:
 - `baseline`: the target is absent: no file, name or description of it in the sandbox or
   in the skills list (checked: staging fails if a support/decoy skill or a case file would
   leak it). With `baseline_version` set, the earlier version stands in for the target;
-- `self_generated`: no target; the agent is first asked to write its own notes.
+- `self_generated`: no target; the agent is first asked to write its own notes;
+- `skill_mode`: staged like `baseline` (no target anywhere, and no earlier version of it
+  either: the agent builds its own code skills with the Skill Mode tools instead).
 
 Workspace policy: `isolated` stages only the target (with_skill) and nothing else;
 `group` adds the support and decoy skills, in every condition.
