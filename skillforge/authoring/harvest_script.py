@@ -94,7 +94,7 @@ def call_tool(name, **kwargs):
     write_file(path, content). Same values back as in the trial's sandbox."""
     tool = _TOOLS.get(name)
     if tool is None:
-        raise ValueError(f"call_tool: no tool named {{name!r}}; the tools are "
+        raise ValueError(f"call_tool: no tool {{name!r}}; the tools are "
                          + ", ".join(_TOOLS))
     return tool(**kwargs)
 
