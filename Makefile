@@ -32,7 +32,7 @@ test: $(STAMP) system-deps
 ## make test-fast: the contributors' loop: every test that needs neither Docker, Chromium,
 ## a model server nor Harbor, spread over the cores (make test stays the whole suite)
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -n auto -m "not docker and not chromium and not llama and not harbor"
+	SKILLFORGE_TEST_TIER=fast $(BIN)/python -m pytest -n auto -m "not docker and not chromium and not llama and not harbor"
 
 ## make bench: benchmarks, each printing one JSON document
 bench: $(STAMP)

@@ -10,6 +10,7 @@ from ruamel.yaml import YAML
 from skillforge.models.frontmatter_yaml import load_frontmatter, simple_mapping
 from skillforge.models.skill import parse_skill_text
 from tests.corpus import corpus_skill_dirs
+from tests.hypothesis_budget import examples
 
 
 def ruamel(raw: str):
@@ -89,7 +90,7 @@ _LINE = st.tuples(st.sampled_from(["", "", "  ", " "]), _KEYS, st.sampled_from([
                   st.sampled_from(["", '"', "'"]), _TEXT, st.sampled_from(["", " "]))
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=examples(3000), deadline=None)
 @given(st.lists(_LINE, min_size=1, max_size=5))
 def test_the_direct_reader_never_disagrees_with_ruamel(lines):
     raw = "".join(f"{ind}{key}{sep}{q}{text}{q}{tail}\n" for ind, key, sep, q, text, tail in lines)

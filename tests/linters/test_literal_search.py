@@ -18,6 +18,7 @@ from linters.literal_search import (
     search_lowered,
     spans,
 )
+from tests.hypothesis_budget import examples
 
 # (regex, the words each of its matches starts with) as the rules use them.
 SEARCHES = [
@@ -40,7 +41,7 @@ PIECES = [
 
 
 @given(st.lists(st.sampled_from(PIECES), max_size=30))
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 def test_search_at_words_agrees_with_re_search(pieces):
     text = "".join(pieces)
     for rx, starts in SEARCHES:
@@ -92,7 +93,7 @@ CHOICE_PIECES = [
 
 
 @given(st.lists(st.sampled_from(CHOICE_PIECES), max_size=20))
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 def test_menu_prefilter_passes_every_line_the_regex_matches(pieces):
     line = "".join(pieces)
     if wording._CHOICE.search(line):
@@ -104,7 +105,7 @@ CASELESS = [completeness._VERIFY, completeness._LIMITS_LABEL, completeness._IO_P
 
 
 @given(st.lists(st.sampled_from(PIECES), max_size=30))
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 def test_searching_lower_cased_text_agrees_with_ignorecase(pieces):
     text = "".join(pieces)
     for rx in CASELESS:
@@ -128,7 +129,7 @@ HEADING_WORDS = ["Examples", "Quick Start", "Workflow", "STEPS", "Known Issues",
 
 
 @given(st.lists(st.lists(st.sampled_from(HEADING_WORDS), max_size=4).map(" ".join), max_size=6))
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 def test_heading_matches_agree_with_ignorecase(headings):
     lows = tuple(h.lower() for h in headings)
     safe = all(len(h) == len(low) and not any(c in h for c in "\u0130\u0131\u017f\u212a")

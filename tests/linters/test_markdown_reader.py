@@ -6,12 +6,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linters.markdown import _HEADING, MarkdownDoc, _atx_heading
+from tests.hypothesis_budget import examples
 
 LINE = st.lists(st.sampled_from(["#", "#", " ", "\t", "x", "y z", "\u3000", "é"]), max_size=14).map("".join)
 
 
 @given(LINE)
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=examples(3000), deadline=None)
 def test_atx_heading_matches_its_regex(line):
     m = _HEADING.match(line)
     expected = (len(m.group(1)), m.group(2).strip()) if m else None

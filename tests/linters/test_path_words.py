@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linters.reachability import PathWords, _all_path_words
+from tests.hypothesis_budget import examples
 
 PIECES = ["a", "b", "_", ".", "/", "-", " ", "x.py", "lib/", "scripts/", "é", "İ", "1", "~", "{",
           "}", "$", ":", "\n", "..", "//", "run.py", "forms.md", "`"]
@@ -13,7 +14,7 @@ TEXT = st.lists(st.sampled_from(PIECES), max_size=25).map("".join)
 
 
 @given(TEXT, st.lists(TEXT, max_size=6))
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 def test_looking_up_a_name_agrees_with_listing_every_word(text, keys):
     words = PathWords(text)
     listed = _all_path_words(text.lower())
