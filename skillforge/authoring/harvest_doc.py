@@ -51,6 +51,15 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
+def _lead(text: str, sentences: int = 2, limit: int = 300) -> str:
+    """The first sentences of the skill's own description (the body keeps all of it)."""
+    parts = re.split(r"(?<=[.?!])\s+", text)
+    lead = " ".join(parts[:sentences])
+    if len(lead) <= limit:
+        return lead
+    return lead[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "..."
+
+
 def _excerpt(prompt: str, limit: int = _EXCERPT_CHARS) -> str:
     """The first sentence of a case's task, cut at a word near `limit` characters."""
     first = re.split(r"(?<=[.?!])\s", _plain(prompt), maxsplit=1)[0].rstrip(".")
@@ -76,7 +85,7 @@ def _params_phrase(names: list[str]) -> str:
 def description_for(usage: SkillUsage, prompts: dict[str, str]) -> str:
     """The frontmatter description (see the module docstring for the rules it meets)."""
     name = usage.skill.name
-    own = _sentence(usage.skill.description) or _sentence(
+    own = _lead(_sentence(usage.skill.description)) or _sentence(
         f"Runs the {name.replace('_', ' ')} code an agent wrote while solving tasks")
     params = list(usage.skill.parameters)
     takes = (f"Takes {_params_phrase(params)} as arguments and prints the result as JSON."

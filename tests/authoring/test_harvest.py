@@ -255,3 +255,39 @@ def test_a_run_skill_without_evals_still_gives_a_valid_folder(store, csv_skill, 
     assert doc == {"skill_name": HARVESTED, "evals": []}
     assert any("evals/evals.json has no cases" in m and "no such file" in m
                for m in result.messages)
+
+
+ODD = cached_skill(
+    RUN, name="Top N rows (by value)!", description="I return the top rows; you pass a file. "
+    + "It sorts numbers. " * 120,
+    parameters={"file path": {"type": "string", "description": "the CSV | TSV file"},
+                "top-n": {"type": "integer"}, "options": "extra settings as an object"},
+    script_code='"""Top rows."""\nimport json\nrows = call_tool("read_file", path=args["file path"])'
+                '\nresult = {"rows": rows.splitlines()[: args.get("top-n", 3)], '
+                '"opts": json.dumps(args.get("options"))}\n')
+
+
+@pytest.mark.parametrize("skill, events", [
+    # Never executed, no parameters, no description of its own.
+    (cached_skill(RUN, name="count_lines", description="", parameters={},
+                  script_code="result = {'n': 1}\n", created_by=None), []),
+    # Odd parameter names, JSON-schema types, nested and quoted arguments, a long description
+    # in the first and second person; one failed and one good execution.
+    (ODD, [SkillEvent(tool="execute_skill", name=ODD.name, ok=False, failure="exception",
+                      args={"file path": "a.csv"}),
+           SkillEvent(tool="execute_skill", name=ODD.name,
+                      args={"file path": "data/it's.csv", "top-n": 2,
+                            "options": {"sep": ";", "note": "a\nb"}, "unplanned": True})]),
+])
+def test_odd_skills_still_lint_without_errors_or_warnings(store, csv_skill, tmp_path, skill,
+                                                          events):
+    from linters.engine import lint_skill
+
+    rows = [SkillModeTrial(run_id=RUN, case_id="order-stats", attempt=1, seq=0,
+                           cache_after=SkillCache(skills={skill.name: skill}), events=events)]
+    store_run(store, RUN, csv_skill, rows)
+    folder = harvest_skills(store, RUN, tmp_path / "out").folders[0]
+    report = lint_skill(folder, external=True)
+    loud = [(f.rule, f.message) for f in report.findings if f.severity not in ("info", "low")]
+    assert loud == []
+    assert len(load_skill(folder).description) <= 1024
