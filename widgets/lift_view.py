@@ -30,9 +30,11 @@ from skillforge.models.lift import LiftReport, RunComparison
 from skillforge.report import facts as F
 from widgets.ci_bars import VERDICT_STYLE, MetricTable, dimensions_table
 from widgets.heatmap import Heatmap, cell_detail, heat_legend
+from widgets.skill_table import SkillModeView, SkillTable
 from widgets.triage_list import NegativeList, triage_detail
 
-SECTIONS = {"metrics": "lift-metrics", "cases": "lift-cases", "triage": "lift-triage"}
+SECTIONS = {"metrics": "lift-metrics", "cases": "lift-cases", "triage": "lift-triage",
+            "skill_mode": "lift-skillmode"}
 
 
 class CompareRequested(Message):
@@ -96,6 +98,9 @@ When the baseline ran an earlier version of the skill the label reads **version 
 - **m** metrics (table, planner, dimensions, pass rates, efficiency, inventory)
 - **h** the cases × metrics heatmap of paired deltas
 - **t** the negative-lift triage list
+- **k** Skill Mode (SkillCraft), for a run with `skill_mode` trials: success rate at
+  score ≥ 0.9, Exec and Reuse rates, efficiency over the cases both sides solved, and the
+  skills the agent saved (**v** there harvests one into a skill folder and opens it)
 - **Enter** on a case (heatmap or triage list) opens its trajectories side by side
 - **b** back from a two-run comparison to the run's own lift
 """
@@ -113,12 +118,21 @@ When the baseline ran an earlier version of the skill the label reads **version 
         Binding("m", "section('metrics')", "Metrics", id="lift.metrics"),
         Binding("h", "section('cases')", "Heatmap", id="lift.heatmap"),
         Binding("t", "section('triage')", "Negative lift", id="lift.triage"),
+        Binding("k", "section('skill_mode')", "Skill Mode", id="lift.skill_mode"),
         Binding("b", "back", "Back to run", id="lift.back"),
     ]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # b is in the footer only while a two-run comparison is on screen.
+        # b is in the footer only while a two-run comparison is on screen; k only for a
+        # run with Skill Mode trials.
+        if action == "section" and parameters == ("skill_mode",):
+            return self.has_skill_mode
         return self.comparison is not None if action == "back" else True
+
+    @property
+    def has_skill_mode(self) -> bool:
+        return (self.comparison is None and self.report is not None
+                and self.report.extra.skillcraft is not None)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -143,6 +157,8 @@ When the baseline ran an earlier version of the skill the label reads **version 
             with TabPane("Negative lift", id="lift-triage"):
                 yield NegativeList(id="lift-negatives")
                 yield Static(id="triage-detail")
+            with TabPane("Skill Mode", id="lift-skillmode"):
+                yield SkillModeView(id="lift-skill-mode")
 
     def on_mount(self) -> None:
         self._render_all()
@@ -187,6 +203,11 @@ When the baseline ran an earlier version of the skill the label reads **version 
         comparing = self.comparison is not None
         for pane in ("lift-cases", "lift-triage"):
             (tabs.hide_tab if comparing else tabs.show_tab)(pane)
+        skill_mode = self.has_skill_mode
+        if not skill_mode and tabs.active == SECTIONS["skill_mode"]:
+            tabs.active = SECTIONS["metrics"]
+        (tabs.show_tab if skill_mode else tabs.hide_tab)(SECTIONS["skill_mode"])
+        self.query_one(SkillModeView).show(self.report if skill_mode else None)
         if comparing:
             self.query_one(MetricTable).show_comparison(self.comparison)
             self._render_comparison_extras()
@@ -314,9 +335,12 @@ When the baseline ran an earlier version of the skill the label reads **version 
             self.notify("A two-run comparison has no per-case view; press b to go back to "
                         "the run.", timeout=3)
             return
+        if name == "skill_mode" and not self.has_skill_mode:
+            self.notify("This run has no skill_mode trials: no Skill Mode view.", timeout=3)
+            return
         self.query_one(TabbedContent).active = SECTIONS[name]
         target = {"metrics": "#lift-metrics-body", "cases": Heatmap,
-                  "triage": NegativeList}[name]
+                  "triage": NegativeList, "skill_mode": SkillTable}[name]
         self.query_one(target).focus()  # type: ignore[call-overload]
 
     def action_back(self) -> None:

@@ -60,6 +60,16 @@ def rate_lines(sc: SkillcraftReport) -> list[str]:
     return lines
 
 
+def summary_line(sc: SkillcraftReport) -> str:
+    """The three rates in one short line (the TUI's headline above the skill table)."""
+    execs = f"{pct(sc.exec_rate)} ({sc.executions_ok}/{sc.executions})" if sc.executions \
+        else DASH
+    reuse = f"{num(sc.reuse_rate, 2)}/skill ({sc.invocations}/{sc.skills_saved})" \
+        if sc.skills_saved else DASH
+    return (f"Success ≥ {sc.success_threshold:g}: Base {pct(sc.success.base)} → Skill "
+            f"{pct(sc.success.skill)} · Exec {execs} · Reuse {reuse}")
+
+
 def rejections_line(sc: SkillcraftReport) -> str:
     if not sc.rejections:
         return "Verifier rejections and failed skill calls: none."
@@ -127,8 +137,7 @@ def skill_cells(row: SkillRow) -> list[str]:
     """One row of the per-skill table, in SKILL_HEAD order."""
     return [row.name, str(row.attempt), created_text(row), ", ".join(row.reused_in) or DASH,
             str(row.executions), pct(row.exec_rate), failures_text(row),
-            f"yes ({row.inherited_from})" if row.inherited and row.inherited_from
-            else "yes" if row.inherited else "no"]
+            "yes" if row.inherited else "no"]  # from which run: in "created by"
 
 
 def lift_cells(report: LiftReport, sc: SkillcraftReport) -> list[list[str]]:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # the tabs' widgets load on first use, not at start-up
     from widgets.lift_view import CompareRequested
     from widgets.run_picker import CompareRunsChosen, RunChosen
     from widgets.runs_list import RunsList
+    from widgets.skill_table import SkillTable
 
 
 class LiftReady(Message):
@@ -29,6 +30,14 @@ class CaseReady(Message):
     def __init__(self, case=None, report: LiftReport | None = None, error: str | None = None) -> None:
         super().__init__()
         self.case, self.report, self.error = case, report, error
+
+
+class HarvestDone(Message):
+    """A harvest worker finished: the folders written and what harvest said, or why not."""
+
+    def __init__(self, folders=(), messages=(), error: str | None = None) -> None:
+        super().__init__()
+        self.folders, self.messages, self.error = list(folders), list(messages), error
 
 
 class LiftTab:
@@ -62,17 +71,15 @@ class LiftTab:
             view.show_message(f"computing Skill Lift for {run_id}…")
 
         def work() -> None:
-            from skillforge.lift.compute import lift_for_run
-            from skillforge.lift.agreement import run_agreement
+            from skillforge.report.source import run_lift
 
             store = self._store()
             run = store.run(run_id) if store else None
             if run is None:
                 self.post_message(LiftReady(error=f"no run {run_id!r} in the store"))
                 return
-            agreement = run_agreement(store.metrics(run_id))
-            self.post_message(LiftReady(report=lift_for_run(run, store.trials(run_id),
-                                                            judge_agreement=agreement)))
+            # The report's own computation: agreement, and Skill Mode's SkillCraft metrics.
+            self.post_message(LiftReady(report=run_lift(store, run, store.trials(run_id))))
 
         self.run_worker(work, name="lift", group="lift", exclusive=True, thread=True, exit_on_error=False)
 
@@ -154,3 +161,61 @@ class LiftTab:
     async def on_compare_closed(self, message: CompareClosed) -> None:
         message.stop()
         await self.action_show_tab("lift-pane")
+
+    # --- harvest (Skill Mode view) -------------------------------------------------------
+
+    def on_skill_table_harvest_requested(self, message: SkillTable.HarvestRequested) -> None:
+        """v in the per-skill table: harvest the skill next to the current skill, in a worker."""
+        message.stop()
+        if self.current is None:
+            self.notify("Open a skill first: the harvested folder goes next to it.",
+                        title="Harvest", severity="warning")
+            return
+        out_dir, run_id, name = self.current.parent, message.run_id, message.name
+        self.notify(f"Harvesting {name} from run {run_id} into {out_dir}…", title="Harvest",
+                    timeout=3)
+
+        def work() -> None:
+            from skillforge.authoring.harvest import HarvestError, harvest_skills
+
+            store = self._store()
+            if store is None:
+                self.post_message(HarvestDone(error="no run store: run a trial first"))
+                return
+            try:
+                with store:
+                    result = harvest_skills(store, run_id, out_dir, names=[name])
+            except (HarvestError, OSError) as exc:
+                self.post_message(HarvestDone(error=str(exc)))
+                return
+            self.post_message(HarvestDone(result.folders, result.messages))
+
+        self.run_worker(work, name="harvest", group="harvest", exclusive=True, thread=True,
+                        exit_on_error=False)
+
+    def on_harvest_done(self, message: HarvestDone) -> None:
+        if message.error or not message.folders:
+            self.notify(message.error or "nothing was harvested", title="Harvest",
+                        severity="error", timeout=10)
+            return
+        self.notify("\n".join(message.messages), title="Harvested", timeout=8)
+        self.open_harvested(message.folders[0].resolve())
+
+    def open_harvested(self, folder) -> None:
+        """Open a harvested folder as the app opens a skill: in the sidebar's list when the
+        workbench shows a folder of skills that holds it, else a workbench on it (as
+        `skillforge open FOLDER`), asking first when eval edits are unsaved."""
+        if self.ws.rescan():
+            self._skills_changed()
+        if folder in self.ws.skills:
+            self.request_switch(folder)
+            return
+
+        def reopen() -> None:
+            from skillforge.workspace.live import Workspace
+
+            app = self.app
+            app.workspace = Workspace.open(folder, launch_dir=self.ws.launch_dir)
+            app.switch_screen(app.make_workbench())
+
+        self.guard(f"open {folder.name}", reopen)
