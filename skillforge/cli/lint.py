@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,11 +13,11 @@ from pathlib import Path
 import click
 
 from linters import catalogue, lint_skill
-from skillforge.cli.common import console, require_paths, settings_for, shown_path
-from skillforge.config import config_files
+from skillforge.cli.common import console, require_paths, settings_for
+from skillforge.config import CONFIG_NAME, config_files
 from skillforge.models.config import LintConfig
 from skillforge.models.findings import LintReport
-from skillforge.workspace.discovery import find_all
+from skillforge.workspace.discovery import find_all_resolved
 
 FORMATS = ("text", "json", "sarif", "github")
 
@@ -63,15 +64,17 @@ def lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: st
         return
     if not paths:
         raise click.UsageError("give at least one PATH (a skill folder, a SKILL.md, or a folder of skills)")
-    skills = find_all(require_paths(paths))
+    found = find_all_resolved(require_paths(paths))
+    skills = [skill for skill, _real in found]
     overrides = {"lint": {"fail_under": fail_under, "fail_on": fail_on,
                           "scripts": False if no_scripts else None}}
     configs = _configs(skills, overrides)
+    shown = _shown_paths(found)
 
     # One skill after another: the checks are pure Python, so threads only fought over the
     # GIL (4 workers cost ~70 ms more CPU than none over the 152-skill corpus).
     with _few_collections():
-        reports = [(shown_path(d), lint_skill(d, configs[d])) for d in skills]
+        reports = [(shown[d], lint_skill(d, configs[d])) for d in skills]
     _print(reports, fmt, rules)
     sys.exit(0 if all(r.passed_gate for _s, r in reports) else 1)
 
@@ -92,13 +95,32 @@ def _few_collections() -> Iterator[None]:
         gc.unfreeze()
 
 
+def _shown_paths(found: list[tuple[Path, Path]]) -> dict[Path, str]:
+    """Each skill folder as the user would type it (`skillforge.cli.common.shown_path`):
+    relative to the launch directory when inside it. The launch directory is resolved once,
+    not once per skill."""
+    cwd = Path.cwd().resolve()
+    out: dict[Path, str] = {}
+    for skill, real in found:
+        try:
+            rel = os.path.relpath(real, cwd)
+        except ValueError:
+            rel = ".."
+        out[skill] = str(skill) if rel.startswith("..") else rel
+    return out
+
+
 def _configs(skills: list[Path], overrides: dict) -> dict[Path, LintConfig]:
     """Each skill's lint settings, validated once per distinct set of config files: a
-    folder of 150 skills usually shares one (the launch directory's or the user's)."""
+    folder of 150 skills usually shares one (the launch directory's or the user's). A skill
+    without a config file of its own has exactly the files that apply to no skill, so only
+    the others pay `config_files`' path resolving."""
     by_files: dict[tuple[Path, ...], LintConfig] = {}
     out: dict[Path, LintConfig] = {}
+    shared = tuple(config_files(None))
     for skill_dir in skills:
-        files = tuple(config_files(skill_dir))
+        own = (skill_dir / CONFIG_NAME).is_file()
+        files = tuple(config_files(skill_dir)) if own else shared
         if files not in by_files:
             by_files[files] = settings_for(skill_dir, overrides).lint
         out[skill_dir] = by_files[files]

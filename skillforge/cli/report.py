@@ -70,7 +70,10 @@ def report(run: str, fmt: str, output: Path | None, ci: str | None,
 
     RUN is a run id, `latest` (the default), or a path to a lift.json file. A stored run is
     recomputed from its trials, and the trajectories of its negative cases are added to the
-    md and html reports. Exit 0 on success, 2 for an unknown run or an unreadable file.
+    md and html reports. A run with skill_mode trials adds a Skill Mode (SkillCraft)
+    section (lift.json: extra.skillcraft): success rate at score >= 0.9, Exec and Reuse rates,
+    efficiency over the cases both sides solved, the skills the agent saved. Exit 0 on
+    success, 2 for an unknown run or an unreadable file.
     """
     trajectories: Trajectories = {}
     if _is_file_arg(run):
