@@ -118,7 +118,7 @@ def plan_harvest(usage: SkillUsage, name: str, source: RunSource) -> HarvestPlan
     if name != usage.skill.name:
         messages.append(f"{usage.skill.name!r} is named {name!r} (the Agent Skills spec allows "
                         "lowercase letters, digits and hyphens, at most 64 characters)")
-    description = description_for(usage, prompts)
+    description = description_for(usage, prompts, source.skill_name)
     example = usage.example.args if usage.example else None
     files: dict[str, tuple[bytes, int]] = {
         "SKILL.md": (skill_md(name, usage, description, prompts, source.skill_name).encode(),

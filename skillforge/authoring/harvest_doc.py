@@ -82,8 +82,11 @@ def _params_phrase(names: list[str]) -> str:
     return _and_list(shown)
 
 
-def description_for(usage: SkillUsage, prompts: dict[str, str]) -> str:
-    """The frontmatter description (see the module docstring for the rules it meets)."""
+def description_for(usage: SkillUsage, prompts: dict[str, str],
+                    old_skill: str | None = None) -> str:
+    """The frontmatter description (see the module docstring for the rules it meets). Tasks
+    that name the run's own skill (`old_skill`, "Use the CSV insights skill ...") are quoted
+    last: they would route on the other skill's name."""
     name = usage.skill.name
     own = _lead(_sentence(usage.skill.description)) or _sentence(
         f"Runs the {name.replace('_', ' ')} code an agent wrote while solving tasks")
@@ -91,6 +94,11 @@ def description_for(usage: SkillUsage, prompts: dict[str, str]) -> str:
     takes = (f"Takes {_params_phrase(params)} as arguments and prints the result as JSON."
              if params else "Prints its result as JSON.")
     tasks = [_excerpt(prompts[c]) for c in usage.cases if prompts.get(c)]
+    if old_skill:
+        words = re.compile(r"\b" + r"[\s_-]+".join(map(re.escape, re.split(r"[\s_-]+",
+                                                                          old_skill))) + r"\b",
+                           re.IGNORECASE)
+        tasks.sort(key=lambda t: bool(words.search(t)))
     for keep in (2, 1, 0):
         quoted = _and_list([f'"{t}"' for t in tasks[:keep]])
         trigger = ("Use when a task repeats the work it was written and reused for, such as "

@@ -114,6 +114,17 @@ def test_description_says_what_and_when():
                     "by month\".")
 
 
+def test_tasks_that_name_the_old_skill_are_quoted_last():
+    usage = usage_of(cached_skill(RUN), chain(RUN), RUN)
+    prompts = {"monthly-revenue": "Use the CSV insights skill on sales.csv. More.",
+               "order-stats": "What is the mean order value? More.",
+               "q4-top-region": "Which region sold most in Q4? More."}
+    text = description_for(usage, prompts, "csv-insights")
+    assert text.endswith('such as "What is the mean order value?" and "Which region sold most '
+                         'in Q4?".')
+    assert "CSV insights" not in text
+
+
 def test_plan_refuses_runs_without_skills(csv_skill):
     source = read_run_source(str(csv_skill))
     with pytest.raises(HarvestError, match="no skill_mode trials.*--conditions skill_mode"):
