@@ -66,6 +66,11 @@ def test_harvested_folder_lints_clean_and_its_evals_validate(tmp_path, stored):
     # No finding at all: no error, no warning, not even an info (ruff ran on the script).
     assert report["findings"] == [] and report["score"] == 100.0 and report["passed_gate"]
     assert report["name"] == HARVESTED
+    # The reference validator of the Agent Skills spec (PyPI skills-ref) agrees.
+    ref = subprocess.run([str(Path(sys.executable).with_name("agentskills")), "validate",
+                          folder], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                         check=False)
+    assert ref.returncode == 0 and "Valid skill" in ref.stdout, ref.stdout + ref.stderr
     valid = cli("evals", "validate", f"{folder}/evals/evals.json", cwd=tmp_path)
     assert valid.returncode == 0, valid.stdout + valid.stderr
     assert "valid — 3 case(s) (explicit 1, implicit 1, contextual 1)" in valid.stdout
