@@ -1,5 +1,5 @@
 """A paired trial of a harvested skill, in Docker (issue 17's "a harvested skill folder that
-lints with no error, and a paired trial of it").
+lints with no error, and a paired trial of it"), and the whole loop from a real skill_mode run.
 
 From stored Skill Mode records of a csv-insights run (the agent saved a skill that totals
 sales.csv by period, on monthly-revenue, and reused it), `harvest_skills` writes a skill
@@ -7,6 +7,10 @@ folder; that folder is then tried as it is, `with_skill` against `baseline`, on 
 monthly-revenue case it brought along in its evals.json. The scripted agent reads the
 harvested SKILL.md and runs the harvested script with the skill; in the baseline it sees no
 skill and writes its own code.
+
+The last test runs csv-insights' cases in skill_mode with the scripted skill-mode agent,
+harvests what it saved with the CLI, lints the folder and runs the harvested command on this
+machine: it prints what execute_skill gave in the container.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -29,7 +35,9 @@ from tests.authoring.harvest_records import HARVESTED, store_run
 from tests.conftest import SAMPLE_SKILLS
 from tests.docker_fixtures import managed_containers
 from tests.llm_server import LLMServer
+from tests.trials.conftest import CSV_CASES
 from tests.trials.scripted_agent import BASELINE, ScriptedAgent, answer, bash, read
+from tests.trials.scripted_skill_mode import SKILL, ScriptedSkillModeAgent
 
 pytestmark = [pytest.mark.docker, pytest.mark.timeout(300)]
 
@@ -121,3 +129,75 @@ def test_with_skill_ran_the_harvested_script(harvested_trial):
     assert printed["written"] == "/workspace/summary.md"
     reads = [c for c, _ in calls if c.function_name == "read_file"]
     assert reads and reads[0].arguments["path"] == SKILL_MD
+
+
+# --- the whole loop: a real skill_mode run, harvested, linted, its script run ------------
+
+@pytest.fixture(scope="module")
+def skill_mode_run(tmp_path_factory, trial_image):
+    """csv-insights' three cases in skill_mode (one attempt), played by the scripted
+    skill-mode agent: monthly-revenue saves `csv_column_stats`, the next cases execute it."""
+    root = tmp_path_factory.mktemp("skill-mode-harvest")
+    skill = root / "csv-insights"
+    shutil.copytree(SAMPLE_SKILLS / "csv-insights", skill)
+    server = LLMServer().start()
+    server.handler = ScriptedSkillModeAgent()
+    rid = "harvest-sm-" + root.name[-8:].strip("-_")
+
+    async def go():
+        client = OpenAIClient(ClientOptions(model="scripted-agent", api_key="test-key",
+                                            base_url=server.openai_base_url, max_retries=0))
+        try:
+            spec = RunSpec(skill_path=str(skill), case_ids=CSV_CASES, attempts=1,
+                           conditions=["skill_mode"], image=trial_image, concurrency=2,
+                           limits=Limits(timeout_sec=120, memory_mb=512))
+            with RunStore(root / "state") as store:
+                await TrialRunner(spec, client=client, store=store, run_id=rid).run()
+        finally:
+            await client.aclose()
+
+    try:
+        asyncio.run(go())
+    finally:
+        server.stop()
+    assert managed_containers(rid) == []
+    return root, rid
+
+
+def test_a_real_skill_mode_run_harvests_into_a_clean_runnable_skill(skill_mode_run):
+    root, rid = skill_mode_run
+    exe = str(Path(sys.executable).with_name("skillforge"))
+    proc = subprocess.run([exe, "harvest", rid, "-o", "drafts", "--state-dir", "state"],
+                          cwd=root, capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    name = "csv-column-stats"
+    folder = root / "drafts" / name
+    assert f"from the skill '{SKILL}'" in proc.stdout and folder.is_dir()
+    lint = subprocess.run([exe, "lint", str(folder), "--format", "json"], capture_output=True,
+                          text=True, timeout=120, check=False)
+    report = json.loads(lint.stdout)["skills"][0]
+    assert lint.returncode == 0
+    assert [f["rule"] for f in report["findings"] if f["severity"] in ("error", "warning")] == []
+    body = (folder / "SKILL.md").read_text()
+    assert "Reused in `missing-values` and `order-stats`." in body
+    assert "3 of 4 recorded executions succeeded (exec rate 75%)" in body
+    doc = json.loads((folder / "evals/evals.json").read_text())
+    assert [c["id"] for c in doc["evals"]] == ["monthly-revenue", "missing-values",
+                                              "order-stats"]
+
+    # The harvested command gives, on this machine, what execute_skill gave in the container.
+    with RunStore(root / "state") as store:
+        trial = next(t for t in store.trials(rid) if t.case_id == "missing-values")
+    traj = load_trajectory(Path(trial.trajectory_path))
+    outputs = [r.content for s in traj.steps if s.observation for r in s.observation.results
+               if isinstance(r.content, str) and "result: " in r.content]
+    in_sandbox = json.loads(outputs[-1].split("result: ", 1)[1].split("\nPrinted output:")[0])
+    work = root / "work"
+    work.mkdir()
+    shutil.copy(SAMPLE_SKILLS / "csv-insights/evals/files/customers.csv", work)
+    ran = subprocess.run([sys.executable, str(folder / "scripts" / f"{name}.py"), "--path",
+                          "customers.csv"], cwd=work, capture_output=True, text=True,
+                         timeout=60, check=False)
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout) == in_sandbox
+    assert in_sandbox["columns"]["referred_by"]["missing"] == 16
