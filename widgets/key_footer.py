@@ -54,6 +54,8 @@ class KeyFooter(Widget):
 
     def _update(self) -> None:
         self._pending = False
+        if not self.is_attached:  # its screen was replaced (switch_screen) before the refresh
+            return
         app = self.app
         keys: list[tuple[str, str, str, bool]] = []
         seen_actions: set[str] = set()

@@ -214,18 +214,23 @@ def compute_skillcraft(
     case_ids: Iterable[str] | None = None,
     graded_cases: Iterable[str] | None = None,
     pass_threshold: float = 0.6,
-    ci: CiMethod = "t",
+    ci: CiMethod | None = None,
     **lift_options,
 ) -> SkillcraftReport | None:
-    """SkillCraft's metrics of a run, or None when it has no skill-mode trial at all."""
+    """SkillCraft's metrics of a run, or None when it has no skill-mode trial at all.
+
+    `ci` and `lift_options` go to `compute_lift` for the per-metric lift (None: its default
+    interval, as the main lift)."""
     selected = select_trials(trials, CONDITIONS)
     if not skill_mode_trials and not any(t.condition == SKILL_MODE for t in selected):
         return None
     case_ids = list(case_ids) if case_ids is not None else None
     graded_cases = list(graded_cases) if graded_cases is not None else None
     cases = group_cases(selected, CONDITIONS, case_ids, graded_cases)
+    if ci is not None:
+        lift_options["ci"] = ci
     lift = compute_lift(selected, conditions=CONDITIONS, case_ids=case_ids,
-                        graded_cases=graded_cases, pass_threshold=pass_threshold, ci=ci,
+                        graded_cases=graded_cases, pass_threshold=pass_threshold,
                         **lift_options)
     events = [e for r in skill_mode_trials for e in r.events]
     executions = [e for e in events if e.tool == "execute_skill"]
@@ -277,8 +282,8 @@ def lift_conditions(trials: Iterable[TrialRecord]) -> tuple[str, str]:
 
 
 def skillcraft_for_run(run: RunRecord, trials: Iterable[TrialRecord],
-                       skill_mode_trials: Sequence[SkillModeTrial], *, ci: CiMethod = "t",
-                       **options) -> SkillcraftReport | None:
+                       skill_mode_trials: Sequence[SkillModeTrial], *,
+                       ci: CiMethod | None = None, **options) -> SkillcraftReport | None:
     """compute_skillcraft with the run's planned cases and pass threshold."""
     spec = run.spec
     return compute_skillcraft(

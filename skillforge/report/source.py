@@ -82,13 +82,15 @@ def negative_trajectories(store: RunStore, report: LiftReport, trials: list[Tria
 
 
 def run_lift(store: RunStore, record: RunRecord, trials: list[TrialRecord], *,
-             ci: CiMethod = "t") -> LiftReport:
+             ci: CiMethod | None = None) -> LiftReport:
     """A stored run's lift report: with_skill vs baseline (skill_mode vs baseline for a run
     with no with_skill trial), judge agreement, and SkillCraft's metrics under
-    `extra.skillcraft` when the run has skill-mode trials. The TUI's Lift tab calls it too."""
+    `extra.skillcraft` when the run has skill-mode trials. The TUI's Lift tab calls it too
+    (`ci` None: lift_for_run's default interval)."""
     agreement = run_agreement(store.metrics(record.run_id))
-    report = lift_for_run(record, trials, ci=ci, judge_agreement=agreement,
-                          conditions=lift_conditions(trials))
+    options = {"ci": ci} if ci is not None else {}
+    report = lift_for_run(record, trials, judge_agreement=agreement,
+                          conditions=lift_conditions(trials), **options)
     return attach_skillcraft(report, skillcraft_for_run(
         record, trials, store.skill_mode_trials(record.run_id), ci=ci))
 
