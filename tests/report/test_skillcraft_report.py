@@ -46,7 +46,9 @@ def test_markdown_shows_the_rates_the_efficiency_and_the_skill_tables():
     assert "| parse | 1 | c1, attempt 1 | c2, c3 | 4 | 75% | quality 1 | no |" in section
     assert "| fmt | 1 | c2, attempt 1 | c3 | 1 | 0% | exception 1 | no |" in section
     assert "### Skill Lift of skill_mode over baseline" in section
-    assert "| overall | 0.867 | 0.850 | -0.018 | [-0.499, +0.464] | 4 | inconclusive |" in section
+    (row,) = [line for line in section.splitlines() if line.startswith("| overall |")]
+    assert row.startswith("| overall | 0.867 | 0.850 | -0.018 | [")  # Base, Skill, lift, CI
+    assert row.endswith("| 4 | inconclusive |")
 
 
 def test_no_case_solved_on_both_sides_is_stated():
