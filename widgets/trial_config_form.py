@@ -79,7 +79,7 @@ and whether the LLM **judge** scores the run. The values are remembered per skil
     TrialConfigForm #form-state { width: 1fr; color: $foreground-muted; padding-left: 1; }
     TrialConfigForm #form-top { height: auto; }
     TrialConfigForm #cases { height: 6; width: 1fr; border: none; padding: 0; }
-    TrialConfigForm #conditions { width: 30; height: 3; padding-left: 1; }
+    TrialConfigForm #conditions { width: 30; height: 4; padding-left: 1; }
     TrialConfigForm #knobs { grid-size: 3; grid-gutter: 0 2; grid-rows: 1; height: auto; }
     TrialConfigForm .knob { height: 1; }
     TrialConfigForm #knob-image, TrialConfigForm #knob-model { column-span: 2; }
