@@ -199,3 +199,22 @@ async def test_the_loop_offers_the_tools_and_records_skill_events(llm_server, ag
         "save_skill", "execute_skill", "list_skills", "get_skill"]
     assert validate_trajectory(json.loads(dumps_trajectory(traj))) == []
     assert session.cache.skills[SKILL].execution_stats.runs == 1
+
+
+async def test_an_image_without_python3_gets_a_clear_error(sandbox):
+    session = SkillSession(SkillCache())
+    await session.upload(sandbox)
+    await session.run(sandbox, _save("result = {'a': 1, 'b': 2}\n", "tiny"), 30)
+    real_exec = sandbox.exec
+
+    async def no_python(cmd, **kw):
+        if isinstance(cmd, list) and "command -v python3" in cmd[2]:
+            # The launcher's own check, as in an image without python3 on PATH.
+            cmd = ["sh", "-c", cmd[2].replace("command -v python3", "command -v no-python3")]
+        return await real_exec(cmd, **kw)
+
+    sandbox.exec = no_python
+    out = await session.run(sandbox, _call("execute_skill", name="tiny"), 30)
+    assert out.is_error and "needs python3 in the trial image" in out.content
+    assert "python:3.12-slim" in out.content
+    assert session.cache.skills["tiny"].execution_stats.runs == 0  # the skill never ran
