@@ -10,6 +10,7 @@ import click
 
 from skillforge.cli.common import settings_for, shown_path
 from skillforge.lift.bootstrap import BOOTSTRAP_MIN_CASES, bootstrap_refusal
+from skillforge.lift.intervals import CI_METHODS, DEFAULT_CI
 from skillforge.models.fileio import atomic_write_text
 from skillforge.models.lift import CiMethod, LiftFileError, LiftReport, load_lift_report
 from skillforge.report import render_html, render_json, render_markdown
@@ -58,10 +59,11 @@ def _render(report: LiftReport, fmt: str, trajectories: Trajectories) -> str:
                    "(exactly lift.json).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write to FILE (atomically) instead of standard output.")
-@click.option("--ci", type=click.Choice(["t", "bootstrap"]), default=None,
-              help="Interval: t over cases (default) or a studentized bootstrap (B = 2000, "
-                   f"fixed seed; refused below {BOOTSTRAP_MIN_CASES} paired cases). Only for "
-                   "a stored run.")
+@click.option("--ci", type=click.Choice(CI_METHODS), default=None,
+              help="Interval: skew-t (default: the t interval widened on the skewed side, "
+                   "holds its level on skewed deltas), t (the plain t interval) or bootstrap "
+                   f"(studentized, B = 2000, fixed seed; refused below {BOOTSTRAP_MIN_CASES} "
+                   "paired cases). Only for a stored run.")
 @click.option("--state-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Run store folder (default .skillforge in the launch directory).")
 def report(run: str, fmt: str, output: Path | None, ci: str | None,
@@ -85,7 +87,7 @@ def report(run: str, fmt: str, output: Path | None, ci: str | None,
             click.echo(f"skillforge report: warning: {message}", err=True)
 
         try:
-            method: CiMethod = "bootstrap" if ci == "bootstrap" else "t"
+            method: CiMethod = ci or DEFAULT_CI  # type: ignore[assignment]
             lift, trajectories = load_run_report(store_dir, run, ci=method, warn=warn)
         except ReportSourceError as exc:
             _fail(str(exc))

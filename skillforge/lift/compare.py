@@ -2,8 +2,8 @@
 
 Each run has its own with/base pairing; the comparison aligns the two lift tables and, for
 the cases both runs share, tests the change of lift paired by case:
-change_i = D_b(i, m) - D_a(i, m), mean +- t * sd / sqrt(n) (or the bootstrap), so the case
-difficulty that both runs share cancels out. `verdict` is `helps` when run b's lift is
+change_i = D_b(i, m) - D_a(i, m), with the lift's interval (skillforge.lift.intervals), so
+the case difficulty that both runs share cancels out. `verdict` is `helps` when run b's lift is
 higher with confidence, `hurts` when lower.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from skillforge.lift.compute import compute_lift
-from skillforge.lift.bootstrap import bootstrap_interval
-from skillforge.lift.stats import mean, t_interval, verdict
+from skillforge.lift.intervals import DEFAULT_CI, check_ci_method, lift_interval
+from skillforge.lift.stats import mean, verdict
 from skillforge.models.lift import CiMethod, LiftReport, MetricComparison, RunComparison
 from skillforge.models.trial import TrialRecord
 
@@ -28,10 +28,9 @@ def _paired_changes(a: LiftReport, b: LiftReport, metric: str) -> list[float]:
     return out
 
 
-def compare_reports(a: LiftReport, b: LiftReport, ci: CiMethod = "t") -> RunComparison:
+def compare_reports(a: LiftReport, b: LiftReport, ci: CiMethod = DEFAULT_CI) -> RunComparison:
     """Align two lift reports; paired CIs of the change where both carry per-case rows."""
-    if ci not in ("t", "bootstrap"):
-        raise ValueError(f"unknown CI method {ci!r}: use 't' or 'bootstrap'")
+    check_ci_method(ci)
     names = list(a.metrics) + [m for m in b.metrics if m not in a.metrics]
     rows: dict[str, MetricComparison] = {}
     for m in names:
@@ -47,7 +46,7 @@ def compare_reports(a: LiftReport, b: LiftReport, ci: CiMethod = "t") -> RunComp
         )
         if a.extra.cases and b.extra.cases:
             changes = _paired_changes(a, b, m)
-            interval = t_interval(changes) if ci == "t" else bootstrap_interval(changes)
+            interval = lift_interval(changes, ci)
             row.n_common = len(changes)
             row.ci_low, row.ci_high = interval if interval else (None, None)
             row.verdict = verdict(interval, len(changes))
@@ -77,7 +76,7 @@ def compare_trial_sets(
     *,
     run_a: str = "a",
     run_b: str = "b",
-    ci: CiMethod = "t",
+    ci: CiMethod = DEFAULT_CI,
     **options,
 ) -> RunComparison:
     """Lift both trial sets with the same options, then compare them case by case."""

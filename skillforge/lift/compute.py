@@ -23,16 +23,15 @@ from skillforge.lift.bootstrap import (
     BOOTSTRAP_MIN_CASES,
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
-    bootstrap_interval,
     bootstrap_refusal,
 )
+from skillforge.lift.intervals import DEFAULT_CI, check_ci_method, lift_interval
 from skillforge.lift.stats import (
     CONFIDENCE,
     MIN_VERDICT_CASES,
     TIE_EPS,
     is_positive,
     mean,
-    t_interval,
     verdict,
     verdict_withheld,
 )
@@ -54,14 +53,13 @@ from skillforge.models.lift import (
 from skillforge.models.trial import DEFAULT_METRICS, DIMENSIONS, RunRecord, TrialRecord
 from skillforge.lift.planner import TARGET_HALF_WIDTH, plan_sample
 
-CI_METHODS: tuple[str, ...] = ("t", "bootstrap")
 DEFAULT_CONDITIONS: tuple[str, str] = ("with_skill", "baseline")
 
 
 def metric_lift(
     cases: Sequence[CaseTrials],
     metric: str,
-    ci: CiMethod = "t",
+    ci: CiMethod = DEFAULT_CI,
     *,
     confidence: float = CONFIDENCE,
     resamples: int = BOOTSTRAP_RESAMPLES,
@@ -73,10 +71,7 @@ def metric_lift(
     deltas = [w - b for w, b in paired]
     if not deltas:
         return MetricLift()
-    if ci == "bootstrap":
-        interval = bootstrap_interval(deltas, confidence, resamples, seed)
-    else:
-        interval = t_interval(deltas, confidence)
+    interval = lift_interval(deltas, ci, confidence, resamples, seed)
     return MetricLift(
         with_=mean([w for w, _ in paired]),
         base=mean([b for _, b in paired]),
@@ -90,7 +85,7 @@ def metric_lift(
 
 
 def withheld_verdict(row: MetricLift, plan: SamplePlan | None,
-                     ci: CiMethod = "t") -> WithheldVerdict | None:
+                     ci: CiMethod = DEFAULT_CI) -> WithheldVerdict | None:
     """Why a measured metric's verdict is inconclusive by rule (too few cases, a zero-width
     or no interval) with the cases that would settle it; None when its CI decided."""
     interval = None if row.ci_low is None or row.ci_high is None else (row.ci_low, row.ci_high)
@@ -126,7 +121,7 @@ def _metric_names(trials: Sequence[TrialRecord]) -> list[str]:
 
 
 def _plan(
-    cases: Sequence[CaseTrials], metric: str, target: float, confidence: float
+    cases: Sequence[CaseTrials], metric: str, target: float, confidence: float, ci: CiMethod
 ) -> SamplePlan:
     paired = [(c, d) for c in cases if (d := c.delta(metric)) is not None]
     return plan_sample(
@@ -136,6 +131,7 @@ def _plan(
         metric=metric,
         target=target,
         confidence=confidence,
+        ci=ci,
     )
 
 
@@ -164,7 +160,7 @@ def compute_lift(
     case_ids: Iterable[str] | None = None,
     graded_cases: Iterable[str] | None = None,
     pass_threshold: float = 0.6,
-    ci: CiMethod = "t",
+    ci: CiMethod = DEFAULT_CI,
     confidence: float = CONFIDENCE,
     bootstrap_resamples: int = BOOTSTRAP_RESAMPLES,
     bootstrap_seed: int = BOOTSTRAP_SEED,
@@ -178,8 +174,7 @@ def compute_lift(
     (as 0) in the pass rates; `graded_cases` says which cases have a grader (default: those
     with a grader reward on any trial).
     """
-    if ci not in CI_METHODS:
-        raise ValueError(f"unknown CI method {ci!r}: use 't' or 'bootstrap'")
+    check_ci_method(ci)
     if len(conditions) != 2 or conditions[0] == conditions[1]:
         raise ValueError(f"compare two different conditions, got {conditions!r}")
     selected = select_trials(trials, conditions)
@@ -192,7 +187,7 @@ def compute_lift(
         for m in names
     }
     plans = {
-        m: _plan(cases, m, target_half_width, confidence)
+        m: _plan(cases, m, target_half_width, confidence, ci)
         for m, row in rows.items()
         if row.verdict == "inconclusive" and row.n >= 1
     }
@@ -254,7 +249,7 @@ def compute_lift(
 
 
 def lift_for_run(
-    run: RunRecord, trials: Iterable[TrialRecord], *, ci: CiMethod = "t", **options
+    run: RunRecord, trials: Iterable[TrialRecord], *, ci: CiMethod = DEFAULT_CI, **options
 ) -> LiftReport:
     """compute_lift with the run's metadata and spec (cases, threshold, baseline version)."""
     spec = run.spec

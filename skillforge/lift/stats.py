@@ -22,7 +22,8 @@ TIE_EPS = 1e-9
 # holds 94.9-96.4% at n = 5 on normal, beta-difference, t3 and discrete deltas
 # (tests/lift/test_coverage_families.py), but fell to 91% on discrete deltas at n = 3 while
 # this was chosen; two equal deltas give a zero-width interval, two close ones a bootstrap
-# "helps". (Strongly skewed deltas under-cover at any small n: 88% at n = 5, 90% at n = 10.)
+# "helps". (On strongly skewed deltas the t interval covers 88% at n = 5 and 90% at n = 10;
+# the default skew-t interval, skillforge.lift.skew_t, 91% and 94%.)
 MIN_VERDICT_CASES = 5
 
 
@@ -67,7 +68,8 @@ def t_quantile(p: float, df: int) -> float:
 
 
 def t_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> tuple[float, float] | None:
-    """mean +- t((1+conf)/2, n-1) * sd / sqrt(n) for n >= 2, else None."""
+    """mean +- t((1+conf)/2, n-1) * sd / sqrt(n) for n >= 2, else None (`--ci t`; the default
+    interval, skillforge.lift.skew_t, widens it on the skewed side)."""
     n = len(values)
     if n < 2:
         return None

@@ -21,7 +21,7 @@ from skillforge.models.skillcraft import SkillcraftReport
 
 Verdict = Literal["helps", "hurts", "inconclusive"]
 TriageClass = Literal["unstable", "never_discovered", "misused", "overhead", "unexplained"]
-CiMethod = Literal["t", "bootstrap"]
+CiMethod = Literal["skew-t", "t", "bootstrap"]
 SKILL_LIFT = "Skill Lift"
 VERSION_DELTA = "version delta"
 

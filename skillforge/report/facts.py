@@ -114,6 +114,8 @@ def ci_method(report: LiftReport) -> str:
     """The interval the report used, with its settings."""
     ex = report.extra
     level = f"{100 * ex.confidence:g}%"
+    if ex.ci_method == "skew-t":
+        return f"{level} skew-corrected t interval over cases (Hall's transformation)"
     if ex.ci_method != "bootstrap":
         return f"{level} t interval over cases"
     settings = f"B = {ex.bootstrap_resamples}, seed {ex.bootstrap_seed}"

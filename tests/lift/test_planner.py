@@ -9,7 +9,8 @@ import pytest
 from scipy import stats
 
 from skillforge.lift.compute import compute_lift
-from skillforge.lift.planner import cases_needed, plan_sample
+from skillforge.lift.planner import cases_needed, half_width, plan_sample
+from skillforge.lift.skew_t import skew_t_interval
 from tests.lift.builders import paired_cases, trial
 
 
@@ -75,7 +76,10 @@ def test_attempts_cannot_beat_case_spread():
     assert plan.within_case_var == pytest.approx(0.0, abs=1e-12)
     assert plan.attempts_needed is None
     assert "add cases" in plan.note
-    assert plan.cases_needed == cases_needed(float(np.std(deltas, ddof=1)))
+    sd = float(np.std(deltas, ddof=1))
+    # planned for the default skew-t interval at the deltas' skewness; the t plan on request
+    assert plan.cases_needed == cases_needed(sd, skew=float(stats.skew(deltas)))
+    assert plan_sample(deltas, with_att, base_att, ci="t").cases_needed == cases_needed(sd)
 
 
 def test_plan_needs_two_cases_and_two_attempts():
@@ -90,8 +94,9 @@ def test_inconclusive_metrics_carry_a_plan_conclusive_ones_do_not():
     # overall: deltas spread around 0 -> inconclusive -> planned
     report = compute_lift(paired_cases([0.2, -0.15, 0.05, -0.1, 0.12]))
     assert report.metrics["overall"].verdict == "inconclusive"
+    deltas = [0.2, -0.15, 0.05, -0.1, 0.12]
     assert report.extra.plans["overall"].cases_needed == cases_needed(
-        float(np.std([0.2, -0.15, 0.05, -0.1, 0.12], ddof=1)))
+        float(np.std(deltas, ddof=1)), skew=float(stats.skew(deltas)))
     # clear positive lift -> helps -> no plan
     helped = compute_lift(paired_cases([0.3, 0.31, 0.29, 0.3, 0.32]))
     assert helped.metrics["overall"].verdict == "helps"
@@ -109,3 +114,27 @@ def test_report_plan_uses_attempts_when_there_are_several():
     assert plan.within_case_var == pytest.approx(0.01)
     assert plan.attempts_observed == 2
     assert set(plan.cases_by_attempts) == {1, 2, 3, 5, 10}
+
+
+SKEWED = [0.0, 0.05, -0.1, 0.02, 0.6, 0.0, 0.1, -0.05, 0.9, 0.03]
+
+
+def test_the_planned_half_width_is_the_default_intervals():
+    # The plan's half-width at the current n is half the width of the interval the report
+    # shows, skewed deltas included; the t plan gives the t interval's half-width.
+    low, high = skew_t_interval(SKEWED)
+    plan = plan_sample(SKEWED)
+    assert plan.half_width == pytest.approx((high - low) / 2, abs=1e-12)
+    t_half = stats.t.ppf(0.975, 9) * stats.sem(SKEWED)
+    assert plan_sample(SKEWED, ci="t").half_width == pytest.approx(t_half, abs=1e-12)
+    assert plan.half_width > t_half * 1.1
+    # so skewed deltas need more cases for the same target, never fewer
+    sd, g1 = float(np.std(SKEWED, ddof=1)), float(stats.skew(SKEWED))
+    assert plan.cases_needed == cases_needed(sd, skew=g1) > cases_needed(sd)
+
+
+def test_cases_needed_with_skewness_is_the_smallest_n_reaching_the_target():
+    for sd, g1 in ((0.2, 1.5), (0.35, -2.0), (0.1, 0.4)):
+        n = cases_needed(sd, skew=g1)
+        assert half_width(sd * sd, n, skew=g1) <= 0.05 < half_width(sd * sd, n - 1, skew=g1)
+        assert n >= cases_needed(sd)

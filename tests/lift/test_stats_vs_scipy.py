@@ -1,10 +1,11 @@
-"""The lift CI formulas agree with scipy.stats on the same data."""
+"""The lift CI formulas agree with scipy.stats (and, for the default skew-t interval, with
+Hall's transformation inverted numerically by scipy.optimize) on the same data."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy import stats
+from scipy import optimize, stats
 
 from skillforge.lift.compute import compute_lift
 from skillforge.lift.bootstrap import (
@@ -13,6 +14,8 @@ from skillforge.lift.bootstrap import (
     BOOTSTRAP_SEED,
     bootstrap_interval,
 )
+from skillforge.lift.intervals import lift_interval
+from skillforge.lift.skew_t import SKEW_MIN_CASES, skew_t_interval
 from skillforge.lift.stats import t_interval, t_quantile, verdict
 from tests.lift.builders import paired_cases
 
@@ -39,16 +42,74 @@ def test_t_interval_needs_two_cases():
     assert verdict(None, 1) == "inconclusive"
 
 
-def test_lift_report_uses_the_t_interval():
-    report = compute_lift(paired_cases(DELTAS))
-    row = report.metrics["overall"]
-    d = np.array(DELTAS)
-    ref = stats.t.interval(0.95, df=len(d) - 1, loc=d.mean(), scale=stats.sem(d))
-    assert row.lift == pytest.approx(d.mean())
-    assert (row.ci_low, row.ci_high) == pytest.approx(ref, abs=1e-9)
+def _skew_t_by_hand(d: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
+    """The skew-t interval from its definition, computed another way: g1 from
+    scipy.stats.skew, a = g1 / (3 sqrt(n)) capped at +-1 / (4q), Hall's
+    g(T) = T + a T^2 + a^2 T^3 / 3 + b (b = a / 2) solved for T = +-q with brentq (no
+    closed-form inverse), then the union with scipy's t interval."""
+    n = len(d)
+    q = stats.t.ppf((1 + confidence) / 2, n - 1)
+    t_low, t_high = stats.t.interval(confidence, df=n - 1, loc=d.mean(), scale=stats.sem(d))
+    if n < SKEW_MIN_CASES:
+        return t_low, t_high
+    g1 = stats.skew(d)  # bias=True: m3 / m2^1.5
+    a = float(np.clip(g1 / (3 * np.sqrt(n)), -0.25 / q, 0.25 / q))
+    b = a / 2
+
+    def solve(y):
+        return optimize.brentq(lambda t: t + a * t**2 + a**2 * t**3 / 3 + b - y, -1e3, 1e3,
+                               xtol=1e-14, rtol=1e-14)
+
+    se = stats.sem(d)
+    return min(t_low, d.mean() - se * solve(q)), max(t_high, d.mean() - se * solve(-q))
+
+
+SKEWED = [0.0, 0.05, -0.1, 0.02, 0.6, 0.0, 0.1, -0.05, 0.9, 0.03]
+
+
+@pytest.mark.parametrize("deltas", [DELTAS, SKEWED, [-x for x in SKEWED], SKEWED[:5],
+                                    SKEWED[:4], [0.5, 0.0, 0.5, 1.0, 0.5, 0.0, 1.0]])
+@pytest.mark.parametrize("confidence", [0.95, 0.9])
+def test_skew_t_interval_is_halls_transformation_joined_with_the_t_interval(deltas,
+                                                                              confidence):
+    d = np.array(deltas)
+    assert skew_t_interval(deltas, confidence) == \
+        pytest.approx(_skew_t_by_hand(d, confidence), abs=1e-10)
+
+
+def test_skew_t_moves_only_the_long_side_out():
+    t_low, t_high = t_interval(SKEWED)
+    low, high = skew_t_interval(SKEWED)
+    assert stats.skew(SKEWED) > 1  # a few large gains
+    assert low == pytest.approx(t_low, abs=1e-12) and high > t_high + 0.05
+    mirrored = skew_t_interval([-x for x in SKEWED])
+    assert mirrored == pytest.approx((-high, -low), abs=1e-12)
+
+
+def test_skew_t_is_the_t_interval_without_skewness_or_below_five_values():
+    symmetric = [-0.2, -0.1, 0.0, 0.1, 0.2, 0.3, 0.4]
+    assert skew_t_interval(symmetric) == pytest.approx(t_interval(symmetric), abs=1e-12)
+    for n in (2, 3, 4):
+        assert skew_t_interval(SKEWED[:n]) == pytest.approx(t_interval(SKEWED[:n]), abs=1e-12)
+    assert skew_t_interval([0.3] * 6) == pytest.approx((0.3, 0.3))  # no spread: zero width
+    assert skew_t_interval([0.3]) is None and skew_t_interval([]) is None
+
+
+def test_lift_report_uses_the_skew_t_interval_by_default_and_t_on_request():
+    for deltas in (DELTAS, SKEWED):
+        d = np.array(deltas)
+        row = compute_lift(paired_cases(deltas)).metrics["overall"]
+        assert (row.ci_low, row.ci_high) == pytest.approx(_skew_t_by_hand(d), abs=1e-9)
+        assert compute_lift(paired_cases(deltas)).extra.ci_method == "skew-t"
+        t_row = compute_lift(paired_cases(deltas), ci="t").metrics["overall"]
+        ref = stats.t.interval(0.95, df=len(d) - 1, loc=d.mean(), scale=stats.sem(d))
+        assert (t_row.ci_low, t_row.ci_high) == pytest.approx(ref, abs=1e-9)
+        assert row.lift == t_row.lift == pytest.approx(d.mean())
+    row = compute_lift(paired_cases(DELTAS)).metrics["overall"]
     assert row.n == 10
     assert row.positive_share == pytest.approx(7 / 10)  # 0.0 is not positive
-    assert row.verdict == ("helps" if ref[0] > 0 else "inconclusive")
+    assert row.verdict == ("helps" if row.ci_low > 0 else "inconclusive")
+    assert lift_interval(DELTAS) == skew_t_interval(DELTAS)
 
 
 def _bootstrap_t_by_hand(d, seed, resamples=BOOTSTRAP_RESAMPLES, confidence=0.95):
@@ -126,5 +187,5 @@ def test_bootstrap_is_reproducible_with_the_fixed_seed():
 
 
 def test_unknown_ci_method_is_refused_with_the_choices():
-    with pytest.raises(ValueError, match="'t' or 'bootstrap'"):
+    with pytest.raises(ValueError, match="'skew-t', 't', 'bootstrap'"):
         compute_lift(paired_cases(DELTAS), ci="bca")  # type: ignore[arg-type]

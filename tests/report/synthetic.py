@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from skillforge.lift.compute import compute_lift
+from skillforge.lift.intervals import DEFAULT_CI
 from skillforge.models.lift import LiftReport
 from skillforge.models.trial import DEFAULT_METRICS, TrialRecord
 from skillforge.report import render_markdown
@@ -82,7 +83,7 @@ def realistic_trials(*, judged: bool = True, seed: int = 7) -> list[TrialRecord]
     return out
 
 
-def realistic_report(*, judged: bool = True, ci: str = "t") -> LiftReport:
+def realistic_report(*, judged: bool = True, ci: str = DEFAULT_CI) -> LiftReport:
     return compute_lift(realistic_trials(judged=judged), run_id=RUN_ID, skill=SKILL,
                         agent="builtin", model="gpt-4.1-mini", ci=ci)  # type: ignore[arg-type]
 
