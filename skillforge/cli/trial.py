@@ -54,6 +54,7 @@ from skillforge.trials.events import TrialEvent
 from skillforge.trials.output import gate_failures, lift_table, trial_document
 from skillforge.trials.progress import GLYPHS, RunProgress, render_progress
 from skillforge.trials.setup import prepare_runner
+from skillforge.trials.skill_summary import skill_mode_summary, skill_mode_table
 from skillforge.trials.run import RunError, RunSummary, load_cases
 
 CONDITIONS = ("with_skill", "baseline", "self_generated", "skill_mode")
@@ -364,15 +365,20 @@ def finish(store: RunStore, summary: RunSummary, *, fmt: str, gate: bool, ci: st
         lift = lift_for_run(run, trials, ci=ci,  # type: ignore[arg-type]
                             judge_agreement=run_agreement(store.metrics(summary.run_id)))
     failures = gate_failures(lift) if (gate and lift is not None) else []
+    skills = skill_mode_summary(store.skill_mode_trials(summary.run_id))
     if fmt == "json":
         doc = trial_document(summary.run_id, summary.spec, trials, status=summary.status,
                              lift=lift, gate=failures if gate else None)
+        if skills:
+            doc["skill_mode"] = skills
         click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
         out = display.out
         out.print()
         if lift is not None:
             out.print(lift_table(lift, judged=judged))
+        if skills:
+            out.print(skill_mode_table(skills))
         where = store.state_dir / "runs" / summary.run_id
         out.print(f"[dim]trajectories: {escape(shown_path(where))}[/]")
         out.print(f"[dim]report:       skillforge report {summary.run_id}[/]")

@@ -48,6 +48,7 @@ def test_a_skill_mode_run_against_the_real_server(llama_server, trial_image, tmp
         assert validate_trajectory(raw) == [], where
         offered = {d["name"] for d in raw["agent"]["tool_definitions"]}
         assert (SKILL_TOOLS <= offered) == (t["condition"] == "skill_mode"), where
+    assert [c["cases"] for c in doc["skill_mode"]] == [list(CASES)]
     with RunStore(state) as store:
         rows = store.skill_mode_trials(run_id)
         assert [(r.case_id, r.seq, r.mode) for r in rows] == [(CASES[0], 0, "grow"),

@@ -150,3 +150,23 @@ def test_a_cross_task_run_inherits_the_cache_in_static_reuse(runs):
     b_prompts = [s for c, s in runs["agent"].started[len(CSV_CASES):]]
     assert all(f"inherited from run {ids['a']}" in p and f"- {SKILL}:" in p for p in b_prompts)
     assert {t.status for t in store.trials(ids["b"])} == {"ok"}
+
+
+def test_the_trial_command_summarises_each_chain(runs):
+    from rich.console import Console
+
+    from skillforge.trials.skill_summary import skill_mode_summary, skill_mode_table
+
+    summary = skill_mode_summary(runs["store"].skill_mode_trials(runs["ids"]["a"]))
+    assert summary == [{
+        "attempt": 1, "mode": "grow", "inherited_from": None, "cases": CSV_CASES,
+        "calls": {"list_skills": 1, "save_skill": 2, "execute_skill": 4},
+        "failures": {"syntax": 1, "exception": 1},
+        "skills": [{"name": SKILL, "created_by": "monthly-revenue", "runs": 4, "failures": 1}],
+    }]
+    console = Console(width=100, record=True)
+    console.print(skill_mode_table(summary))
+    shown = console.export_text()
+    assert "Skill Mode, attempt 1 (grow): monthly-revenue -> missing-values -> order-stats" \
+        in shown
+    assert "failures: exception 1, syntax 1" in shown and SKILL in shown
