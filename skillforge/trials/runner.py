@@ -11,7 +11,9 @@ trajectory and upsert the trial with its metric rows in one transaction. The rec
 status is `ok` (the agent answered or used all its turns), `timeout`, `error` (with the
 reason) or `cancelled`. A cancelled trial is still stored, with what it recorded so far.
 `SandboxUnavailable` (Docker went away) is stored as an error and then raised: the run
-cannot go on.
+cannot go on. A `skill_mode` trial also gets a SkillSession (skillforge.agent.skill_mode)
+holding the cache its chain passed it; the sandbox's skill_cache.json is read back before
+the grader, and its `SkillModeTrial` row is stored just before the trial row.
 """
 
 from __future__ import annotations
