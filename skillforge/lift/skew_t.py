@@ -16,11 +16,13 @@ Hall's interval is [mean - se * g^-1(q), mean - se * g^-1(-q)], with
 
     g^-1(y) = (cbrt(1 + 3a(y - b)) - 1) / a = 3 (y - b) / (1 + c + c^2),  c = cbrt(1 + 3a(y - b))
 
-(the second form needs no division by a; at g1 = 0 it is y). Below SKEW_MIN_CASES (5) values
-g1 is taken as 0, and |a| is capped at MAX_AQ / q = 1 / (4q): Hall's expansion is for small
-g1 / sqrt(n), and past that the inverse transformation blows up (see MAX_AQ). Alone it under-covers on
-heavy-tailed symmetric deltas (92.3% on t3 at n = 30: one outlier makes g1 large and moves
-the interval away from the truth), so the skew-t interval is the union of the two:
+(the second form needs no division by a; at g1 = 0 it is y). Below SKEW_MIN_CASES (5)
+values g1 is taken as 0, and |a| is capped at MAX_AQ / q = 1 / (4q): Hall's expansion is for
+small g1 / sqrt(n), and past that the inverse transformation blows up (see MAX_AQ).
+
+Hall's interval alone under-covers on heavy-tailed symmetric deltas (92.9% on t3 at n = 30:
+one outlier makes g1 large and moves the interval away from the truth), so the skew-t
+interval is the union of the two:
 [min(t low, Hall low), max(t high, Hall high)]. It is never narrower than the t interval, so
 it keeps the t interval's coverage on symmetric data, and on skewed data only the long side
 moves out (Hall's bound); at g1 = 0, and below 5 values, it is the t interval.

@@ -156,11 +156,13 @@ def test_the_default_interval_costs_little_width_on_light_tailed_symmetric_delta
 
 def test_the_check_would_catch_a_too_narrow_interval(table):
     # The plain t interval misses the floor on skewed deltas (it is why it is not the
-    # default), and Hall's interval alone misses it on heavy tails (why the union): the
-    # simulation tells them apart, so a regression to either would fail the test above.
+    # default), and Hall's interval alone loses about 3 points on heavy tails (why the
+    # union; 92.9% on t3 at 30 cases): the simulation tells them apart, so a regression to
+    # either would show in the test above.
     cell = {(r["family"], r["n"]): r for r in table}
-    assert cell["exponential", 10]["t"]["coverage"] < FLOOR
-    assert cell["t3", 30]["hall alone"]["coverage"] < FLOOR
+    assert cell["exponential", 10]["t"]["coverage"] < FLOOR - 0.02
+    t3 = cell["t3", 30]
+    assert t3["hall alone"]["coverage"] < min(FLOOR, t3["skew-t"]["coverage"] - 0.02)
     for family in FAMILIES[:4]:  # the t interval is fine where the deltas are symmetric
         assert cell[family, 10]["t"]["coverage"] >= FLOOR
 
