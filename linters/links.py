@@ -204,9 +204,31 @@ def _candidates(text: str) -> list[int]:
 
 
 def _may_refer(text: str) -> bool:
-    """False when `text` surely holds no reference: every link has a "[", and every path
-    mention one of the anchors `_candidates` looks for."""
-    return "[" in text or any(a in text for a in _ANCHORS)
+    """False when `text` surely holds no reference: every path mention holds one of the
+    anchors `_candidates` looks for, and every link a target `_clean_link` may keep (most
+    links in reference docs are URLs)."""
+    if any(a in text for a in _ANCHORS):
+        return True
+    return any(not t or not (t.startswith(("#", "~", "/")) or DRIVE.match(t) or SCHEME.match(t))
+               for t in link_target_starts(text))
+
+
+# The target after a link's "](" or a reference definition's "]:", as `_LINK` and `_REF_DEF`
+# (linters.markdown) read it.
+_TARGET_AFTER = (("](", re.compile(r"\s*<?([^)\s>]*)")), ("]:", re.compile(r"\s*<?(\S*)")))
+
+
+def link_target_starts(text: str) -> Iterator[str]:
+    """For every place a link or reference definition may be in `text`, the text its target
+    starts with; a link the Markdown reader finds has a target starting there (it may be
+    shorter: inline code is blanked out before links are read). Rules gate on these to skip
+    parsing documents whose links cannot concern them."""
+    for marker, target in _TARGET_AFTER:
+        pos = text.find(marker)
+        while pos >= 0:
+            pos += len(marker)
+            yield target.match(text, pos).group(1)
+            pos = text.find(marker, pos)
 
 
 def _inside_link(line: str, start: int) -> bool:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from linters.context import LintContext
-from linters.links import CONVENTIONAL_DIRS, DRIVE, MD_ESCAPE, SCHEME
+from linters.links import CONVENTIONAL_DIRS, DRIVE, MD_ESCAPE, SCHEME, link_target_starts
 from linters.markdown import MarkdownDoc
 from linters.path_context import hedged, line_col
 from linters.registry import check
@@ -55,14 +55,20 @@ def backslash_paths(ctx: LintContext) -> Iterator[Finding]:
     heads: tuple[str, ...] | None = None
     for f in ctx.markdown_files():
         # Looked for in the file's text first: a file without a backslash is never parsed.
-        if "\\" not in (f.text or ""):
-            continue
-        doc = ctx.doc(f.path)
-        if doc is None or "\\" not in doc.text:
+        text = f.text or ""
+        if "\\" not in text:
             continue
         if heads is None:
             tops = {sf.path.split("/", 1)[0] for sf in ctx.skill.files if "/" in sf.path}
             heads = (".\\", *(t + "\\" for t in sorted(tops | set(CONVENTIONAL_DIRS))))
+        # Nor is one where no word names a folder of the skill with a backslash after it and
+        # no link target holds a backslash (most backslashes are escapes in code).
+        if not any(h in text for h in heads) and not any(
+                "\\" in t for t in link_target_starts(text)):
+            continue
+        doc = ctx.doc(f.path)
+        if doc is None or "\\" not in doc.text:
+            continue
         reported: set[int] = set()
         for link in doc.links:
             if "\\" not in link.target:

@@ -191,8 +191,37 @@ def _imported(code: str) -> frozenset[str]:
 
 def _reference_links(ctx: LintContext, doc_file: SkillFile) -> Iterator[tuple[int, SkillFile]]:
     """(line, reference) for each link or backticked path in a document to a reference."""
-    if "[" not in (doc_file.text or "") and "`" not in (doc_file.text or ""):
-        return  # neither a link nor inline code: nothing to parse
+    if may_link_to_reference(ctx, doc_file):
+        yield from _links_to_references(ctx, doc_file)
+
+
+def may_link_to_reference(ctx: LintContext, doc_file: SkillFile) -> bool:
+    """False when `_links_to_references` surely finds nothing, told without parsing: a
+    target is a link or inline code, and one that resolves to a reference holds that
+    reference's file name as written (targets are not unescaped; resolving only drops or
+    pops folders)."""
+    text = doc_file.text or ""
+    if "[" not in text and "`" not in text:
+        return False
+    names = ctx.memo("reference names", lambda: sorted(
+        {posixpath.basename(r.path) for r in ctx.skill.references}))
+    if len(names) > _NAMES_SEARCHED:
+        return True  # one search per name would cost more than the parse it may spare
+    own = posixpath.basename(doc_file.path)
+    return any(name in text for name in names if name != own or _twin(ctx, doc_file, own))
+
+
+# Past this many reference names, parsing a document is cheaper than a search for each.
+_NAMES_SEARCHED = 32
+
+
+def _twin(ctx: LintContext, doc_file: SkillFile, name: str) -> bool:
+    """Another reference has the same file name as `doc_file`."""
+    return any(r is not doc_file and posixpath.basename(r.path) == name
+               for r in ctx.skill.references)
+
+
+def _links_to_references(ctx: LintContext, doc_file: SkillFile) -> Iterator[tuple[int, SkillFile]]:
     doc = ctx.doc(doc_file.path)
     if doc is None:
         return
