@@ -83,7 +83,8 @@ def _step(raw: Any, index: int, notes: Notes) -> dict[str, Any] | None:
              for i, c in enumerate(raw_calls or []) if isinstance(c, dict)]
     if step.get("tool_calls") is not None:
         step["tool_calls"] = calls or None
-    ids = {c.get("tool_call_id") for c in calls}
+    # Only string ids can pair (a mutated document may put a list or an object there).
+    ids = {i for c in calls if isinstance(i := c.get("tool_call_id"), str)}
     obs = step.get("observation")
     if isinstance(obs, dict):
         obs = _fold(obs, "observation", "observation", notes)
@@ -98,7 +99,8 @@ def _step(raw: Any, index: int, notes: Notes) -> dict[str, Any] | None:
             if isinstance(refs, list):
                 res["subagent_trajectory_ref"] = [_fold(r, "ref", "subagent ref", notes)
                                                   for r in refs]
-            if res.get("source_call_id") is not None and res["source_call_id"] not in ids:
+            sid = res.get("source_call_id")
+            if sid is not None and (not isinstance(sid, str) or sid not in ids):
                 notes.warn("an observation names a call its step never made; the id moved "
                            "into extra")
                 res["extra"] = {**(res.get("extra") or {}),

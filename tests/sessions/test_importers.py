@@ -138,3 +138,22 @@ def test_a_broken_middle_line_is_invalid_json_not_truncation(tmp_path):
     assert r.skipped.reasons == {"invalid JSON": 1}
     assert [(e.line, e.reason) for e in r.skipped.examples] == [(5, "invalid JSON")]
     assert [c.tool_call_id for _, c in r.trajectory.tool_calls()] == ["call_spawn1", "call_wait1"]
+
+
+@pytest.mark.parametrize("bad_id", [["a"], {"id": "a"}, 7])
+def test_an_observation_id_that_is_not_a_string_moves_into_extra(tmp_path, bad_id):
+    """Found by the mutation fuzz: a list there made the pairing check raise TypeError."""
+    doc = {
+        "schema_version": "ATIF-v1.5",
+        "session_id": "s",
+        "agent": {"name": "mini", "version": "1"},
+        "steps": [
+            {"step_id": 1, "source": "agent", "message": "ok",
+             "tool_calls": [{"tool_call_id": ["a"], "function_name": "bash",
+                             "arguments": {"command": "ls"}}],
+             "observation": {"results": [{"source_call_id": bad_id, "content": "x"}]}},
+        ],
+    }
+    r = import_trajectory(_write(tmp_path / "t.json", doc))
+    res = r.trajectory.steps[0].observation.results[0]
+    assert res.source_call_id is None and res.extra == {"unpaired_call_id": bad_id}
