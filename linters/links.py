@@ -209,13 +209,29 @@ def _may_refer(text: str) -> bool:
     links in reference docs are URLs)."""
     if any(a in text for a in _ANCHORS):
         return True
-    return any(not t or not (t.startswith(("#", "~", "/")) or DRIVE.match(t) or SCHEME.match(t))
-               for t in link_target_starts(text))
+    for marker, target in _TARGET_AFTER:
+        pos = text.find(marker)
+        while pos >= 0:
+            pos += len(marker)
+            # The usual targets, told by their first characters: a web link, an anchor.
+            if text[pos : pos + 1] not in _SKIPPED_FIRST and not text.startswith(_WEB, pos):
+                t = target.match(text, pos).group(1)
+                if not t or not (t.startswith(_SKIPPED_FIRST_TUPLE) or DRIVE.match(t)
+                                 or SCHEME.match(t)):
+                    return True
+            pos = text.find(marker, pos)
+    return False
 
 
 # The target after a link's "](" or a reference definition's "]:", as `_LINK` and `_REF_DEF`
 # (linters.markdown) read it.
 _TARGET_AFTER = (("](", re.compile(r"\s*<?([^)\s>]*)")), ("]:", re.compile(r"\s*<?(\S*)")))
+
+
+# Targets starting so are never checked (`_clean_link`); nor are these URLs.
+_SKIPPED_FIRST_TUPLE = ("#", "~", "/")
+_SKIPPED_FIRST = frozenset(_SKIPPED_FIRST_TUPLE)
+_WEB = ("https://", "http://")
 
 
 def link_target_starts(text: str) -> Iterator[str]:
