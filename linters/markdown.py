@@ -87,7 +87,8 @@ class MarkdownDoc:
     def _scan(self) -> None:
         # One pass, cheapest test first: most lines are plain prose (or plain code inside a
         # fence) and are dealt with by one membership test, touching no regex.
-        fence_open: tuple[int, str, str, list[str], int] | None = None
+        # (opening line number, marker, language, index of the first body line, indent)
+        fence_open: tuple[int, str, str, int, int] | None = None
         fence_char = ""
         comment_start: tuple[int, int, list[str]] | None = None
         prev_prose = ""
@@ -97,10 +98,9 @@ class MarkdownDoc:
         for idx, line in enumerate(self.lines):
             if fence_open is not None:
                 if fence_char not in line:
-                    fence_open[3].append(line)  # cannot close the fence
-                    continue
+                    continue  # cannot close the fence: part of its body
                 no = idx + first_line
-                start, marker, lang, body, indent = fence_open
+                start, marker, lang, body_at, indent = fence_open
                 stripped = line.strip()
                 if (
                     len(line) - len(line.lstrip(" ")) <= indent + 3
@@ -108,12 +108,10 @@ class MarkdownDoc:
                     and len(stripped) >= len(marker)
                     and stripped == marker[0] * len(stripped)
                 ):
-                    self.fences.append(Fence(start, no, lang, tuple(body)))
+                    self.fences.append(Fence(start, no, lang, tuple(self.lines[body_at:idx])))
                     code.update(range(start, no + 1))
                     runs.append((start - first_line, idx + 1))
                     fence_open = None
-                else:
-                    body.append(line)
                 continue
             if comment_start is None and "<!--" not in line:
                 c = line[:1]
@@ -155,7 +153,7 @@ class MarkdownDoc:
             if lead[:1] in ("`", "~") and len(opener) - len(lead) <= 3:
                 m = _FENCE.match(opener)
                 if m:
-                    fence_open = (no, m.group(2), m.group(3).lower(), [], indent)
+                    fence_open = (no, m.group(2), m.group(3).lower(), idx + 1, indent)
                     fence_char = m.group(2)[0]
                     prev_prose = ""
                     continue
@@ -199,8 +197,8 @@ class MarkdownDoc:
                     self.headings.append(Heading(no - 1, level, prev))
             prev_prose = line
         if fence_open is not None:
-            start, _marker, lang, body, _indent = fence_open
-            self.fences.append(Fence(start, None, lang, tuple(body)))
+            start, _marker, lang, body_at, _indent = fence_open
+            self.fences.append(Fence(start, None, lang, tuple(self.lines[body_at:])))
             code.update(range(start, len(self.lines) + first_line))
             runs.append((start - first_line, len(self.lines)))
         if comment_start is not None:
