@@ -119,6 +119,45 @@ MIGRATIONS: tuple[tuple[str, Sequence[str]], ...] = (
         )""",
         "CREATE INDEX skill_mode_trials_by_chain ON skill_mode_trials (run_id, attempt, seq)",
     )),
+    ("author labels and repeated judgments", (
+        # The author's own score of one judged thing (sessions.label_rows): keyed by the
+        # judged content's hash, the metric or rubric criterion, the judge model and its
+        # prompt (rubric) version, so a re-judge of the same content meets its old label.
+        # Not tied to a run row: labels outlive re-scoring, --resume and deleted runs.
+        """CREATE TABLE labels (
+            kind           TEXT NOT NULL,
+            content_hash   TEXT NOT NULL,
+            metric         TEXT NOT NULL,
+            judge_model    TEXT NOT NULL,
+            prompt_version TEXT NOT NULL,
+            author_value   REAL NOT NULL,
+            judge_value    REAL,
+            reason         TEXT NOT NULL DEFAULT '',
+            skill          TEXT,
+            run_id         TEXT,
+            case_id        TEXT,
+            condition      TEXT,
+            attempt        INTEGER,
+            source         TEXT NOT NULL,
+            created_at     TEXT NOT NULL,
+            PRIMARY KEY (kind, content_hash, metric, judge_model, prompt_version)
+        )""",
+        "CREATE INDEX labels_by_skill ON labels (skill, kind)",
+        # Every distinct judgment seen of a labelled kind of content (one row per judge
+        # answer, by when it was made: a cache hit is the same answer, not a repeat), so
+        # self-consistency (the same judge on the same content, repeated) can be measured.
+        """CREATE TABLE judgments (
+            kind           TEXT NOT NULL,
+            content_hash   TEXT NOT NULL,
+            metric         TEXT NOT NULL,
+            judge_model    TEXT NOT NULL,
+            prompt_version TEXT NOT NULL,
+            judged_at      TEXT NOT NULL,
+            value          REAL NOT NULL,
+            skill          TEXT,
+            PRIMARY KEY (kind, content_hash, metric, judge_model, prompt_version, judged_at)
+        )""",
+    )),
 )
 LATEST = len(MIGRATIONS)
 

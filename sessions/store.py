@@ -28,6 +28,7 @@ from pydantic import BaseModel, Field
 
 from sessions.atif import Trajectory, dumps_trajectory, load_trajectory
 from sessions.importers.base import ImportResult
+from sessions.label_rows import LabelRows
 from sessions.migrations import migrate
 from sessions.skill_mode_rows import SkillModeRows
 from skillforge.models.fileio import atomic_write_text
@@ -122,11 +123,12 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class RunStore(SkillModeRows):
+class RunStore(SkillModeRows, LabelRows):
     """The SQLite run store of one state dir. Use as a context manager or call close().
 
     Skill Mode rows (`save_skill_mode_trial`, `skill_mode_trials`, `final_skill_cache`) come
-    from sessions.skill_mode_rows.
+    from sessions.skill_mode_rows; the author's labels and repeated judgments
+    (`save_labels`, `labels`, `label_for`, `record_judgments`, ...) from sessions.label_rows.
     """
 
     def __init__(self, state_dir: Path | str | None = None) -> None:

@@ -86,7 +86,7 @@ def test_a_version_3_store_gains_the_table(tmp_path):
     assert migrate(conn, target=3) == 3
     conn.close()
     with RunStore(tmp_path) as store:
-        assert store.version == 4
+        assert store.version >= 4  # later migrations may follow
         store.create_run(RunRecord(run_id="r1", created_at=datetime.now(UTC)))
         store.save_skill_mode_trial(_row("c1", 1, 0, SkillCache(), _cache("a")))
         assert len(store.skill_mode_trials("r1")) == 1

@@ -38,7 +38,7 @@ def test_first_use_creates_state_dir_with_gitignore_and_wal(tmp_path):
         assert (state / ".gitignore").read_text() == "*\n"
         assert (state / "skillforge.db").exists()
         assert store.journal_mode() == "wal"
-        assert store.version == LATEST == 4
+        assert store.version == LATEST >= 5
 
 
 def test_default_state_dir_is_dot_skillforge_in_the_launch_directory(tmp_path, monkeypatch):
@@ -65,7 +65,7 @@ def test_upgrade_from_v1_keeps_runs_and_trials(tmp_path):
         cols = {r[1] for r in store._conn().execute("PRAGMA table_info(trials)")}
         assert {"case_kind", "activated", "script_runs", "script_runs_ok"} <= cols
         versions = [r[0] for r in store._conn().execute("SELECT version FROM schema_version")]
-        assert versions == [1, 2, 3, 4]
+        assert versions == list(range(1, LATEST + 1))
         store.upsert_trial(_trial("r1", "case-b", activated=True))  # new columns in use
         assert len(store.trials("r1")) == 2
 
