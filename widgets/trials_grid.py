@@ -31,7 +31,7 @@ class TrialsGrid(Static):
 
     HELP = """## Trials
 One row per case, one column per condition and attempt (**with#2** = with the skill,
-attempt 2). **·** queued, **▶n** running (n = the agent's turn), **✓** ok (with the grader
+attempt 2; **−workflow#1** = without that part of the skill, an ablation). **·** queued, **▶n** running (n = the agent's turn), **✓** ok (with the grader
 reward when the case has a grader), **✗** error, **⏱** timeout, **⊘** cancelled, **↷**
 already done in an earlier session (resume). Below: totals and what running trials do now.
 """

@@ -26,11 +26,16 @@ COMMANDS: dict[str, LazyCommand] = {
                          "evals/evals.json: validate, init, draft, refine."),
     "trial": LazyCommand("skillforge.cli.trial:trial", "Run paired trials of a skill: each case "
                          "with the skill and without it (baseline)."),
+    "parts": LazyCommand("skillforge.cli.parts:parts", "List the parts of a skill an "
+                         "ablation can remove, with their token cost."),
     "report": LazyCommand("skillforge.cli.report:report", "Render a run's Skill Lift report."),
     "import": LazyCommand("skillforge.cli.import_cmd:import_group", "Import agent traces into "
                           "the run store as ATIF trajectories."),
     "export": LazyCommand("skillforge.cli.export:export", "Export trials for other engines "
                           "(Harbor: hundreds of trials on cloud sandboxes)."),
+    "optimize-description": LazyCommand(
+        "skillforge.cli.optimize:optimize_description", "Optimise a skill's description for "
+        "triggering, with a held-out test set."),
     "harvest": LazyCommand("skillforge.cli.harvest:harvest", "Turn the skills an agent saved "
                            "in a skill_mode run into Agent Skills folders."),
     "new": LazyCommand("skillforge.cli.new:new", "Create NAME/ with SKILL.md and "
@@ -89,6 +94,7 @@ def main() -> None:
     skillforge export harbor PATH -o DIR  the paired trials as a Harbor dataset
     skillforge trial PATH     paired trials in Docker: with vs without the skill, Skill Lift
     skillforge report [RUN]  Skill Lift as Markdown, one HTML file, or lift.json
+    skillforge optimize-description PATH  trigger evals and a description loop (held-out test)
     skillforge harvest RUN -o DIR  the skills an agent saved in Skill Mode, as skill folders
     skillforge new NAME      scaffold a valid skill with an evals/evals.json template
     skillforge doctor        check Python, Docker, providers, ruff/shellcheck, state dir

@@ -5,6 +5,10 @@ metric's verdict is `hurts`); 2 bad input, no
 provider, no Docker, or no trial could finish; 130 interrupted (the run is stored as
 cancelled; `--resume RUN_ID` finishes it).
 
+`--ablate PART[,PART...]` / `--ablate all` adds one `without:<part>` condition per part of
+the skill (skillforge.cli.parts) and ends with each part's lift; `--dry-run` prints the
+trials, tokens and cost a run would take and starts nothing (skillforge.trials.estimate).
+
 `--agent claude-code|codex` runs that CLI inside the container (skillforge.harnesses);
 `--decoys N` adds decoy skills to both conditions and `--sweep-decoys 0,5,10` runs the
 paired trial once per count and prints lift and wall time per count (skillforge.trials.decoys).
@@ -40,7 +44,7 @@ from skillforge.lift.intervals import CI_METHODS, DEFAULT_CI
 from skillforge.lift.compute import lift_for_run
 from skillforge.lift.agreement import run_agreement
 from skillforge.models.llm import ProviderNotConfigured
-from skillforge.models.trial import RunSpec
+from skillforge.models.trial import BASE_CONDITIONS, RunSpec, is_condition
 from skillforge.providers import PriceTableError, aclose
 from skillforge.sandbox import SandboxUnavailable
 from skillforge.trials.config import (
@@ -57,7 +61,7 @@ from skillforge.trials.setup import prepare_runner
 from skillforge.trials.skill_summary import skill_mode_summary, skill_mode_table
 from skillforge.trials.run import RunError, RunSummary, load_cases
 
-CONDITIONS = ("with_skill", "baseline", "self_generated", "skill_mode")
+CONDITIONS = BASE_CONDITIONS
 
 
 def _fail(message: str, code: int = 2) -> NoReturn:
@@ -71,9 +75,10 @@ def _split(values: tuple[str, ...]) -> list[str]:
 
 def _conditions(values: tuple[str, ...]) -> list[str] | None:
     conds = _split(values)
-    bad = [c for c in conds if c not in CONDITIONS]
+    bad = [c for c in conds if not is_condition(c)]
     if bad:
-        raise click.BadParameter(f"{', '.join(bad)}: use {', '.join(CONDITIONS)}",
+        raise click.BadParameter(f"{', '.join(bad)}: use {', '.join(CONDITIONS)} or "
+                                 "without:<part> (`skillforge parts PATH` lists the parts)",
                                  param_hint="--conditions")
     return conds or None
 
@@ -194,6 +199,13 @@ class _Display:
               help="Confidence interval of the lift: skew-t (the t interval widened on the "
                    "skewed side), t (the plain t interval), or a studentized bootstrap "
                    f"(refused below {BOOTSTRAP_MIN_CASES} cases).")
+@click.option("--ablate", "ablate", multiple=True, metavar="PART[,PART...]|all",
+              help="Also run the skill without each of these parts (one without:<part> "
+                   "condition each; `skillforge parts PATH` lists them) and report each "
+                   "part's lift: earns its keep, dead weight, harmful or inconclusive.")
+@click.option("--dry-run", is_flag=True,
+              help="Print the number of trials, the estimated tokens and cost (from the last "
+                   "run's averages and the price table), and start nothing.")
 @click.option("--judge-model", "judge_models", multiple=True, metavar="MODEL",
               help="Judge model(s) for accuracy, goal_accuracy and behavior_check "
                    "(default [judge] models, else the agent's model).")
@@ -207,7 +219,8 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
           decoys_from: Path | None, decoy_seed: int, sweep_decoys: str | None,
           baseline_version: str | None, skill_cache_from: str | None, static_reuse: bool,
           resume: str | None, state_dir: Path | None, fmt: str, gate: bool, ci: str,
-          judge_models: tuple[str, ...], no_judge: bool) -> None:
+          ablate: tuple[str, ...], dry_run: bool, judge_models: tuple[str, ...],
+          no_judge: bool) -> None:
     """Run paired trials of a skill: each case with the skill and without it (baseline).
 
     Each trial gets a fresh container (Docker), the agent runs the case's prompt (the
@@ -245,7 +258,20 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
         raise click.UsageError("--resume finishes a stored run with its own decoys; drop "
                                "--decoys / --sweep-decoys")
     settings = settings_for(skill_dir)
+    if resume and (ablate or dry_run):
+        raise click.UsageError("--resume finishes a stored run as it was planned; drop "
+                               "--ablate / --dry-run")
+    if ablate:
+        from skillforge.cli.parts import ablate_conditions
+
+        overrides["conditions"] = ablate_conditions(skill_dir, _split(ablate),
+                                                    overrides["conditions"], settings)
     store = RunStore(state_dir or Path(settings.state_dir))
+    if dry_run:
+        assert skill_dir is not None
+        from skillforge.cli.parts import dry_run_and_exit
+
+        dry_run_and_exit(settings, store, skill_dir, overrides, fmt)
     display = _Display(fmt)
     if sweep_decoys is not None:
         if decoys is not None or gate:
@@ -366,11 +392,16 @@ def finish(store: RunStore, summary: RunSummary, *, fmt: str, gate: bool, ci: st
                             judge_agreement=run_agreement(store.metrics(summary.run_id)))
     failures = gate_failures(lift) if (gate and lift is not None) else []
     skills = skill_mode_summary(store.skill_mode_trials(summary.run_id))
+    from skillforge.cli.parts import ablation_table, run_ablation
+
+    ablation = run_ablation(store, run, trials, ci) if run is not None else None
     if fmt == "json":
         doc = trial_document(summary.run_id, summary.spec, trials, status=summary.status,
                              lift=lift, gate=failures if gate else None)
         if skills:
             doc["skill_mode"] = skills
+        if ablation is not None:
+            doc["ablation"] = ablation.model_dump(mode="json", by_alias=True)
         click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
         out = display.out
@@ -379,6 +410,8 @@ def finish(store: RunStore, summary: RunSummary, *, fmt: str, gate: bool, ci: st
             out.print(lift_table(lift, judged=judged))
         if skills:
             out.print(skill_mode_table(skills))
+        if ablation is not None:
+            out.print(ablation_table(ablation))
         where = store.state_dir / "runs" / summary.run_id
         out.print(f"[dim]trajectories: {escape(shown_path(where))}[/]")
         out.print(f"[dim]report:       skillforge report {summary.run_id}[/]")

@@ -44,7 +44,7 @@ from skillforge.trajectory import facts as facts
 from skillforge.metrics.security import security_scan
 from skillforge.models.evals import EvalCase, expected_script_paths
 from skillforge.models.metrics import DEFAULT_REFERENCE_TURNS, DeterministicResult
-from skillforge.models.trial import DEFAULT_METRICS
+from skillforge.models.trial import DEFAULT_METRICS, stages_target
 
 DEFAULT_WORKDIR = "/workspace"
 
@@ -57,7 +57,7 @@ def deterministic_metrics(trajectory: Trajectory, case: EvalCase, *, target_skil
 
     `workdir`: the agent's working directory (default: the trajectory's `extra.cwd` when an
     imported trace records one, else /workspace). `target_staged`: whether the target skill
-    was in the container (default: only in `with_skill`)."""
+    was in the container (default: in `with_skill` and its `without:<part>` ablations)."""
     acts = facts.skill_activations(trajectory, skills_dirs)
     runs = facts.script_runs(trajectory, skills_dirs)
     writes = facts.file_writes(trajectory)
@@ -65,7 +65,7 @@ def deterministic_metrics(trajectory: Trajectory, case: EvalCase, *, target_skil
     expected = expected_skill(case, target_skill)
     security = security_scan(trajectory, workdir=workdir or trajectory_workdir(trajectory),
                              skills_dirs=skills_dirs)
-    staged = condition == "with_skill" if target_staged is None else target_staged
+    staged = stages_target(condition) if target_staged is None else target_staged
     execution, exec_details = _skill_execution(case, condition, staged, target, expected, acts,
                                                runs, writes, skills_dirs)
     efficiency, eff_details = _skill_efficiency(trajectory, case, expected, acts)

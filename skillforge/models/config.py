@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from skillforge.models.trial import Condition
+
 FailOn = Literal["error", "warning", "never"]
 
 
@@ -45,6 +47,10 @@ class JudgeConfig(_Section):
     models: list[str] = Field(default_factory=list)
     auto: bool = False
     fail_under: float = Field(70.0, ge=0, le=100)
+    # A judge or metric is "not calibrated" when its weighted kappa with the author's labels
+    # is under calibration_kappa with at least calibration_min_labels labels (issue 19).
+    calibration_kappa: float = Field(0.4, ge=-1, le=1)
+    calibration_min_labels: int = Field(20, ge=1)
 
 
 class TrialConfig(_Section):
@@ -65,7 +71,7 @@ class TrialConfig(_Section):
     workspace: Literal["isolated", "group"] = "isolated"
     support_skills: list[str] = Field(default_factory=list)
     decoy_skills: list[str] = Field(default_factory=list)
-    conditions: list[Literal["with_skill", "baseline", "self_generated", "skill_mode"]] = Field(
+    conditions: list[Condition] = Field(
         default_factory=lambda: ["with_skill", "baseline"]
     )
     pass_threshold: float = Field(0.6, ge=0, le=1)

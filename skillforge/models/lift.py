@@ -17,6 +17,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer
 
 from skillforge.models.fileio import atomic_write_text
+from skillforge.models.labels import CalibrationReport
+from skillforge.models.parts import AblationReport
 from skillforge.models.skillcraft import SkillcraftReport
 
 Verdict = Literal["helps", "hurts", "inconclusive"]
@@ -196,12 +198,20 @@ class LiftExtra(_Model):
     judge_agreement: AgreementReport | None = None
     # SkillCraft's metrics of a run with skill_mode trials; absent from lift.json otherwise.
     skillcraft: SkillcraftReport | None = None
+    # Agreement of the judges with the author's labels (issue 19); absent without labels.
+    calibration: CalibrationReport | None = None
+    # The lift of each part of the skill (runs with `without:<part>` trials); else absent.
+    ablation: AblationReport | None = None
 
     @model_serializer(mode="wrap")
     def _omit_absent_sections(self, handler):  # type: ignore[no-untyped-def]
         data = handler(self)
         if self.skillcraft is None and isinstance(data, dict):
             data.pop("skillcraft", None)
+        if self.calibration is None and isinstance(data, dict):
+            data.pop("calibration", None)
+        if self.ablation is None and isinstance(data, dict):
+            data.pop("ablation", None)
         return data
 
 

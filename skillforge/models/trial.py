@@ -7,14 +7,30 @@ the run store, the metrics, Skill Lift and the reports never care which engine r
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StringConstraints
 
+from skillforge.models.parts import ABLATED_CONDITION_PATTERN, SkillPart, is_ablated
 from skillforge.models.skill_mode import CacheMode
 
-Condition = Literal["with_skill", "baseline", "self_generated", "skill_mode"]
+BaseCondition = Literal["with_skill", "baseline", "self_generated", "skill_mode"]
+BASE_CONDITIONS: tuple[str, ...] = ("with_skill", "baseline", "self_generated", "skill_mode")
+# `without:<part id>` (skillforge.models.parts): the target with one part removed.
+AblatedCondition = Annotated[str, StringConstraints(pattern=ABLATED_CONDITION_PATTERN)]
+Condition = Union[BaseCondition, AblatedCondition]  # noqa: UP007 - a pydantic union of types
 TrialStatus = Literal["ok", "error", "timeout", "cancelled"]
+
+
+def is_condition(text: str) -> bool:
+    """True for a condition name: one of BASE_CONDITIONS or a `without:<part id>`."""
+    return text in BASE_CONDITIONS or is_ablated(text)
+
+
+def stages_target(condition: str) -> bool:
+    """Whether the target skill is in the trial's sandbox: `with_skill` and its ablations."""
+    return condition == "with_skill" or is_ablated(condition)
+
 WorkspacePolicy = Literal["isolated", "group"]
 
 # The six default metrics (section 7), in report order; `grader` is reported apart.
@@ -81,6 +97,9 @@ class RunSpec(BaseModel):
     # (grow) or only the cached ones executed (static reuse).
     skill_cache_from: str | None = None
     skill_cache_mode: CacheMode = "grow"
+    # Ablation: the parts of the target its `without:<part>` conditions remove, as they were
+    # when the run started (ids and token costs), so a report never re-reads a changed skill.
+    parts: list[SkillPart] = Field(default_factory=list)
 
 
 class TrialRecord(BaseModel):

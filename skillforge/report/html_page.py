@@ -14,6 +14,8 @@ from typing import Any
 from skillforge import __version__
 from skillforge.models.lift import LiftReport
 from skillforge.report import facts as F
+from skillforge.report import calibration as CAL
+from skillforge.report import ablation as AB
 from skillforge.report import skillcraft as SC
 from skillforge.report.html_steps import side_by_side
 from skillforge.report.method import method_notes, rule_text, verdict_cell
@@ -56,7 +58,8 @@ def _lift(report: LiftReport) -> str:
         verdict = verdict_cell(report, m)
         cls = "overall" if m == "overall" else ""
         rows.append(
-            f'<tr class="{cls}" data-metric="{e(m)}"><td class="text">{e(m)}</td>'
+            f'<tr class="{cls}" data-metric="{e(m)}"><td class="text">{e(m)}'
+            f'{e(CAL.mark(report, m))}</td>'
             f"<td>{e(F.num(r.with_))}</td><td>{e(F.num(r.base))}</td>"
             f'<td class="lift">{e(F.signed(r.lift))}</td><td>{e(F.ci_text(r))}</td>'
             f'<td class="bar">{ci_bar(r, scale, m)}</td><td>{e(F.pct(r.positive_share))}</td>'
@@ -211,7 +214,8 @@ def render_html(report: LiftReport, *,
     """The whole report as one HTML document; `trajectories` adds side-by-side views."""
     body = (_header(report) + _lift(report) + _pass(report) + _efficiency(report)
             + _heatmap(report) + _negatives(report, trajectories) + _skillcraft(report)
-            + _agreement(report) + _method(report))
+            + AB.html_section(report, e, _table, ci_bar)
+            + _agreement(report) + CAL.html_section(report, e, _table) + _method(report))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{e(F.title(report))}</title><style>{CSS}</style></head><body><main>"

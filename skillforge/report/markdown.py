@@ -13,6 +13,8 @@ from typing import Any
 
 from skillforge.models.lift import LiftReport, MetricLift
 from skillforge.report import facts as F
+from skillforge.report import calibration as CAL
+from skillforge.report import ablation as AB
 from skillforge.report import skillcraft as SC
 from skillforge.report.method import method_notes, rule_text, verdict_cell
 from skillforge.report.steps import cut, summary_line, trajectory_view
@@ -82,7 +84,8 @@ def _lift_table(report: LiftReport) -> list[str]:
     rows = []
     for m in F.metric_names(report):
         r = report.metrics[m]
-        rows.append([f"**{md(m)}**" if m == "overall" else md(m), F.num(r.with_), F.num(r.base),
+        rows.append([f"**{md(m)}**" if m == "overall" else md(m + CAL.mark(report, m)),
+                     F.num(r.with_), F.num(r.base),
                      F.signed(r.lift), F.ci_text(r), f"`{text_bar(r, scale)}`",
                      F.pct(r.positive_share), str(r.n), verdict_cell(report, m)])
     lines = ["## Lift per metric", ""]
@@ -232,6 +235,7 @@ def render_markdown(report: LiftReport, *,
     """The whole report as Markdown; `trajectories` adds step summaries of negative cases."""
     lines = (_header(report) + _lift_table(report) + _pass(report) + _efficiency(report)
              + _dimensions(report) + _heatmap(report) + _negatives(report, trajectories)
-             + _skillcraft(report) + _agreement(report) + _method(report))
+             + _skillcraft(report) + AB.markdown_lines(report, md, _table, text_bar)
+             + _agreement(report) + CAL.markdown_lines(report, md, _table) + _method(report))
     lines.append(f"*{md(report.extra.label)} report by skillforge; lift.json holds every number.*")
     return "\n".join(lines).rstrip() + "\n"

@@ -16,8 +16,10 @@ from typing import Any
 from sessions.store import DB_NAME, RunStore
 from skillforge.lift.compute import lift_for_run
 from skillforge.lift.agreement import run_agreement
+from skillforge.lift.calibration_run import calibration_for_run
 from skillforge.lift.cases import trial_overall
 from skillforge.lift.skillcraft import attach_skillcraft, lift_conditions, skillcraft_for_run
+from skillforge.models.labels import CalibrationBar
 from skillforge.models.lift import CiMethod, LiftReport
 from skillforge.models.trial import RunRecord, TrialRecord
 
@@ -82,7 +84,7 @@ def negative_trajectories(store: RunStore, report: LiftReport, trials: list[Tria
 
 
 def run_lift(store: RunStore, record: RunRecord, trials: list[TrialRecord], *,
-             ci: CiMethod | None = None) -> LiftReport:
+             ci: CiMethod | None = None, bar: CalibrationBar | None = None) -> LiftReport:
     """A stored run's lift report: with_skill vs baseline (skill_mode vs baseline for a run
     with no with_skill trial), judge agreement, and SkillCraft's metrics under
     `extra.skillcraft` when the run has skill-mode trials. The TUI's Lift tab calls it too
@@ -91,12 +93,16 @@ def run_lift(store: RunStore, record: RunRecord, trials: list[TrialRecord], *,
     options = {"ci": ci} if ci is not None else {}
     report = lift_for_run(record, trials, judge_agreement=agreement,
                           conditions=lift_conditions(trials), **options)
-    return attach_skillcraft(report, skillcraft_for_run(
+    report = attach_skillcraft(report, skillcraft_for_run(
         record, trials, store.skill_mode_trials(record.run_id), ci=ci))
+    # The judges' agreement with the author's labels, when the skill has any (issue 19).
+    report.extra.calibration = calibration_for_run(store, record, trials, report, bar)
+    return report
 
 
 def load_run_report(state_dir: Path | str, run: str = LATEST, *, ci: CiMethod = "t",
-                    warn: Callable[[str], None] | None = None) -> tuple[LiftReport, Trajectories]:
+                    warn: Callable[[str], None] | None = None,
+                    bar: CalibrationBar | None = None) -> tuple[LiftReport, Trajectories]:
     """The lift report of a stored run (`latest` or a run id) and its negative cases' trajectories.
 
     Raises ReportSourceError when the store or the run does not exist; never creates a store.
@@ -115,6 +121,6 @@ def load_run_report(state_dir: Path | str, run: str = LATEST, *, ci: CiMethod = 
             raise ReportSourceError(f"{what} in {db} ({hint}); pass a run id, `latest`, or a "
                                     "lift.json file")
         trials = store.trials(record.run_id)
-        report = run_lift(store, record, trials, ci=ci)
+        report = run_lift(store, record, trials, ci=ci, bar=bar)
         trajectories = negative_trajectories(store, report, trials, warn or (lambda _m: None))
     return report, trajectories

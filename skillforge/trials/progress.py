@@ -29,6 +29,21 @@ GLYPHS: dict[str, tuple[str, str]] = {
 }
 CONDITION_SHORT = {"with_skill": "with", "baseline": "base", "self_generated": "self",
                    "skill_mode": "skill"}
+SHORT_PART_CHARS = 12
+
+
+def short_condition(condition: str) -> str:
+    """A grid column's name: `with`, `base`, ...; `−workflow`, `−summarize.py`, `−descr.` for
+    `without:<part>` (the section's slug or the file's name, cut to 12 characters)."""
+    if condition in CONDITION_SHORT:
+        return CONDITION_SHORT[condition]
+    if not condition.startswith("without:"):
+        return condition
+    part = condition[len("without:"):]
+    name = {"description": "descr."}.get(part) or part.split(":", 1)[-1].rsplit("/", 1)[-1]
+    if len(name) > SHORT_PART_CHARS:
+        name = name[: SHORT_PART_CHARS - 1] + "…"
+    return "−" + name
 
 
 @dataclass
@@ -162,7 +177,7 @@ def progress_table(progress: RunProgress) -> Table:
     table.add_column("case", no_wrap=True, overflow="ellipsis", max_width=28)
     cols = progress.columns()
     for cond, attempt in cols:
-        table.add_column(f"{CONDITION_SHORT.get(cond, cond)}#{attempt}", justify="center",
+        table.add_column(f"{short_condition(cond)}#{attempt}", justify="center",
                          no_wrap=True)
     for case in progress.case_ids():
         row: list[Any] = [case]
@@ -193,7 +208,7 @@ def running_lines(progress: RunProgress, limit: int = 6) -> list[Text]:
     """What the running trials are doing now (their latest step)."""
     out = []
     for (case, cond, attempt), cell in progress.running()[:limit]:
-        line = Text(f"{case} {CONDITION_SHORT.get(cond, cond)}#{attempt}", style="cyan",
+        line = Text(f"{case} {short_condition(cond)}#{attempt}", style="cyan",
                     no_wrap=True, overflow="ellipsis")
         what = cell.summary or cell.phase or "starting"
         line.append(f"  turn {cell.turn}: " if cell.turn else "  ", style="dim")

@@ -28,9 +28,11 @@ from skillforge.models.evals import EvalCase, load_evals
 from skillforge.models.findings import Finding
 from skillforge.models.llm import ModelClient
 from skillforge.models.skill import load_skill
+from skillforge.models.parts import part_of
 from skillforge.models.trial import RunRecord, RunSpec, TrialRecord
 from skillforge.sandbox import SandboxUnavailable, reap_stale
 from skillforge.trials.script_smoke import smoke_run
+from skillforge.trials.ablation import AblationError, tree_parts
 from skillforge.trials.staging import SkillSet, StagingError, load_skill_set
 from skillforge.trials.events import (
     RunFinished,
@@ -97,6 +99,26 @@ def load_cases(spec: RunSpec) -> list[EvalCase]:
         raise RunError(f"unknown case id(s) {', '.join(missing)} in {path}; known: "
                        f"{', '.join(known)}")
     return [known[cid] for cid in spec.case_ids]
+
+
+def plan_parts(spec: RunSpec, skills: SkillSet) -> RunSpec:
+    """The spec with `parts` set to the parts its `without:<part>` conditions remove (their
+    ids and token costs now, so reports never re-read a skill changed since); each ablated
+    tree is built here, so an unknown part stops the run before any trial."""
+    wanted = [p for c in spec.conditions if (p := part_of(c)) is not None]
+    if not wanted:
+        return spec
+    if "with_skill" not in spec.conditions:
+        raise RunError("an ablation compares each without:<part> condition with with_skill; "
+                       "add with_skill to the conditions")
+    try:
+        for cond in spec.conditions:
+            skills.target_for(cond)
+        parts = {p.id: p for p in tree_parts(skills.target)}
+    except (StagingError, AblationError) as exc:
+        raise RunError(str(exc)) from exc
+    kept = {p.id: p for p in spec.parts}  # a resumed run keeps the costs it started with
+    return spec.model_copy(update={"parts": [kept.get(w) or parts[w] for w in wanted]})
 
 
 def plan_trials(spec: RunSpec, cases: Sequence[EvalCase]) -> list[TrialPlan]:
@@ -212,6 +234,7 @@ class TrialRunner:
             skills = load_skill_set(spec)
         except StagingError as exc:
             raise RunError(str(exc)) from exc
+        self.spec = spec = plan_parts(spec, skills)
         try:
             start_cache = initial_cache(spec, self.store)
         except SkillChainError as exc:

@@ -19,7 +19,7 @@ from skillforge.metrics.judged_prompts import judge_facts
 from skillforge.metrics.deterministic import deterministic_metrics
 from skillforge.models.evals import EvalCase
 from skillforge.models.llm import ModelClient
-from skillforge.models.trial import DETERMINISTIC_METRICS
+from skillforge.models.trial import DETERMINISTIC_METRICS, stages_target
 from skillforge.workspace.skill_paths import SKILLS_DIRS
 
 # The built-in agent sees its skills here (CONTRACTS.md section 6).
@@ -47,7 +47,7 @@ def deterministic(traj: Trajectory, case: EvalCase, *, target_skill: str,
 
     In a version-delta run the baseline stages the earlier version of the skill under the
     same name, so it can be activated there too (`target_staged`)."""
-    staged = condition == "with_skill" or (version_delta and condition == "baseline")
+    staged = stages_target(condition) or (version_delta and condition == "baseline")
     result = deterministic_metrics(traj, case, target_skill=target_skill, condition=condition,
                                    skills_dirs=SKILLS_DIRS, target_staged=staged)
     scores = Scores(activated=result.activated, script_runs=result.script_runs,

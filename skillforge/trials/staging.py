@@ -10,7 +10,9 @@ agent's home. Conditions differ only in the target skill:
   leak it). With `baseline_version` set, the earlier version stands in for the target;
 - `self_generated`: no target; the agent is first asked to write its own notes;
 - `skill_mode`: staged like `baseline` (no target anywhere, and no earlier version of it
-  either: the agent builds its own code skills with the Skill Mode tools instead).
+  either: the agent builds its own code skills with the Skill Mode tools instead);
+- `without:<part>`: the target with one part removed (skillforge.trials.ablation), staged
+  exactly as `with_skill` otherwise.
 
 Workspace policy: `isolated` stages only the target (with_skill) and nothing else;
 `group` adds the support and decoy skills, in every condition.
@@ -25,7 +27,8 @@ from pathlib import Path, PurePosixPath
 
 from skillforge.models.evals import EvalCase
 from skillforge.models.stage import Role, TrialStage, VisibleSkill
-from skillforge.models.trial import Condition, RunSpec
+from skillforge.models.parts import part_of
+from skillforge.models.trial import Condition, RunSpec, stages_target
 from skillforge.sandbox.archive import TarBuilder
 from skillforge.sandbox.base import (
     AGENT_GID,
@@ -71,6 +74,22 @@ class SkillSet:
     support: list[SkillTree] = field(default_factory=list)
     decoys: list[SkillTree] = field(default_factory=list)
     previous: SkillTree | None = None
+    # `without:<part>` trees, built once per part (skillforge.trials.ablation).
+    ablated: dict[str, SkillTree] = field(default_factory=dict)
+
+    def target_for(self, condition: str) -> SkillTree:
+        """The target as `condition` stages it: whole, or without one part."""
+        part = part_of(condition)
+        if part is None:
+            return self.target
+        if part not in self.ablated:
+            from skillforge.trials.ablation import AblationError, ablated_tree
+
+            try:
+                self.ablated[part] = ablated_tree(self.target, part)
+            except AblationError as exc:
+                raise StagingError(str(exc)) from exc
+        return self.ablated[part]
 
 
 def _read(path: str | Path, what: str) -> SkillTree:
@@ -109,8 +128,8 @@ def visible_trees(skills: SkillSet, condition: Condition,
                   policy: str) -> list[tuple[SkillTree, Role]]:
     """The skills staged for a condition under a workspace policy, in a fixed order."""
     out: list[tuple[SkillTree, Role]] = []
-    if condition == "with_skill":
-        out.append((skills.target, "target"))
+    if stages_target(condition):
+        out.append((skills.target_for(condition), "target"))
     elif condition == "baseline" and skills.previous is not None:
         out.append((skills.previous, "previous_version"))
     if policy == "group":
@@ -189,7 +208,7 @@ def stage_trial(case: EvalCase, condition: Condition, spec: RunSpec,
         workspace_files=sorted({f"{WORKSPACE}/{k.split('/')[0]}" for k in case_files}),
         instruction=instruction, paths=list(builder.paths),
     )
-    if condition != "with_skill":
+    if not stages_target(condition):
         leaks = find_leaks(skills.target, trees, case_files, stage)
         if leaks:
             raise StagingError(
