@@ -309,3 +309,30 @@ def sweep_table(report: SweepReport) -> Table:
                       _num(p.routing_base), _num(p.routing_lift, True), f"{p.ok}/{p.trials}",
                       f"{p.wall_s:.1f}", p.run_id)
     return table
+
+
+def decoys_up_to(skill_dir: Path | str, count: int, *, source: Path | str | None = None,
+                 seed: int = 0, exclude: Sequence[str] = (),
+                 warn: Warn | None = None) -> list[str]:
+    """Like `choose_decoys`, but settles for the usable skills there are when fewer than
+    `count` (trigger evals: realistic competition from the skills next to the target), with
+    a warning saying how many."""
+    try:
+        return choose_decoys(skill_dir, count, source=source, seed=seed, exclude=exclude,
+                             warn=warn)
+    except DecoyError as exc:
+        if not str(exc).startswith("only "):
+            raise
+    folder = Path(source).expanduser().resolve() if source else Path(skill_dir).resolve().parent
+    root = Path(skill_dir).resolve()
+    candidates = [p for p in skill_folders(folder) if p.resolve() != root]
+    for n in range(min(count, len(candidates)), -1, -1):
+        try:
+            chosen = choose_decoys(skill_dir, n, source=source, seed=seed, exclude=exclude)
+        except DecoyError:
+            continue
+        if warn is not None:
+            warn(f"{len(chosen)} usable decoy skill(s) in {folder}, {count} asked for; the "
+                 "trigger trials use those (give --decoys-from a folder with more skills)")
+        return chosen
+    return []
