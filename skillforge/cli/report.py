@@ -12,8 +12,10 @@ from skillforge.cli.common import settings_for, shown_path
 from skillforge.lift.bootstrap import BOOTSTRAP_MIN_CASES, bootstrap_refusal
 from skillforge.lift.intervals import CI_METHODS, DEFAULT_CI
 from skillforge.models.fileio import atomic_write_text
+from skillforge.models.labels import CalibrationBar
 from skillforge.models.lift import CiMethod, LiftFileError, LiftReport, load_lift_report
 from skillforge.report import render_html, render_json, render_markdown
+from skillforge.report.calibration import gate_failures as calibration_gate
 from skillforge.report.source import LATEST, ReportSourceError, Trajectories, load_run_report
 
 FORMATS = ("md", "html", "json")
@@ -66,8 +68,13 @@ def _render(report: LiftReport, fmt: str, trajectories: Trajectories) -> str:
                    "paired cases). Only for a stored run.")
 @click.option("--state-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Run store folder (default .skillforge in the launch directory).")
+@click.option("--require-calibrated", is_flag=True,
+              help="Gate: exit 1 (after writing the report) when a judged metric's judges "
+                   "are not shown to agree with the author's labels (weighted kappa under "
+                   "[judge] calibration_kappa, too few labels, or none; see `skillforge "
+                   "label`).")
 def report(run: str, fmt: str, output: Path | None, ci: str | None,
-           state_dir: Path | None) -> None:
+           state_dir: Path | None, require_calibrated: bool) -> None:
     """Render a run's Skill Lift report.
 
     RUN is a run id, `latest` (the default), or a path to a lift.json file. A stored run is
@@ -75,7 +82,10 @@ def report(run: str, fmt: str, output: Path | None, ci: str | None,
     md and html reports. A run with skill_mode trials adds a Skill Mode (SkillCraft)
     section (lift.json: extra.skillcraft): success rate at score >= 0.9, Exec and Reuse rates,
     efficiency over the cases both sides solved, the skills the agent saved. Exit 0 on
-    success, 2 for an unknown run or an unreadable file.
+    success, 2 for an unknown run or an unreadable file, 1 when --require-calibrated
+    fails. With author labels (`skillforge label`) a Judges-against-the-author section
+    (lift.json: extra.calibration) gives each judge's agreement with the author, marks
+    metrics "not calibrated", and shows raw and calibrated lift side by side.
     """
     trajectories: Trajectories = {}
     if _is_file_arg(run):
@@ -88,7 +98,10 @@ def report(run: str, fmt: str, output: Path | None, ci: str | None,
 
         try:
             method: CiMethod = ci or DEFAULT_CI  # type: ignore[assignment]
-            lift, trajectories = load_run_report(store_dir, run, ci=method, warn=warn)
+            settings = settings_for(None)
+            bar = CalibrationBar(min_kappa=settings.judge.calibration_kappa,
+                                 min_labels=settings.judge.calibration_min_labels)
+            lift, trajectories = load_run_report(store_dir, run, ci=method, warn=warn, bar=bar)
         except ReportSourceError as exc:
             _fail(str(exc))
         if method == "bootstrap":
@@ -99,9 +112,16 @@ def report(run: str, fmt: str, output: Path | None, ci: str | None,
     text = _render(lift, fmt, trajectories)
     if output is None:
         click.echo(text, nl=False)
-        return
-    try:
-        atomic_write_text(output, text)
-    except OSError as exc:
-        _fail(f"cannot write {output}: {exc}")
-    click.echo(f"wrote {shown_path(output)} ({fmt}, {len(text.encode('utf-8')):,} bytes)", err=True)
+    else:
+        try:
+            atomic_write_text(output, text)
+        except OSError as exc:
+            _fail(f"cannot write {output}: {exc}")
+        click.echo(f"wrote {shown_path(output)} ({fmt}, {len(text.encode('utf-8')):,} bytes)",
+                   err=True)
+    if require_calibrated:
+        failures = calibration_gate(lift)
+        for failure in failures:
+            click.echo(f"skillforge report: gate: {failure}", err=True)
+        if failures:
+            sys.exit(1)
