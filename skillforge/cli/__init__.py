@@ -29,6 +29,8 @@ COMMANDS: dict[str, LazyCommand] = {
     "parts": LazyCommand("skillforge.cli.parts:parts", "List the parts of a skill an "
                          "ablation can remove, with their token cost."),
     "report": LazyCommand("skillforge.cli.report:report", "Render a run's Skill Lift report."),
+    "label": LazyCommand("skillforge.cli.label:label", "Label a run's LLM judgments with your "
+                         "own scores (agreement and calibration)."),
     "import": LazyCommand("skillforge.cli.import_cmd:import_group", "Import agent traces into "
                           "the run store as ATIF trajectories."),
     "export": LazyCommand("skillforge.cli.export:export", "Export trials for other engines "
@@ -94,6 +96,7 @@ def main() -> None:
     skillforge export harbor PATH -o DIR  the paired trials as a Harbor dataset
     skillforge trial PATH     paired trials in Docker: with vs without the skill, Skill Lift
     skillforge report [RUN]  Skill Lift as Markdown, one HTML file, or lift.json
+    skillforge label RUN     your own scores of the judges' (agreement, calibration)
     skillforge optimize-description PATH  trigger evals and a description loop (held-out test)
     skillforge harvest RUN -o DIR  the skills an agent saved in Skill Mode, as skill folders
     skillforge new NAME      scaffold a valid skill with an evals/evals.json template

@@ -56,18 +56,6 @@ def ablate_conditions(skill_dir: Path | None, wanted: list[str], conds: list[str
     return list(dict.fromkeys([*base, *extra]))
 
 
-def run_ablation(store, run, trials, ci: str) -> AblationReport | None:
-    """The lift of each ablated part of the run (None without `without:` trials)."""
-    from skillforge.lift.ablation import compute_ablation, routing_values
-
-    spec = run.spec
-    return compute_ablation(
-        trials, spec.parts if spec else [], case_ids=(spec.case_ids or None) if spec else None,
-        pass_threshold=spec.pass_threshold if spec else 0.6, ci=ci,  # type: ignore[arg-type]
-        routing=routing_values(store.metrics(run.run_id))
-        if spec is not None and spec.decoy_skills else None)
-
-
 def dry_run_and_exit(settings, store, skill_dir: Path, overrides: dict,
                      fmt: str) -> NoReturn:
     """`--dry-run`: the trials, tokens and cost of the run asked for; nothing starts."""

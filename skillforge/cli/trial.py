@@ -392,7 +392,8 @@ def finish(store: RunStore, summary: RunSummary, *, fmt: str, gate: bool, ci: st
                             judge_agreement=run_agreement(store.metrics(summary.run_id)))
     failures = gate_failures(lift) if (gate and lift is not None) else []
     skills = skill_mode_summary(store.skill_mode_trials(summary.run_id))
-    from skillforge.cli.parts import ablation_table, run_ablation
+    from skillforge.cli.parts import ablation_table
+    from skillforge.report.source import run_ablation
 
     ablation = run_ablation(store, run, trials, ci) if run is not None else None
     if fmt == "json":

@@ -97,7 +97,22 @@ def run_lift(store: RunStore, record: RunRecord, trials: list[TrialRecord], *,
         record, trials, store.skill_mode_trials(record.run_id), ci=ci))
     # The judges' agreement with the author's labels, when the skill has any (issue 19).
     report.extra.calibration = calibration_for_run(store, record, trials, report, bar)
+    report.extra.ablation = run_ablation(store, record, trials, report.extra.ci_method)
     return report
+
+
+def run_ablation(store: RunStore, record: RunRecord, trials: list[TrialRecord],
+                 ci: CiMethod):
+    """The lift of each part of the skill (issue 18), for a run with `without:<part>` trials
+    (else None); routing precision per side when the run had decoys."""
+    from skillforge.lift.ablation import compute_ablation, routing_values
+
+    spec = record.spec
+    return compute_ablation(
+        trials, spec.parts if spec else [], case_ids=(spec.case_ids or None) if spec else None,
+        pass_threshold=spec.pass_threshold if spec else 0.6, ci=ci,
+        routing=routing_values(store.metrics(record.run_id))
+        if spec is not None and spec.decoy_skills else None)
 
 
 def load_run_report(state_dir: Path | str, run: str = LATEST, *, ci: CiMethod = "t",
