@@ -20,6 +20,7 @@ from skillforge.models.fileio import atomic_write_text
 from skillforge.models.labels import CalibrationReport
 from skillforge.models.parts import AblationReport
 from skillforge.models.skillcraft import SkillcraftReport
+from skillforge.models.triggers import TriggerReport
 
 Verdict = Literal["helps", "hurts", "inconclusive"]
 TriageClass = Literal["unstable", "never_discovered", "misused", "overhead", "unexplained"]
@@ -202,6 +203,8 @@ class LiftExtra(_Model):
     calibration: CalibrationReport | None = None
     # The lift of each part of the skill (runs with `without:<part>` trials); else absent.
     ablation: AblationReport | None = None
+    # A trigger run's description loop (issue 21), recomputed from the store; else absent.
+    triggers: TriggerReport | None = None
 
     @model_serializer(mode="wrap")
     def _omit_absent_sections(self, handler):  # type: ignore[no-untyped-def]
@@ -212,6 +215,8 @@ class LiftExtra(_Model):
             data.pop("calibration", None)
         if self.ablation is None and isinstance(data, dict):
             data.pop("ablation", None)
+        if self.triggers is None and isinstance(data, dict):
+            data.pop("triggers", None)
         return data
 
 

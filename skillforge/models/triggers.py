@@ -197,3 +197,13 @@ class LoopHistory(BaseModel):
     @property
     def run_ids(self) -> list[str]:
         return [r for a in self.attempts for r in (a.train_run, a.test_run) if r]
+
+
+class TriggerReport(BaseModel):
+    """`lift.json` `extra.triggers` of a trigger run: the loop it belongs to, recomputed
+    from the run store (every score from the stored trials of the loop's runs)."""
+
+    run_id: str
+    iteration: int
+    split: Split
+    loop: LoopHistory

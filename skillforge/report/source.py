@@ -22,6 +22,7 @@ from skillforge.lift.skillcraft import attach_skillcraft, lift_conditions, skill
 from skillforge.models.labels import CalibrationBar
 from skillforge.models.lift import CiMethod, LiftReport
 from skillforge.models.trial import RunRecord, TrialRecord
+from skillforge.report.triggers import attach_triggers, trigger_report
 
 Trajectories = dict[str, dict[str, dict[str, Any]]]
 LATEST = "latest"
@@ -98,7 +99,8 @@ def run_lift(store: RunStore, record: RunRecord, trials: list[TrialRecord], *,
     # The judges' agreement with the author's labels, when the skill has any (issue 19).
     report.extra.calibration = calibration_for_run(store, record, trials, report, bar)
     report.extra.ablation = run_ablation(store, record, trials, report.extra.ci_method)
-    return report
+    # A trigger run's description loop (issue 21), recomputed from the store.
+    return attach_triggers(report, trigger_report(store.state_dir, record, store.trials))
 
 
 def run_ablation(store: RunStore, record: RunRecord, trials: list[TrialRecord],

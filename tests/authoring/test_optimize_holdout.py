@@ -20,6 +20,7 @@ from tests.trials.scripted_triggers import (
     QUERIES,
     WITH_WORDS,
     ScriptedTriggers,
+    run_loop,
     trigger_skills,
     triggers,
 )
@@ -33,23 +34,6 @@ def env(llm_server, monkeypatch, tmp_path):
     monkeypatch.setenv("SKILLFORGE_PROVIDER__MODEL", "scripted-agent")
     monkeypatch.chdir(tmp_path)
     return llm_server
-
-
-async def run_loop(tmp_path, server, proposals, iterations=2, **opts):
-    scripted = ScriptedTriggers(proposals=list(proposals))
-    server.handler = scripted
-    skill = trigger_skills(tmp_path)
-    settings = load_settings(skill)
-    store = RunStore(tmp_path / "state")
-    options = LoopOptions(iterations=iterations, runs=1, holdout=0.5, seed=3, decoys=2,
-                          trial={"sandbox": "local", "concurrency": 4}, **opts)
-    plan = prepare_loop(skill, settings, store, options)
-    try:
-        history = await plan.loop.run()
-    finally:
-        for c in {id(c): c for c in (plan.agent, plan.proposer)}.values():
-            await c.aclose()
-    return scripted, history, store, plan
 
 
 async def test_the_proposer_never_sees_the_test_set(env, tmp_path):

@@ -22,6 +22,9 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sessions.store import RunStore
+from skillforge.authoring.describe_setup import LoopOptions, prepare_loop
+from skillforge.config import load_settings
 from tests.conftest import SAMPLE_SKILLS
 from tests.llm_server import Reply, Request, structured, text, tool_call
 from tests.trials.scripted_agent import is_agent_request, turn_of
@@ -113,3 +116,21 @@ class ScriptedTriggers:
         if turn == 0 and triggers(target_description(req), qid):
             return tool_call("read_file", {"path": f"/skills/{TARGET}/SKILL.md"})
         return text("Done." if turn else "I can answer this without any skill.")
+
+
+async def run_loop(tmp_path, server, proposals, iterations=2, **opts):
+    """The loop in process on the local sandbox: (scripted, history, store, plan)."""
+    scripted = ScriptedTriggers(proposals=list(proposals))
+    server.handler = scripted
+    skill = trigger_skills(tmp_path)
+    settings = load_settings(skill)
+    store = RunStore(tmp_path / "state")
+    options = LoopOptions(iterations=iterations, runs=1, holdout=0.5, seed=3, decoys=2,
+                          trial={"sandbox": "local", "concurrency": 4}, **opts)
+    plan = prepare_loop(skill, settings, store, options)
+    try:
+        history = await plan.loop.run()
+    finally:
+        for c in {id(c): c for c in (plan.agent, plan.proposer)}.values():
+            await c.aclose()
+    return scripted, history, store, plan
