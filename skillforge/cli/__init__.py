@@ -95,6 +95,7 @@ def main() -> None:
     skillforge import harbor JOB_DIR   bring a Harbor job's trials back as a run
     skillforge export harbor PATH -o DIR  the paired trials as a Harbor dataset
     skillforge trial PATH     paired trials in Docker: with vs without the skill, Skill Lift
+    skillforge parts PATH    the parts an ablation can cut (trial --ablate: lift per part)
     skillforge report [RUN]  Skill Lift as Markdown, one HTML file, or lift.json
     skillforge label RUN     your own scores of the judges' (agreement, calibration)
     skillforge optimize-description PATH  trigger evals and a description loop (held-out test)

@@ -12,9 +12,10 @@ import click
 from skillforge.cli.common import settings_for, shown_path
 from skillforge.harbor.environments import DEFAULT_ENVIRONMENT, ENVIRONMENTS, concurrency
 from skillforge.harbor.export import ExportError, export_harbor
+from skillforge.models.trial import is_condition
 from skillforge.trials.config import TrialConfigError, build_run_spec, skill_root
 
-CONDITIONS = ("with_skill", "baseline", "self_generated", "skill_mode")
+CONDITIONS = ("with_skill", "baseline", "self_generated", "skill_mode")  # and without:<part>
 
 
 @click.group("export", context_settings={"help_option_names": ["-h", "--help"]})
@@ -36,8 +37,11 @@ def _split(values: tuple[str, ...]) -> list[str]:
 @click.option("--cases", multiple=True, metavar="ID[,ID...]",
               help="Only these case ids (repeatable; default every case).")
 @click.option("--conditions", multiple=True, metavar="NAME[,NAME...]",
-              help="with_skill, baseline, self_generated (default [trial] conditions); "
-                   "skill_mode is refused: it runs only with `skillforge trial`.")
+              help="with_skill, baseline, self_generated, without:<part> (default [trial] "
+                   "conditions); skill_mode is refused: it runs only with `skillforge trial`.")
+@click.option("--ablate", multiple=True, metavar="PART[,PART...]|all",
+              help="Add a without:<part> condition per part (`skillforge parts PATH`): one "
+                   "task per case and ablated condition.")
 @click.option("--attempts", "-k", type=click.IntRange(1), default=None,
               help="Attempts per task, written into the README's `harbor run -k`.")
 @click.option("--image", default=None, help="Base image of every task (FROM in the Dockerfile).")
@@ -66,7 +70,7 @@ def _split(values: tuple[str, ...]) -> list[str]:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="json prints exactly one document.")
 def harbor(path: Path, output: Path, cases: tuple[str, ...], conditions: tuple[str, ...],
-           attempts: int | None, image: str | None, network: bool | None,
+           ablate: tuple[str, ...], attempts: int | None, image: str | None, network: bool | None,
            environment: str, timeout_sec: int | None, max_turns: int | None,
            cpus: float | None, memory_mb: int | None,
            workspace: str | None, support: tuple[str, ...], decoy: tuple[str, ...],
@@ -81,10 +85,20 @@ def harbor(path: Path, output: Path, cases: tuple[str, ...], conditions: tuple[s
     """
     root = skill_root(path)
     wanted = _split(conditions)
-    bad = [c for c in wanted if c not in CONDITIONS]
+    bad = [c for c in wanted if not is_condition(c)]
     if bad:
-        raise click.BadParameter(f"{', '.join(bad)}: use {', '.join(CONDITIONS)}",
+        raise click.BadParameter(f"{', '.join(bad)}: use {', '.join(CONDITIONS)} or "
+                                 "without:<part> (`skillforge parts PATH` lists the parts)",
                                  param_hint="--conditions")
+    if ablate:
+        from skillforge.authoring.parts import PartsError
+        from skillforge.cli.parts import ablate_conditions
+
+        try:
+            wanted = ablate_conditions(root, _split(ablate), wanted or None,
+                                       settings_for(root)) or []
+        except PartsError as exc:
+            raise click.BadParameter(str(exc), param_hint="--ablate") from None
     notes: list[str] = []
     if (support or decoy) and workspace is None:
         workspace = "group"

@@ -68,6 +68,7 @@ from skillforge.models.skill import load_skill
 from skillforge.models.trial import Condition, RunSpec
 from skillforge.sandbox.base import SKILLS_DIR, WORKSPACE
 from skillforge.sandbox.grading import DEFAULT_GRADER_TIMEOUT_S
+from skillforge.trials.run import RunError, plan_parts
 from skillforge.trials.staging import SkillSet, StagingError, load_skill_set, stage_trial
 
 README_NAME = "README.md"
@@ -111,10 +112,18 @@ def case_slug(case_id: str) -> str:
     return slug if slug == case_id else f"{slug}-{hashlib.sha256(case_id.encode()).hexdigest()[:6]}"
 
 
+def condition_slug(condition: str) -> str:
+    """A folder- and Harbor-name-safe form of a condition: `without:reference:references/a.md`
+    becomes `without-reference-references-a.md-<hash>` (the manifest keeps the real one)."""
+    slug = _SLUG_BAD.sub("-", condition).replace("__", "-").strip("._-")[:80] or "condition"
+    return slug if slug == condition else \
+        f"{slug}-{hashlib.sha256(condition.encode()).hexdigest()[:6]}"
+
+
 def task_identity(skill: str, case_id: str, condition: str) -> tuple[str, str]:
     """(folder name, Harbor task name) of one (case, condition)."""
-    slug = case_slug(case_id)
-    return f"{skill}__{slug}__{condition}", f"{skill}/{slug}__{condition}"
+    slug, cond = case_slug(case_id), condition_slug(condition)
+    return f"{skill}__{slug}__{cond}", f"{skill}/{slug}__{cond}"
 
 
 def select_cases(skill_root: Path, case_ids: list[str]) -> list[EvalCase]:
@@ -275,7 +284,8 @@ def export_harbor(spec: RunSpec, out_dir: Path | str, *, force: bool = False,
         raise ExportError(f"{out} holds an earlier export; add --force to replace it")
     try:
         skills = load_skill_set(spec)
-    except StagingError as exc:
+        spec = plan_parts(spec, skills)  # without:<part> tasks: the parts and their costs
+    except (StagingError, RunError) as exc:
         raise ExportError(str(exc)) from exc
     cases = select_cases(skills.root, spec.case_ids)
     # spec.network says what the trials will have, which is more than was asked when the
