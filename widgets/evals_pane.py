@@ -48,8 +48,9 @@ field shows its problem as you type. **Ctrl+S** saves (only when every case is v
 **Ctrl+Z** / **Ctrl+Y** undo / redo any change, **Ctrl+N** adds a case (**a**, **d**,
 **Shift+↑/↓** in the list add, delete, move), **Ctrl+O** edits the focused field in
 `$EDITOR`. **Ctrl+G** drafts new cases with the configured model, **Ctrl+R** refines the
-selected case from a trajectory; both show a proposal you accept or reject piece by piece,
-and nothing is written until you save. ● in the title means unsaved changes.
+selected case from a trajectory; **Ctrl+K** drafts trigger queries (5 that should open the
+skill, 5 near misses that should not) for `skillforge optimize-description`; each shows a
+proposal you accept or reject piece by piece, and nothing is written until you save. ● in the title means unsaved changes.
 """
     DEFAULT_CSS = """
     EvalsPane { height: 1fr; }
@@ -72,6 +73,8 @@ and nothing is written until you save. ● in the title means unsaved changes.
         Binding("ctrl+n", "add_case", "New case", id="evals.new_case", show=False),
         Binding("ctrl+g", "draft", "Draft", id="evals.draft"),
         Binding("ctrl+r", "refine", "Refine", id="evals.refine"),
+        Binding("ctrl+k", "draft_triggers", "Draft triggers", id="evals.draft_triggers",
+                show=False),
     ]
 
     def __init__(self, **kwargs) -> None:
@@ -337,6 +340,10 @@ and nothing is written until you save. ● in the title means unsaved changes.
 
     def action_draft(self) -> None:
         self.query_one(DraftBar).show()
+
+    def action_draft_triggers(self) -> None:
+        self.post_message(DraftRequested(["trigger"], 5))
+        self.set_status("Drafting 5 trigger queries and 5 near misses…")
 
     def action_refine(self) -> None:
         case = self.editor.selected_case

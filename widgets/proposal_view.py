@@ -82,6 +82,9 @@ def case_text(case: ProposedCase) -> Text:
     text.append(f"[{case.kind}] ", style="dim")
     text.append(str(case.id), style="bold")
     text.append(f"\n  {case.prompt}")
+    if case.should_trigger is not None:
+        text.append("\n  should open the skill" if case.should_trigger
+                    else "\n  should NOT open the skill (near miss)", style="bold")
     if case.ground_truth:
         text.append(f"\n  ground truth: {case.ground_truth}")
         if case.ground_truth_unverified:

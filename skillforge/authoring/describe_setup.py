@@ -141,7 +141,7 @@ def _queries(skill_dir: Path, holdout: float, seed: int):
             f"{path} has {pos} trigger queries that should trigger and {neg} that should not; "
             f"the loop needs at least {MIN_QUERIES_PER_CLASS} of each (about 10 of each is "
             "the usual set): add cases with \"should_trigger\": true/false, or draft them in "
-            "the Evals tab (ctrl+t)")
+            "the Evals tab (ctrl+k)")
     try:
         train, test = split_queries(queries, holdout, seed)
     except ValueError as exc:

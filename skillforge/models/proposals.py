@@ -71,6 +71,8 @@ class ProposedCase(BaseModel):
     overlap: float | None = None
     # What was removed from the model's answer, and why ("files: 'x.csv' is not in the skill").
     dropped: list[str] = Field(default_factory=list)
+    # A trigger query (skillforge.authoring.trigger_drafting): whether it should open the skill.
+    should_trigger: bool | None = None
 
     def to_eval_case(self, *, with_ground_truth: bool = True) -> EvalCase:
         """This proposal as a new evals.json case (`with_ground_truth=False` leaves it unset)."""
@@ -78,7 +80,9 @@ class ProposedCase(BaseModel):
         return new_case(self.id, self.prompt, kind=self.kind, files=list(self.files),
                         expected_skill=self.expected_skill,
                         expected_script=self.expected_script, ground_truth=gt,
-                        expected_behavior=list(self.expected_behavior), notes=self.notes)
+                        expected_behavior=list(self.expected_behavior), notes=self.notes,
+                        **({"should_trigger": self.should_trigger}
+                           if self.should_trigger is not None else {}))
 
 
 class Proposal(BaseModel):

@@ -191,6 +191,13 @@ class EvalsTab:
             from skillforge.authoring.drafting import draft_cases
             from skillforge.models.skill import load_skill
 
+            if message.kinds == ["trigger"]:  # trigger queries (issue 21)
+                from skillforge.authoring.trigger_drafting import draft_triggers
+
+                proposal = await draft_triggers(load_skill(path), client, count=message.count,
+                                                existing=existing,
+                                                temperature=settings.provider.temperature)
+                return EvalsProposalReady(proposal=proposal)
             proposal = await draft_cases(load_skill(path), client, kinds=message.kinds,
                                          count=message.count, existing=existing,
                                          temperature=settings.provider.temperature)
