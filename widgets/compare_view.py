@@ -35,10 +35,12 @@ from skillforge.trajectory.compare_data import (
     answer_diff,
     representative,
 )
+from skillforge.models.labels import TRIAL_LABEL_METRICS, Judgment, Label
 from skillforge.models.lift import LiftReport
 from skillforge.models.trial import DEFAULT_METRICS
 from skillforge.report import facts as F
 from widgets.heatmap import SHORT
+from widgets.label_compare import CompareLabels
 from widgets.trajectory_layout import TrajectoryFacts
 from widgets.trajectory_view import TrajectoryView
 
@@ -93,11 +95,11 @@ class ScoreLine:
         yield text
 
 
-def diff_text(before: str, after: str) -> Group:
+def diff_text(before: str, after: str, before_label: str = "baseline") -> Group:
     """The two final answers, each whole, with the words only it has highlighted."""
     parts = answer_diff(before, after)
     old, new = Text(), Text()
-    old.append("− baseline    ", style="bold red")
+    old.append(f"− {before_label:<12}", style="bold red")
     new.append("+ with skill  ", style="bold green")
     for op, chunk in parts:
         if op in ("equal", "delete"):
@@ -112,7 +114,7 @@ def diff_text(before: str, after: str) -> Group:
     return Group(old, new, same)
 
 
-class CompareView(Vertical):
+class CompareView(CompareLabels, Vertical):
     """With and without the skill, one case, step by step."""
 
     HELP = """## Side by side
@@ -132,6 +134,10 @@ scored higher, red where lower).
 - In a trajectory: **↑/↓** steps, **]** / **[** next / previous highlight, **Enter** /
   **Space** (or a click) opens the step whole: its message, the calls' arguments and the
   full tool output.
+- Your labels: **m** picks the metric (accuracy, goal_accuracy, behavior_check, the
+  grader's pass), **y** confirms the judge's value of the shown attempt (the focused side,
+  else with skill) and **o** corrects it with your own score and a one-line reason. The
+  evidence steps stay at hand; the title counts the run's judgments you labelled.
 - **Esc** goes back.
 """
     DEFAULT_CSS = """
@@ -156,6 +162,9 @@ scored higher, red where lower).
         Binding("plus", "slots(1)", "Taller steps", id="compare.taller", show=False),
         Binding("minus", "slots(-1)", "Shorter steps", id="compare.shorter", show=False),
         Binding("escape", "close", "Back", id="compare.close"),
+        Binding("m", "label_metric", "Label metric", id="compare.label_metric", show=False),
+        Binding("y", "label_confirm", "Confirm", id="compare.label_confirm"),
+        Binding("o", "label_correct", "Correct", id="compare.label_correct"),
     ]
 
     def __init__(self, **kwargs) -> None:
@@ -168,6 +177,12 @@ scored higher, red where lower).
         self.slot_rows = 4
         self.links: list[tuple[str, EvidenceLink]] = []
         self.diff_parts: list[tuple[str, str]] = []
+        # The author's labels: the judgments of this case by (condition, attempt) and metric,
+        # the author's value per judged item, and the run's (labelled, total) judgments.
+        self.label_metric = TRIAL_LABEL_METRICS[0]
+        self.judgments: dict[tuple[str, int], dict[str, list[Judgment]]] = {}
+        self.author: dict[tuple[str, str, str], Label] = {}
+        self.progress: tuple[int, int] = (0, 0)
 
     def compose(self) -> ComposeResult:
         yield Static(Text("No case chosen: press Enter on a case in the Lift tab.",
@@ -211,7 +226,18 @@ scored higher, red where lower).
     def show_case(self, case: CaseAttempts, report: LiftReport | None = None) -> None:
         """Show a loaded case; with its run's lift report the title says Δ and triage."""
         note = _case_note(case, report)
-        self.show(case.case_id, case.sides, skill=case.skill, start=case.start, note=note)
+        sides, start = dict(case.sides), dict(case.start)
+        # An ablation (without:<part>) takes the right-hand side, under its own name.
+        other = next((c for c in sides if c not in SIDES), None)
+        self.side_label = {**SIDE_LABEL, "baseline": f"without {other[8:]}"} if other \
+            else SIDE_LABEL
+        if other is not None:
+            sides["baseline"], start["baseline"] = sides.pop(other), start.pop(other, 0)
+            note = f"{note} · right: {other}" if note else f"right: {other}"
+        self.show(case.case_id, sides, skill=case.skill, start=start, note=note)
+
+    def _label(self, side: str) -> str:
+        return getattr(self, "side_label", SIDE_LABEL).get(side, side)
 
     def attempt(self, side: str) -> Attempt | None:
         """The attempt shown on one side."""
@@ -238,11 +264,15 @@ scored higher, red where lower).
         w, b = shown["with_skill"], shown["baseline"]
         before, after = (b.final_answer if b else ""), (w.final_answer if w else "")
         self.diff_parts = answer_diff(before, after)
-        self.query_one("#compare-diff-text", Static).update(diff_text(before, after))
+        self.query_one("#compare-diff-text", Static).update(
+            diff_text(before, after, self._label("baseline")))
 
     def _render_title(self) -> None:
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append(f"Case {self.case_id}", style="bold")
+        if self.progress[1]:
+            title.append(f" · {self.progress[0]} of {self.progress[1]} judgments labelled ·",
+                         style="cyan")
         if self.note:
             title.append(f" {self.note}")
         keys = Text("Enter on a step: read it whole · a/A: next/previous attempt · Enter on "
@@ -254,7 +284,7 @@ scored higher, red where lower).
     def _render_side(self, side: str, mine: Attempt | None, other: Attempt | None,
                      n: int) -> None:
         head = Text()
-        head.append(SIDE_LABEL[side].upper(), style="bold")
+        head.append(self._label(side).upper(), style="bold")
         view = self.viewer(side)
         if mine is None:
             head.append("  no attempt on this side", style="yellow")
@@ -269,7 +299,8 @@ scored higher, red where lower).
         traj = mine.trajectory
         if mine.problem:
             head.append(f"\n⚠ {mine.problem}", style="yellow")
-        self.query_one(f"#head-{side}", Static).update(Group(head, ScoreLine(mine, other)))
+        self.query_one(f"#head-{side}", Static).update(
+            Group(head, ScoreLine(mine, other), self._label_line(t.condition, t.attempt)))
         align = [traj.steps[i].step_id if traj and i < len(traj.steps) else None
                  for i in range(n)]
         facts = None
@@ -278,7 +309,7 @@ scored higher, red where lower).
             facts = TrajectoryFacts.of(traj)  # cheap here; keeps the badges steady at once
         view.show(traj, highlight_skill=self.skill, facts=facts, align_to=align,
                   slot_rows=self.slot_rows)
-        view.border_title = f"{SIDE_LABEL[side]} · attempt {t.attempt}"
+        view.border_title = f"{self._label(side)} · attempt {t.attempt}"
 
     def _render_evidence(self, shown: Mapping[str, Attempt | None]) -> None:
         options = self.query_one("#compare-evidence", OptionList)

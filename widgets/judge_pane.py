@@ -11,12 +11,14 @@ from textual.message import Message
 from textual.widgets import Static
 
 from skillforge.models.judge import (
+    CRITERIA,
     JudgeFailed,
     JudgeFinished,
     JudgeResult,
     JudgeRetrying,
     JudgeStarted,
 )
+from skillforge.models.labels import Label
 
 GRADE_STYLE = {"A": "bold green", "B": "green", "C": "yellow", "D": "dark_orange", "F": "bold red"}
 
@@ -36,6 +38,12 @@ With several judges ([judge] models) the **spread** (max - min) per criterion is
 flagged at 3 or more. Results are cached by the skill's content: re-judging an unchanged
 skill costs nothing. **j** runs the judge, **x** cancels a running one. The result is
 marked **stale** once the skill changes.
+
+**Your labels.** **↑/↓** pick a criterion (▶), **a** accepts the judge's score as yours,
+**o** overrides it with your own score and a one-line reason ("6 misses the failure
+path"). Labels are stored in the run store with the skill's content hash, the criterion,
+the judge model and the rubric version: re-judging the same skill meets them again, and
+the Lift tab and reports measure how well each judge agrees with you.
 """
     DEFAULT_CSS = """
     JudgePane { height: 1fr; border: round $panel; padding: 0 1; }
@@ -45,6 +53,10 @@ marked **stale** once the skill changes.
     BINDINGS = [
         Binding("j", "judge", "Judge", id="judge.run"),
         Binding("x", "cancel", "Cancel judge", id="judge.cancel", show=False),
+        Binding("down", "cursor(1)", "Next criterion", id="judge.label_next", show=False),
+        Binding("up", "cursor(-1)", "Previous criterion", id="judge.label_prev", show=False),
+        Binding("a", "accept", "Accept score", id="judge.label_accept"),
+        Binding("o", "override", "Your score", id="judge.label_override"),
     ]
 
     class JudgeRequested(Message):
@@ -53,12 +65,21 @@ marked **stale** once the skill changes.
     class CancelRequested(Message):
         """The author wants the running judge stopped."""
 
+    class LabelEntered(Message):
+        """The author's own score of one criterion of the shown result (0-10)."""
+
+        def __init__(self, criterion: str, value: float, reason: str = "") -> None:
+            super().__init__()
+            self.criterion, self.value, self.reason = criterion, value, reason
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.border_title = "Judge"
         self.result: JudgeResult | None = None
         self.stale = False
         self.running: list[str] = []
+        self.labels: dict[str, Label] = {}  # criterion -> the author's label of this content
+        self.cursor = 0
         self._status: Text | None = Text("Press j to judge this skill with the configured model.",
                                           style="dim")
         self._body = Static(self._status)
@@ -72,6 +93,19 @@ marked **stale** once the skill changes.
         self.result, self.stale, self.running = result, stale, []
         self._status = None if result is not None else self._status
         self._refresh_body()
+
+    def show_labels(self, labels: dict[str, Label]) -> None:
+        """The author's labels of the shown result's content, by criterion."""
+        self.labels = dict(labels)
+        self._refresh_body()
+
+    @property
+    def progress(self) -> str:
+        """"N of M judgments labelled" for the shown result (M: its criteria)."""
+        total = len(self.result.criteria) if self.result is not None else 0
+        done = sum(1 for c in self.result.criteria if c.criterion in self.labels) \
+            if self.result is not None else 0
+        return f"{done} of {total} judgments labelled"
 
     def mark_stale(self, stale: bool) -> None:
         if self.result is not None and stale != self.stale:
@@ -116,15 +150,25 @@ marked **stale** once the skill changes.
             cost = "cost unknown" if r.cost_usd is None else f"${r.cost_usd:.4f}"
             head.append(f"   last run: {tokens}, {cost}" + ("  (from cache)" if r.cached else ""), style="dim")
             parts.append(head)
+            parts.append(Text(f"{self.progress} · ↑↓ pick, a accept, o your score",
+                              style="dim"))
             table = Table(expand=True, show_edge=False, pad_edge=False, box=None, header_style="bold")
             table.add_column("criterion", no_wrap=True)
             table.add_column("score", justify="right", no_wrap=True)
+            table.add_column("you", justify="right", no_wrap=True)
             if len(r.models) > 1:
                 table.add_column("spread", justify="right", no_wrap=True)
             table.add_column("evidence", ratio=1)
             table.add_column("suggestion", ratio=1)
-            for c in r.criteria:
-                cells = [Text(str(c.criterion)), Text(f"{c.score:g}", style=_score_style(c.score))]
+            for i, c in enumerate(r.criteria):
+                mine = self.labels.get(c.criterion)
+                pick = "▶ " if i == self.cursor else "  "
+                you = Text("-", style="dim") if mine is None else Text(
+                    f"{mine.author_value:g}" + ("" if mine.accepted else "*"),
+                    style="bold cyan")
+                cells = [Text(pick + str(c.criterion), style="reverse" if i == self.cursor
+                              else ""),
+                         Text(f"{c.score:g}", style=_score_style(c.score)), you]
                 if len(r.models) > 1:
                     cells.append(Text(str(c.spread), style="bold red" if c.flagged else "dim"))
                 cells += [Text(f"“{c.evidence}”", style="italic"), Text(c.suggestion)]
@@ -139,3 +183,35 @@ marked **stale** once the skill changes.
 
     def action_cancel(self) -> None:
         self.post_message(self.CancelRequested())
+
+    # --- labels -------------------------------------------------------------------------
+
+    def _selected(self):
+        if self.result is None or not self.result.criteria:
+            return None
+        self.cursor = max(0, min(self.cursor, len(self.result.criteria) - 1))
+        return self.result.criteria[self.cursor]
+
+    def action_cursor(self, step: int) -> None:
+        if self.result is not None:
+            self.cursor = (self.cursor + step) % len(self.result.criteria or CRITERIA)
+            self._refresh_body()
+
+    def action_accept(self) -> None:
+        """The judge's (mean) score of the selected criterion is the author's too."""
+        c = self._selected()
+        if c is not None:
+            self.post_message(self.LabelEntered(c.criterion, float(c.score)))
+
+    def action_override(self) -> None:
+        c = self._selected()
+        if c is None:
+            return
+        from widgets.label_prompt import LabelPrompt
+
+        def entered(answer: tuple[float, str] | None) -> None:
+            if answer is not None:
+                self.post_message(self.LabelEntered(c.criterion, answer[0], answer[1]))
+
+        self.app.push_screen(LabelPrompt(c.criterion, f"the judge's {c.score:g}",
+                                         float(c.score)), entered)

@@ -87,6 +87,44 @@ class JudgeTab:
         if (pane := self.pane(JudgePane)) is not None:
             pane.show_message(failure.message, error=True)
 
+    # --- the author's labels (issue 19) -------------------------------------------------
+
+    def _rubric_labels(self, result: JudgeResult) -> dict:
+        """{criterion: the author's label} of this result's content, from the run store."""
+        store = self._store()
+        if store is None:
+            return {}
+        with store:
+            return {lb.metric: lb for lb in store.labels(kind="rubric")
+                    if lb.content_hash == result.skill_hash}
+
+    def on_judge_pane_label_entered(self, message: JudgePane.LabelEntered) -> None:
+        """Store the author's score of a criterion, once per judge of the shown result, with
+        every judge's answers (repeats of the same content measure self-consistency)."""
+        message.stop()
+        pane = self.pane(JudgePane)
+        result = pane.result if pane is not None else None
+        if result is None:
+            return
+        import sqlite3
+
+        from sessions.store import RunStore
+        from skillforge.lift.calibration_run import rubric_judgments
+        from skillforge.models.labels import Label
+
+        judgments = rubric_judgments(result)
+        labels = [Label.of(j, message.value, message.reason, source="judge_tab")
+                  for j in judgments if j.metric == message.criterion]
+        try:
+            with RunStore(self._state_dir()) as store:
+                store.record_judgments(judgments)
+                store.save_labels(labels)
+        except (OSError, ValueError, sqlite3.Error) as exc:  # a locked or damaged store
+            self.notify(f"The label was not stored: {exc}", severity="error")
+            return
+        pane.show_labels({**pane.labels, message.criterion: labels[0]} if labels
+                         else pane.labels)
+
     def on_judge_progress(self, message: JudgeProgress) -> None:
         if (pane := self.pane(JudgePane)) is not None:
             pane.show_progress(message.event)
@@ -97,6 +135,7 @@ class JudgeTab:
             self.judge_results[message.path] = message.result
             if message.path == self.current and pane is not None:
                 pane.show_result(message.result, stale=self._judge_is_stale(message.path))
+                pane.show_labels(self._rubric_labels(message.result))
         elif message.path == self.current and pane is not None:
             pane.show_message(message.error or "the judge failed", error=not message.not_configured)
 
@@ -126,5 +165,6 @@ class JudgeTab:
         """Give the Judge tab the current skill's last verdict (also when it first mounts)."""
         pane = self.pane(JudgePane)
         if pane is not None and self.current is not None:
-            pane.show_result(self.judge_results.get(self.current),
-                             stale=self._judge_is_stale(self.current))
+            result = self.judge_results.get(self.current)
+            pane.show_result(result, stale=self._judge_is_stale(self.current))
+            pane.show_labels(self._rubric_labels(result) if result is not None else {})

@@ -27,9 +27,11 @@ class LiftReady(Message):
 
 
 class CaseReady(Message):
-    def __init__(self, case=None, report: LiftReport | None = None, error: str | None = None) -> None:
+    def __init__(self, case=None, report: LiftReport | None = None, error: str | None = None,
+                 labels: tuple | None = None) -> None:
         super().__init__()
         self.case, self.report, self.error = case, report, error
+        self.labels = labels  # (judgments of the case, author labels, progress): issue 19
 
 
 class HarvestDone(Message):
@@ -38,6 +40,16 @@ class HarvestDone(Message):
     def __init__(self, folders=(), messages=(), error: str | None = None) -> None:
         super().__init__()
         self.folders, self.messages, self.error = list(folders), list(messages), error
+
+
+def _case_labels(store, run_id: str, case_id: str) -> tuple:
+    """(this case's judgments, the author's labels, the run's (labelled, total) judgments)."""
+    from skillforge.lift.calibration_run import label_progress, run_judgments
+
+    judgments = run_judgments(store, run_id)
+    author = store.author_values("trial")
+    return ([j for j in judgments if j.case_id == case_id], author,
+            label_progress(judgments, author))
 
 
 class LiftTab:
@@ -59,6 +71,8 @@ class LiftTab:
         view = self.pane("CompareView")
         if view is not None and self._case is not None:
             view.show_case(self._case.case, self._case.report)
+            if self._case.labels is not None:
+                view.show_labels(*self._case.labels)
 
     def lift_failed(self, failure) -> None:
         if (view := self.pane("LiftView")) is not None:
@@ -143,7 +157,8 @@ class LiftTab:
             except (LookupError, AttributeError) as exc:
                 self.post_message(CaseReady(error=str(exc)))
                 return
-            self.post_message(CaseReady(case=case, report=self.lift_reports.get(run_id)))
+            self.post_message(CaseReady(case=case, report=self.lift_reports.get(run_id),
+                                        labels=_case_labels(store, run_id, case_id)))
 
         self.run_worker(work, name="compare", group="compare", exclusive=True, thread=True,
                         exit_on_error=False)
@@ -157,6 +172,24 @@ class LiftTab:
         await self.action_show_tab("compare-pane")
         if not fresh and (view := self.pane("CompareView")) is not None:
             view.show_case(message.case, message.report)  # a fresh tab got it from compare_sync
+            if message.labels is not None:
+                view.show_labels(*message.labels)
+
+    def on_compare_labels_label_entered(self, message) -> None:
+        """y / o in Compare: store the author's labels, then show them (issue 19)."""
+        message.stop()
+        import sqlite3
+
+        from sessions.store import RunStore
+
+        try:
+            with RunStore(self._state_dir()) as store:
+                store.save_labels(message.labels)
+        except (OSError, ValueError, sqlite3.Error) as exc:
+            self.notify(f"The label was not stored: {exc}", severity="error")
+            return
+        if (view := self.pane("CompareView")) is not None:
+            view.labels_stored(message.labels)
 
     async def on_compare_closed(self, message: CompareClosed) -> None:
         message.stop()
