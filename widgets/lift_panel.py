@@ -1,9 +1,9 @@
 """The Lift tab's body: the stored runs above, the chosen run's Skill Lift below.
 
-Its keys (m, h, t, k, b) work wherever the focus is in the tab, the run list included: an
+Its keys (m, h, t, k, p, b) work wherever the focus is in the tab, the run list included: an
 author who just pressed Enter on a run can press h for the heatmap without a Tab first.
 `b` shows in the footer only while a two-run comparison is on screen, `k` (Skill Mode) only
-for a run with skill_mode trials.
+for a run with skill_mode trials, `p` (Parts) only for a run with without:<part> trials.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ class LiftPanel(Vertical):
         Binding("h", "section('cases')", "Heatmap", id="lift.heatmap"),
         Binding("t", "section('triage')", "Negative lift", id="lift.triage"),
         Binding("k", "section('skill_mode')", "Skill Mode", id="lift.skill_mode"),
+        Binding("p", "section('parts')", "Parts", id="lift.parts"),
         Binding("b", "back", "Back to run", id="lift.back"),
     ]
 
@@ -39,6 +40,8 @@ class LiftPanel(Vertical):
             return self.view.comparison is not None
         if action == "section" and parameters == ("skill_mode",):
             return self.view.has_skill_mode  # k only for a run with Skill Mode trials
+        if action == "section" and parameters == ("parts",):
+            return self.view.check_action(action, parameters)  # p: runs with ablations
         return True
 
     def action_section(self, name: str) -> None:

@@ -30,20 +30,23 @@ from skillforge.models.lift import LiftReport, RunComparison
 from skillforge.report import facts as F
 from widgets.ci_bars import VERDICT_STYLE, MetricTable, dimensions_table
 from widgets.heatmap import Heatmap, cell_detail, heat_legend
+from widgets.parts_view import PartsTable, PartsView
 from widgets.skill_table import SkillModeView, SkillTable
 from widgets.triage_list import NegativeList, triage_detail
 
 SECTIONS = {"metrics": "lift-metrics", "cases": "lift-cases", "triage": "lift-triage",
-            "skill_mode": "lift-skillmode"}
+            "skill_mode": "lift-skillmode", "parts": "lift-parts"}
 
 
 class CompareRequested(Message):
     """The author asked for the with/without side-by-side of `case_id` (of run `run_id`)."""
 
-    def __init__(self, case_id: str, run_id: str | None = None) -> None:
+    def __init__(self, case_id: str, run_id: str | None = None,
+                 conditions: tuple[str, str] | None = None) -> None:
         super().__init__()
         self.case_id = case_id
         self.run_id = run_id
+        self.conditions = conditions  # None: with_skill and baseline
 
 
 def pass_section(report: LiftReport) -> RenderableType:
@@ -101,6 +104,9 @@ When the baseline ran an earlier version of the skill the label reads **version 
 - **k** Skill Mode (SkillCraft), for a run with `skill_mode` trials: success rate at
   score ≥ 0.9, Exec and Reuse rates, efficiency over the cases both sides solved, and the
   skills the agent saved (**v** there harvests one into a skill folder and opens it)
+- **p** Parts, for a run with `without:<part>` trials (`--ablate`): each part's token
+  cost, effect with its CI bar and verdict; **Enter** on a part compares with_skill and
+  without it on the case where they differ most
 - **Enter** on a case (heatmap or triage list) opens its trajectories side by side
 - **b** back from a two-run comparison to the run's own lift
 """
@@ -119,6 +125,7 @@ When the baseline ran an earlier version of the skill the label reads **version 
         Binding("h", "section('cases')", "Heatmap", id="lift.heatmap"),
         Binding("t", "section('triage')", "Negative lift", id="lift.triage"),
         Binding("k", "section('skill_mode')", "Skill Mode", id="lift.skill_mode"),
+        Binding("p", "section('parts')", "Parts", id="lift.parts"),
         Binding("b", "back", "Back to run", id="lift.back"),
     ]
 
@@ -127,6 +134,8 @@ When the baseline ran an earlier version of the skill the label reads **version 
         # run with Skill Mode trials.
         if action == "section" and parameters == ("skill_mode",):
             return self.has_skill_mode
+        if action == "section" and parameters == ("parts",):
+            return self.comparison is None and self._ablation() is not None
         return self.comparison is not None if action == "back" else True
 
     @property
@@ -159,6 +168,8 @@ When the baseline ran an earlier version of the skill the label reads **version 
                 yield Static(id="triage-detail")
             with TabPane("Skill Mode", id="lift-skillmode"):
                 yield SkillModeView(id="lift-skill-mode")
+            with TabPane("Parts", id="lift-parts"):
+                yield PartsView(id="lift-parts-view")
 
     def on_mount(self) -> None:
         self._render_all()
@@ -208,6 +219,7 @@ When the baseline ran an earlier version of the skill the label reads **version 
             tabs.active = SECTIONS["metrics"]
         (tabs.show_tab if skill_mode else tabs.hide_tab)(SECTIONS["skill_mode"])
         self.query_one(SkillModeView).show(self.report if skill_mode else None)
+        self._render_parts(tabs)
         if comparing:
             self.query_one(MetricTable).show_comparison(self.comparison)
             self._render_comparison_extras()
@@ -338,10 +350,43 @@ When the baseline ran an earlier version of the skill the label reads **version 
         if name == "skill_mode" and not self.has_skill_mode:
             self.notify("This run has no skill_mode trials: no Skill Mode view.", timeout=3)
             return
+        if name == "parts" and self._ablation() is None:
+            self.notify("This run removed no part of the skill: run `skillforge trial PATH "
+                        "--ablate all` for the Parts view.", timeout=3)
+            return
         self.query_one(TabbedContent).active = SECTIONS[name]
         target = {"metrics": "#lift-metrics-body", "cases": Heatmap,
-                  "triage": NegativeList, "skill_mode": SkillTable}[name]
+                  "triage": NegativeList, "skill_mode": SkillTable, "parts": PartsTable}[name]
         self.query_one(target).focus()  # type: ignore[call-overload]
+
+    # --- parts (ablation) -------------------------------------------------------------------
+
+    def _ablation(self):
+        return self.report.extra.ablation if self.report is not None else None
+
+    def _render_parts(self, tabs: TabbedContent) -> None:
+        shown = self.comparison is None and self._ablation() is not None
+        if not shown and tabs.active == SECTIONS["parts"]:
+            tabs.active = SECTIONS["metrics"]
+        (tabs.show_tab if shown else tabs.hide_tab)(SECTIONS["parts"])
+        self.query_one(PartsView).show(self.report if shown else None)
+
+    def on_parts_view_compare_requested(self, message: PartsView.CompareRequested) -> None:
+        """with_skill vs without:<part> on the case where the part mattered most."""
+        message.stop()
+        ab = self._ablation()
+        effect = next((p for p in ab.parts if p.part == message.part), None) if ab else None
+        if effect is None or self.report is None:
+            return
+        deltas = [(c, d) for c, d in effect.case_deltas.items() if d is not None]
+        case = max(deltas, key=lambda cd: abs(cd[1]))[0] if deltas else \
+            next(iter(effect.case_deltas), None)
+        if case is None:
+            self.notify(f"No case ran both with the skill and without {effect.part}.",
+                        timeout=3)
+            return
+        self.post_message(CompareRequested(case, self.report.run_id,
+                                           ("with_skill", effect.condition)))
 
     def action_back(self) -> None:
         if self.comparison is not None:

@@ -45,6 +45,8 @@ from skillforge.models.parts import (
 from skillforge.models.trial import DEFAULT_METRICS, TrialRecord
 
 REFERENCE = "with_skill"
+HEADLINE_ORDER = ("grader", "goal_accuracy", "accuracy", "behavior_check", "skill_efficiency",
+                  "security")
 ROUTING_METRICS: tuple[str, ...] = ("skill_execution",)
 TASK_METRICS: tuple[str, ...] = (*[m for m in DEFAULT_METRICS if m not in ROUTING_METRICS],
                                  "grader")
@@ -130,6 +132,18 @@ def judge_part(effect: PartEffect, target: float) -> PartEffect:
     return effect
 
 
+def headline_metric(effect: PartEffect) -> str:
+    """The metric a part's row shows: the first that decided its verdict, else the first
+    measured task metric (grader first), else overall."""
+    if effect.deciding:
+        return effect.deciding[0]
+    for m in HEADLINE_ORDER:
+        row = effect.metrics.get(m)
+        if row is not None and row.n:
+            return m
+    return "overall"
+
+
 def _activation(trials: Sequence[TrialRecord], condition: str) -> float | None:
     seen = [t.activated for t in trials if t.condition == condition and t.activated is not None]
     return sum(1 for a in seen if a) / len(seen) if seen else None
@@ -185,7 +199,10 @@ def part_effect(trials: Sequence[TrialRecord], part: SkillPart | str, *,
         tokens_measured=(tokens.with_ - tokens.base) if tokens.n and tokens.with_ is not None
         and tokens.base is not None else None,
         tokens_measured_n=tokens.n)
-    return judge_part(effect, target_half_width)
+    effect = judge_part(effect, target_half_width)
+    effect.headline = headline_metric(effect)
+    effect.case_deltas = {c.case_id: c.delta.get(effect.headline) for c in report.extra.cases}
+    return effect
 
 
 def compute_ablation(trials: Iterable[TrialRecord], parts: Sequence[SkillPart] = (), *,

@@ -126,6 +126,10 @@ class PartEffect(BaseModel):
     deciding: list[str] = Field(default_factory=list)
     cases_needed: int | None = None
     reason: str = ""
+    # The metric a part's row shows (the first deciding one, else the first task metric
+    # measured, else overall) and its paired delta per case (for the case-level view).
+    headline: str = "overall"
+    case_deltas: dict[str, float | None] = Field(default_factory=dict)
     # Measured agent tokens per trial, with the part minus without it, over the cases both
     # passed (positive = the part costs tokens in practice).
     tokens_measured: float | None = None

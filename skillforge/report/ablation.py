@@ -16,8 +16,6 @@ from skillforge.models.parts import AblationReport, EffectRow, PartEffect
 from skillforge.report.facts import DASH, num, pct, signed
 
 TITLE = "Parts of the skill (ablation)"
-HEADLINE_ORDER = ("grader", "goal_accuracy", "accuracy", "behavior_check", "skill_efficiency",
-                  "security")
 TASK_HEAD = ["part", "tokens", "loaded", "metric", "effect", "95% CI", "n", "verdict", "why"]
 ROUTING_HEAD = ["part", "skill_execution effect", "95% CI", "activation with → without",
                 "routing precision with → without", "routing"]
@@ -32,15 +30,8 @@ def ablation_of(report: LiftReport | None) -> AblationReport | None:
 
 
 def headline_metric(effect: PartEffect) -> str:
-    """The metric a part's row shows: the first that decided its verdict, else the first
-    measured task metric (grader first), else overall."""
-    if effect.deciding:
-        return effect.deciding[0]
-    for m in HEADLINE_ORDER:
-        row = effect.metrics.get(m)
-        if row is not None and row.n:
-            return m
-    return "overall"
+    """The metric a part's row shows (skillforge.lift.ablation sets it)."""
+    return effect.headline
 
 
 def as_metric_lift(row: EffectRow) -> MetricLift:

@@ -152,8 +152,9 @@ class LiftTab:
             from skillforge.trajectory.compare_data import load_case_attempts
 
             store = self._store()
+            pair = getattr(message, "conditions", None)  # with_skill vs without:<part>
             try:
-                case = load_case_attempts(store, run_id, case_id)
+                case = load_case_attempts(store, run_id, case_id, *([pair] if pair else []))
             except (LookupError, AttributeError) as exc:
                 self.post_message(CaseReady(error=str(exc)))
                 return
