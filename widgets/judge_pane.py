@@ -91,6 +91,7 @@ the Lift tab and reports measure how well each judge agrees with you.
 
     def show_result(self, result: JudgeResult | None, *, stale: bool = False) -> None:
         self.result, self.stale, self.running = result, stale, []
+        self.refresh_bindings()
         self._status = None if result is not None else self._status
         self._refresh_body()
 
@@ -185,6 +186,12 @@ the Lift tab and reports measure how well each judge agrees with you.
         self.post_message(self.CancelRequested())
 
     # --- labels -------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The label keys show (and work) only while there is a result to label.
+        if action in ("accept", "override", "cursor"):
+            return self.result is not None
+        return True
 
     def _selected(self):
         if self.result is None or not self.result.criteria:
