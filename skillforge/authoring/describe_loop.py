@@ -243,3 +243,18 @@ def _acc(score: object) -> str:
     if acc is None or acc.value is None:
         return "-"
     return f"{acc.value:.2f} [{acc.ci_low:.2f}, {acc.ci_high:.2f}] ({acc.k}/{acc.n})"
+
+
+def histories(state_dir: Path, skill_dir: Path) -> list[LoopHistory]:
+    """The stored loops of the skill at `skill_dir`, newest first (unreadable ones skipped)."""
+    root = Path(state_dir) / "triggers"
+    want = Path(skill_dir).resolve()
+    out = []
+    for path in sorted(root.glob(f"*/{LOOP_FILE}")) if root.is_dir() else []:
+        try:
+            h = LoopHistory.model_validate_json(path.read_text("utf-8"))
+        except (OSError, ValueError):
+            continue
+        if Path(h.skill_path).resolve() == want:
+            out.append(h)
+    return sorted(out, key=lambda h: h.created_at, reverse=True)

@@ -61,6 +61,7 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, LiftTab, LazyTabs
         Binding("4", "show_tab('trials-pane')", "Trials tab", id="tab.trials", show=False),
         Binding("5", "show_tab('lift-pane')", "Lift tab", id="tab.lift", show=False),
         Binding("6", "show_tab('compare-pane')", "Compare tab", id="tab.compare", show=False),
+        Binding("7", "open_triggers", "Triggers", id="triggers.open", show=False),
     ]
     DEFAULT_CSS = """
     #sidebar { width: 30; min-width: 22; }
@@ -248,6 +249,23 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, LiftTab, LazyTabs
     async def action_judge(self) -> None:
         await self.action_show_tab("judge-pane")
         self.start_judge()
+
+    def action_open_triggers(self) -> None:
+        """The Triggers view (skillforge.screens.triggers_tab); Enter on a query that failed
+        to trigger comes back here and opens that run of it in Compare."""
+        if self.current is None:
+            return
+        from skillforge.screens.triggers_tab import TriggersScreen
+        from widgets.lift_view import CompareRequested
+
+        settings, _err = self.ws.settings(self.current)
+
+        def back(result) -> None:
+            if result and result[0] == "compare":
+                self.post_message(CompareRequested(result[2], result[1]))
+
+        self.app.push_screen(TriggersScreen(self.current, self.ws.launch_dir /
+                                            settings.state_dir, settings), back)
 
     def action_lint_now(self) -> None:
         if self.ws.rescan():
