@@ -39,6 +39,9 @@ class LazyCommand:
         return click.Command(name, help=self.summary, hidden=self.hidden)
 
 
+NAME_COLUMN = 12
+
+
 class LazyGroup(click.Group):
     """A group with commands added eagerly (`add_command`) and lazily (`lazy_commands`)."""
 
@@ -64,6 +67,9 @@ class LazyGroup(click.Group):
                 shown.append((name, cmd))
         if not shown:
             return
-        limit = formatter.width - 6 - max(len(name) for name, _cmd in shown)
+        # A name longer than NAME_COLUMN (optimize-description) gets a line of its own, its
+        # summary under it (click's write_dl does that), so it does not narrow every summary.
+        limit = formatter.width - 6 - min(NAME_COLUMN, max(len(n) for n, _cmd in shown))
         with formatter.section("Commands"):
-            formatter.write_dl([(name, cmd.get_short_help_str(limit)) for name, cmd in shown])
+            formatter.write_dl([(name, cmd.get_short_help_str(limit)) for name, cmd in shown],
+                               col_max=NAME_COLUMN)
