@@ -63,8 +63,17 @@ class Outcome:
 @click.option("--fail-under", type=click.FloatRange(0, 100), default=None,
               help="Gate: minimum judge score 0-100 (default 70, or [judge] fail_under).")
 @click.option("--no-cache", is_flag=True, help="Ask the models again even if cached.")
+@click.option("--compare-judges", is_flag=True,
+              help="Rank the judge models (--model, else [judge] models) by agreement with "
+                   "your labels of this skill (`skillforge label`, the Judge tab): each "
+                   "model judges the skill, and is compared with your rubric labels of this "
+                   "version and your labels of the skill's trials it judged.")
+@click.option("--state-dir", type=click.Path(file_okay=False), default=None,
+              help="Run store holding the labels (with --compare-judges; default "
+                   ".skillforge in the launch directory).")
 def judge(paths: tuple[str, ...], models: tuple[str, ...], provider: str | None, fmt: str,
-          fail_under: float | None, no_cache: bool) -> None:
+          fail_under: float | None, no_cache: bool, compare_judges: bool,
+          state_dir: str | None) -> None:
     """Judge skills with an LLM rubric: nine criteria 0-10, evidence and a suggestion each.
 
     Needs a provider: ANTHROPIC_API_KEY, OPENAI_API_KEY, or OPENAI_BASE_URL for a local
@@ -121,6 +130,10 @@ def judge(paths: tuple[str, ...], models: tuple[str, ...], provider: str | None,
             outcomes.append(out)
         return outcomes
 
+    if compare_judges:
+        from skillforge.cli.judge_compare import compare_and_exit
+
+        compare_and_exit(plans, run_all, fmt=fmt, state_dir=state_dir)
     try:
         outcomes = asyncio.run(run_all())
     except KeyboardInterrupt:
