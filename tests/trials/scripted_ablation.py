@@ -8,13 +8,13 @@ skill. Its moves, read afresh from each request (the server is stateless):
 2. from the SKILL.md it was given: without `## Workflow` it fumbles for the steps, 1 to 3
    failing commands depending on the case (wasted turns); while `## Limitations` is there
    it checks for an Excel module first, 1 or 2 failing commands (the section costs it);
-3. runs scripts/summarize.py; when the script is absent the command fails and the agent
-   cannot finish the case, except order-stats, where it falls back on its own code (which
-   the grader accepts);
+3. runs scripts/summarize.py; when the script fails (absent, or its import of
+   scripts/report_format.py fails because that one is absent) the agent cannot finish the
+   case, except order-stats, where it falls back on its own code (which the grader accepts);
 4. writes the result and answers.
 
-Every other part (the description, the other sections, the examples, the reference, the
-second script) changes nothing it does. It is a script, not a model: each move is here.
+Every other part (the description, the other sections, the examples, the reference)
+changes nothing it does. It is a script, not a model: each move is here.
 """
 
 from __future__ import annotations
@@ -127,8 +127,8 @@ class ScriptedAblationAgent:
             moves += [bash("python3 -c 'import openpyxl'")] * (1 + index % 2)
         at = len(moves)  # the script run's turn
         ran = outputs[at] if len(outputs) > at else None
-        script_ok = None if ran is None else ("No such file" not in ran
-                                              and "can't open file" not in ran)
+        script_ok = None if ran is None else not any(
+            sign in ran for sign in ("No such file", "can't open file", "Traceback"))
         return moves + main_moves(case, script_ok)
 
     def __call__(self, req: Request) -> Reply:
