@@ -229,22 +229,6 @@ def description_of(skill_dir: Path) -> str:
     return str(skill.description)
 
 
-def attempts_table(history: LoopHistory) -> list[list[str]]:
-    """Rows (iteration, status, train acc, test acc, description) for the text outputs."""
-    rows = []
-    for a in history.attempts:
-        rows.append([str(a.iteration), a.status, _acc(a.train), _acc(a.test),
-                     a.description])
-    return rows
-
-
-def _acc(score: object) -> str:
-    acc = getattr(score, "accuracy", None)
-    if acc is None or acc.value is None:
-        return "-"
-    return f"{acc.value:.2f} [{acc.ci_low:.2f}, {acc.ci_high:.2f}] ({acc.k}/{acc.n})"
-
-
 def histories(state_dir: Path, skill_dir: Path) -> list[LoopHistory]:
     """The stored loops of the skill at `skill_dir`, newest first (unreadable ones skipped)."""
     root = Path(state_dir) / "triggers"
