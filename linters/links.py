@@ -16,6 +16,7 @@ changelog says was removed, an index entry "(coming soon)", or a footnote.
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 import re
 from collections.abc import Iterator
@@ -106,9 +107,11 @@ def _strip_template(t: str) -> tuple[str, bool] | None:
     return t, from_root
 
 
-def references(doc: MarkdownDoc, path: str) -> Iterator[PathRef]:
+def references(doc: MarkdownDoc, path: str,
+               paragraphs: dict[int, Paragraph] | None = None) -> Iterator[PathRef]:
     """Every link and every path mention in one Markdown document (whether the text presents
-    a mention as a file of the skill is judged later, and only if it does not resolve)."""
+    a mention as a file of the skill is judged later, and only if it does not resolve).
+    `paragraphs`: the document's paragraphs read so far, by line index (filled in)."""
     for link in doc.links:
         if link.text.startswith("^"):
             continue  # a footnote (`[^t]: The package ships ...`), not a link
@@ -116,8 +119,10 @@ def references(doc: MarkdownDoc, path: str) -> Iterator[PathRef]:
         if cleaned is not None:
             yield PathRef(path, link.line, link.column, link.target, cleaned[0], True, cleaned[1])
     text = doc.text
-    paragraphs: dict[int, Paragraph] = {}
+    if paragraphs is None:
+        paragraphs = {}
     done: set[tuple[int, int]] = set()
+    link_spans: dict[int, _Spans] = {}
     idx = pos = 0
     # Paths are rare: find their anchors first and parse only the paragraphs around them.
     for start in _candidates(text):
@@ -125,11 +130,7 @@ def references(doc: MarkdownDoc, path: str) -> Iterator[PathRef]:
         pos = start
         if idx >= len(doc.lines) or doc.is_code(idx + doc.first_line):
             continue
-        para = paragraphs.get(idx)
-        if para is None:
-            para = Paragraph(doc, idx)
-            for i in range(para.first, para.last + 1):
-                paragraphs[i] = para
+        para = _paragraph(doc, idx, paragraphs)
         offset = para.offsets[idx - para.first] + start - (text.rfind("\n", 0, start) + 1)
         span = para.span_at(offset)
         if span is not None:
@@ -150,21 +151,26 @@ def references(doc: MarkdownDoc, path: str) -> Iterator[PathRef]:
             continue
         done.add((para.first, m.end()))
         line_idx, col, line = para.where(m.start())
-        if _inside_link(line, col - 1):
+        spans = link_spans.get(line_idx)
+        if spans is None:
+            spans = link_spans[line_idx] = _Spans(_link_spans(line))
+        if col - 1 in spans:
             continue
         yield PathRef(path, line_idx + doc.first_line, col, m.group(1), m.group(1), False,
                       False, para, m.start())
 
 
-def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill) -> bool:
+def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
+                            paragraphs: dict[int, Paragraph] | None = None) -> bool:
     """The text around a path that does not resolve presents it as a file of the skill to
-    read or run: not an example, an output, the user's file, history or a planned entry."""
+    read or run: not an example, an output, the user's file, history or a planned entry.
+    `paragraphs`: as for `references`, so that many links in one paragraph read it once."""
     para, offset = ref.para, ref.offset
     if para is None:  # a link: its paragraph is read only now
         idx = ref.line - doc.first_line
         if not 0 <= idx < len(doc.lines) or doc.is_code(ref.line):
             return True  # a reference definition the paragraph reader cannot place
-        para = Paragraph(doc, idx)
+        para = _paragraph(doc, idx, {} if paragraphs is None else paragraphs)
         offset = para.offset_of(idx, ref.column or 1)
         if para.link_example(offset):
             return False
@@ -247,8 +253,41 @@ def link_target_starts(text: str) -> Iterator[str]:
             pos = text.find(marker, pos)
 
 
+def _paragraph(doc: MarkdownDoc, idx: int, paragraphs: dict[int, Paragraph]) -> Paragraph:
+    """The paragraph holding line `idx`, read once for all its lines."""
+    para = paragraphs.get(idx)
+    if para is None:
+        para = Paragraph(doc, idx)
+        for i in range(para.first, para.last + 1):
+            paragraphs[i] = para
+    return para
+
+
+def _link_spans(line: str) -> list[tuple[int, int]]:
+    """Where a line's links, reference definitions, autolinks and URLs are."""
+    return [m.span() for rx in (_MD_LINK, _URL) for m in rx.finditer(line)]
+
+
+class _Spans:
+    """Possibly overlapping [start, end) spans, asked whether they hold an offset in
+    O(log n): a line of a generated index may hold thousands of links."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        spans.sort()
+        self._starts = [a for a, _b in spans]
+        self._reach: list[int] = []  # the furthest end among spans[: i + 1]
+        reach = -1
+        for _a, b in spans:
+            reach = max(reach, b)
+            self._reach.append(reach)
+
+    def __contains__(self, offset: int) -> bool:
+        i = bisect.bisect_right(self._starts, offset) - 1
+        return i >= 0 and self._reach[i] > offset
+
+
 def _inside_link(line: str, start: int) -> bool:
-    return any(m.start() <= start < m.end() for rx in (_MD_LINK, _URL) for m in rx.finditer(line))
+    return any(a <= start < b for a, b in _link_spans(line))
 
 
 def _mention(span: str) -> tuple[str, bool] | None:
@@ -346,13 +385,14 @@ def broken_references(ctx: LintContext) -> Iterator[Finding]:
         doc = ctx.doc(f.path)
         if doc is None:
             continue
-        for ref in references(doc, f.path):
+        paragraphs: dict[int, Paragraph] = {}
+        for ref in references(doc, f.path, paragraphs):
             if "\\" in ref.path:
                 ref = ref._replace(path=ref.path.replace("\\", "/"))
             key = (ref.file, ref.line, ref.path)
             if key in seen or resolver.exists(ref):
                 continue
-            if not presented_as_skill_file(doc, ref, ctx.skill):
+            if not presented_as_skill_file(doc, ref, ctx.skill, paragraphs):
                 continue
             seen.add(key)
             yield _broken(ctx, resolver, ref)

@@ -9,6 +9,7 @@ on the rest.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -204,6 +205,19 @@ class MarkdownDoc:
         if comment_start is not None:
             start, col, buf = comment_start
             self.comments.append(Span(start, col, "\n".join(buf)))
+
+    def last_heading(self, line_no: int) -> int:
+        """Index in `headings` of the last heading at or above `line_no` (-1: none)."""
+        return bisect.bisect_right(self._heading_lines, line_no) - 1
+
+    @cached_property
+    def _heading_lines(self) -> list[int]:
+        return [h.line for h in self.headings]  # in order: headings are read top down
+
+    @cached_property
+    def memo(self) -> dict:
+        """Answers rules derive from this document and share (keyed by the rule's module)."""
+        return {}
 
     def is_code(self, line_no: int) -> bool:
         return line_no in self._code_lines

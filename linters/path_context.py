@@ -137,6 +137,10 @@ class Paragraph:
         self._doc = doc
         # Per sentence: a long list item with many paths is read once, not once per path.
         self._anywhere: dict[int, bool] = {}
+        # Per (pattern, where its search starts): see `_Before`.
+        self._before: dict[tuple[int, int], _Before] = {}
+        self._cuts: dict[int, list[int]] = {}
+        self._clause_hits: dict[tuple[int, int, int], bool] = {}
 
     def span_at(self, offset: int) -> tuple[int, int, str] | None:
         i = bisect.bisect_right(self.spans, (offset, 1 << 62)) - 1
@@ -165,7 +169,7 @@ class Paragraph:
     def hedged(self, offset: int) -> bool:
         """The path at `offset` is an example, an option, something to create or not ours."""
         start, end = self.sentence(offset)
-        if _HEDGE_BEFORE.search(self.text, start, offset):
+        if self._found_before(_HEDGE_BEFORE, start, end, offset):
             return True
         if self._hedged_anywhere(start, end):
             return True
@@ -183,32 +187,35 @@ class Paragraph:
         """The Markdown link at `offset` shows a link format ("for example [x](y.md)") or an
         entry not written yet ("(coming soon)")."""
         start, end = self.sentence(offset)
-        return bool(_LINK_EXAMPLE.search(self.text, start, offset)
-                    or self._hedged_anywhere(start, end))
+        return (self._found_before(_LINK_EXAMPLE, start, end, offset)
+                or self._hedged_anywhere(start, end))
 
     def removed(self, offset: int) -> bool:
         """The clause holding the path says the file is gone ("removed `scripts/old.py`")."""
         start, end = self.sentence(offset)
-        cuts = [start, *(m.end() for m in _CLAUSE_CUT.finditer(self.text, start, end)), end]
+        cuts = self._clause_cuts(start, end)
         i = bisect.bisect_right(cuts, offset)
-        return bool(_REMOVED.search(self.text, cuts[i - 1], cuts[min(i, len(cuts) - 1)]))
+        return self._clause_has(_REMOVED, cuts[i - 1], cuts[min(i, len(cuts) - 1)])
 
     def counter_example(self, offset: int) -> bool:
         """The inline command at `offset` is shown as an example or as a thing not to do
         ("never include secrets, e.g. `./scripts/deploy.sh --token ...`")."""
-        start, _end = self.sentence(offset)
+        start, end = self.sentence(offset)
         # Only the clause the command is in: in "don't call `bl` directly - always
-        # `./scripts/bl`" the second command is the instruction.
-        cut = max((m.end() for m in _CLAUSE_CUT.finditer(self.text, start, offset)), default=start)
-        return bool(_COUNTER_EXAMPLE.search(self.text, cut, offset))
+        # `./scripts/bl`" the second command is the instruction. (A cut ends where it ends
+        # whatever follows it, so the sentence's cuts that end by `offset` are the ones a
+        # search up to `offset` finds.)
+        cuts = self._clause_cuts(start, end)
+        cut = max(start, cuts[bisect.bisect_right(cuts, offset, 1, len(cuts) - 1) - 1])
+        return self._found_before(_COUNTER_EXAMPLE, cut, end, offset)
 
     def sends_to_read(self, offset: int, end_of_path: int) -> bool:
         """The sentence sends the agent to read the file (or lists it in an index of the
         skill's files), and not in the user's project nor among what the skill produces."""
         start, end = self.sentence(offset)
-        if _PROJECT_WORDS.search(self.text, start, end):
+        if self._clause_has(_PROJECT_WORDS, start, end):
             return False
-        if _READ_VERB.search(self.text, start, offset):
+        if self._found_before(_READ_VERB, start, end, offset):
             return True
         index = (_INDEX_BEFORE.match(self.text[start:offset])
                  and _INDEX_AFTER.match(self.text[end_of_path:end]))
@@ -217,6 +224,33 @@ class Paragraph:
         line_no = self.first + self.text.count("\n", 0, offset) + self._doc.first_line
         title = section_title(self._doc, line_no)
         return not (title and _OUTPUT_HEADING.search(title))
+
+    # --- searches shared by the paths of one sentence ------------------------------------
+    # A paragraph may hold thousands of paths (generated indexes): each sentence and clause
+    # is searched once, not once per path in it.
+
+    def _clause_cuts(self, start: int, end: int) -> list[int]:
+        """start, the ends of the clause cuts in the sentence, end."""
+        cuts = self._cuts.get(start)
+        if cuts is None:
+            cuts = [start, *(m.end() for m in _CLAUSE_CUT.finditer(self.text, start, end)), end]
+            self._cuts[start] = cuts
+        return cuts
+
+    def _clause_has(self, rx: re.Pattern[str], start: int, end: int) -> bool:
+        key = (id(rx), start, end)
+        found = self._clause_hits.get(key)
+        if found is None:
+            found = self._clause_hits[key] = rx.search(self.text, start, end) is not None
+        return found
+
+    def _found_before(self, rx: re.Pattern[str], start: int, end: int, offset: int) -> bool:
+        """`rx.search(self.text, start, offset)` found something."""
+        key = (id(rx), start)
+        before = self._before.get(key)
+        if before is None:
+            before = self._before[key] = _Before(rx, self.text, start, end)
+        return before.found(offset)
 
     def after_example_label(self) -> bool:
         if self._example_label is None:
@@ -233,8 +267,58 @@ class Paragraph:
 
     def where(self, offset: int) -> tuple[int, int, str]:
         """Line index in the document, 1-based column and the line's text of an offset."""
-        i, col = line_col(self.text, offset)
-        return self.first + i, col, self.lines[i]
+        i = bisect.bisect_right(self.offsets, offset) - 1  # as line_col(self.text, offset)
+        return self.first + i, offset - self.offsets[i] + 1, self.lines[i]
+
+
+class _Before:
+    """Whether `rx.search(text, start, offset)` finds a match, for many offsets in one
+    sentence [start, end), in time linear in the sentence rather than in each prefix.
+
+    The sentence is searched once. A match of that search ending two characters or more
+    before `offset` is a match of the search up to `offset` too: the regexes these rules
+    use look at most one character past a match (a word boundary) and `$` holds only at
+    the end. Any other match up to `offset` ends near it, so it starts within a few words
+    of it, unless it runs through whitespace or other non-word characters (`\\s+`,
+    `\\W*$`): those are searched for directly, from the start of such a run before
+    `offset - WINDOW` (and a head of up to HEAD characters before it, such as "path" in
+    "path   format")."""
+
+    # Conditions, for the patterns searched so (checked in
+    # tests/linters/test_perf_long_paragraphs.py with the smallest sizes that meet them):
+    # WINDOW + HEAD is more than the longest match without such a run (12 characters: "for
+    # instance"), WINDOW more than the longest word after a run ("slashes" in "forward
+    # slashes") and HEAD at least the longest before one ("formatted" in "formatted as").
+    WINDOW = 48
+    HEAD = 16
+    __slots__ = ("_end", "_ends", "_rx", "_runs", "_start", "_text")
+
+    def __init__(self, rx: re.Pattern[str], text: str, start: int, end: int) -> None:
+        self._rx, self._text, self._start, self._end = rx, text, start, end
+        # finditer's matches do not overlap: their ends increase.
+        self._ends = [m.end() for m in rx.finditer(text, start, end)]
+        self._runs: list[tuple[int, int]] | None = None
+
+    def found(self, offset: int) -> bool:
+        if self._ends and self._ends[0] < offset - 1:
+            return True
+        if offset - self._start <= self.WINDOW + self.HEAD:
+            return self._rx.search(self._text, self._start, offset) is not None
+        return self._rx.search(self._text, self._window(offset), offset) is not None
+
+    def _window(self, offset: int) -> int:
+        """Where a match ending near `offset` may start, at the earliest."""
+        if self._runs is None:
+            self._runs = [m.span() for m in _NON_WORD_RUN.finditer(self._text, self._start,
+                                                                      self._end)]
+        pos = offset - self.WINDOW
+        i = bisect.bisect_left(self._runs, (pos, 0)) - 1
+        if i >= 0 and self._runs[i][0] < pos <= self._runs[i][1]:
+            pos = self._runs[i][0]  # a non-word run ends at or after pos: go to its start
+        return max(self._start, pos - self.HEAD)
+
+
+_NON_WORD_RUN = re.compile(r"\W+")
 
 
 # A variable rooted somewhere else (`${CLAUDE_PLUGIN_ROOT}/scripts/x.py`): bare paths on the
@@ -244,19 +328,25 @@ OTHER_ROOT_VAR = re.compile(r"\$\{?[A-Za-z_]+\}?/")
 
 def section_title(doc: MarkdownDoc, line_no: int) -> str:
     """The text of the nearest heading above `line_no` ("" if none)."""
-    title = ""
-    for h in doc.headings:
-        if h.line > line_no:
-            break
-        title = h.text
-    return title
+    i = doc.last_heading(line_no)
+    return doc.headings[i].text if i >= 0 else ""
 
 
 def in_history(doc: MarkdownDoc, line_no: int) -> bool:
     """Some heading above `line_no` (this one or a parent) opens a changelog or history."""
+    # The answer depends only on the last heading above: worked out once per heading.
+    last = doc.last_heading(line_no)
+    memo = doc.memo.setdefault(__name__ + ".in_history", {})
+    found = memo.get(last)
+    if found is None:
+        found = memo[last] = _history_above(doc, last)
+    return found
+
+
+def _history_above(doc: MarkdownDoc, last: int) -> bool:
     level = 7
-    for h in reversed(doc.headings):
-        if h.line > line_no or h.level >= level:
+    for h in reversed(doc.headings[: last + 1]):
+        if h.level >= level:
             continue
         if _HISTORY_HEADING.search(h.text.strip(" #*_[]")):
             return True

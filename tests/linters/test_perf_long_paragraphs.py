@@ -1,0 +1,168 @@
+"""SF116 on a paragraph holding thousands of paths: linear, and the same answers.
+
+A generated index can put tens of thousands of paths in one paragraph (issue 14: such a
+SKILL.md took tens of seconds, each path searching its whole sentence again). The judgement
+now searches each sentence once (`linters.path_context._Before`) and finds lines, link
+spans and headings by bisection; these tests check each shortcut against the search it
+replaces, on random texts, and time a generated worst case.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from linters.engine import lint_skill
+from linters.links import _link_spans, _Spans
+from linters.markdown import MarkdownDoc
+from linters.path_context import (
+    _CLAUSE_CUT,
+    _COUNTER_EXAMPLE,
+    _HEDGE_BEFORE,
+    _LINK_EXAMPLE,
+    _READ_VERB,
+    Paragraph,
+    _Before,
+    in_history,
+    line_col,
+    section_title,
+)
+from skillforge.models.config import LintConfig
+from tests.hypothesis_budget import examples
+
+# Words the four patterns look for (and near misses), runs of spaces and punctuation that
+# their `\s+` and `\W*$` parts cross, and sentence and clause ends.
+PIECES = ["e.g.", "eg", "for example", "like", "like this", "avoid", "bad", "badge", "new",
+          "your", "Bob's", "'s", "’s", "forward", "slash", "slashes", "path", "format",
+          "formatted", "style", "syntax", "instead of", "rather than", "see", "refer", "to",
+          "read", "never", "don't", "do not", "✓", "✗", " ", "   ", "\t", " - ", ".", ". ",
+          ",", ";", ":", "(", ")", "...", "!!", "\n", "`x`", "scripts/a.py", "word", "a", "-",
+          " " * 24, "-- ** -- ** -- ** --", "\t" * 9,
+          # matches that run through a long non-word run, whose start is far before the end
+          "Bob's" + " " * 24, "it's -- ** -- ** --", "path" + " " * 24 + "style",
+          "forward" + "\t" * 9 + "slash", "refer" + " " * 24 + "to", "format" + " " * 24 + "as"]
+TEXT = st.lists(st.sampled_from(PIECES), max_size=40).map(" ".join)
+PATTERNS = st.sampled_from([_HEDGE_BEFORE, _LINK_EXAMPLE, _READ_VERB, _COUNTER_EXAMPLE])
+
+
+@given(TEXT, PATTERNS, st.sampled_from([(8, 9), (9, 12), (12, 16), (48, 16)]), st.data())
+@settings(max_examples=examples(1200), deadline=None)
+def test_one_search_per_sentence_answers_as_each_prefix_search(text, rx, sizes, data):
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    window, head = sizes
+    # The smallest sizes that meet `_Before`'s conditions, so that the shortcut is taken
+    # on short texts too.
+    small = type("Small", (_Before,), {"WINDOW": window, "HEAD": head})
+    before = small(rx, text, start, end)
+    for offset in range(start, end + 1):
+        assert before.found(offset) == (rx.search(text, start, offset) is not None), (
+            text, rx.pattern[:30], start, offset)
+
+
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 20)), max_size=12))
+@settings(max_examples=examples(300), deadline=None)
+def test_spans_hold_an_offset_exactly_when_one_of_them_does(raw):
+    spans = [(a, a + n) for a, n in raw]
+    held = _Spans(list(spans))
+    for offset in range(-1, 85):
+        assert (offset in held) == any(a <= offset < b for a, b in spans)
+
+
+@given(TEXT)
+@settings(max_examples=examples(300), deadline=None)
+def test_a_paragraph_places_offsets_as_line_col_does(text):
+    doc = MarkdownDoc(text.replace("\n", " ") + "\n" + text)
+    for idx in range(len(doc.lines)):
+        if not doc.lines[idx].strip() or doc.is_code(idx + 1):
+            continue
+        para = Paragraph(doc, idx)
+        for offset in range(len(para.text)):
+            i, col = line_col(para.text, offset)
+            assert para.where(offset) == (para.first + i, col, para.lines[i])
+
+
+@given(TEXT)
+@settings(max_examples=examples(300), deadline=None)
+def test_the_clause_before_a_command_is_cut_where_it_was(text):
+    para = Paragraph(MarkdownDoc(text.replace("\n", " ")), 0)
+    for offset in range(len(para.text)):
+        start, _end = para.sentence(offset)
+        cut = max((m.end() for m in _CLAUSE_CUT.finditer(para.text, start, offset)),
+                  default=start)
+        expected = bool(_COUNTER_EXAMPLE.search(para.text, cut, offset))
+        assert para.counter_example(offset) == expected, (text, offset)
+
+
+@given(st.lists(st.sampled_from(["# Changelog", "## v1.2", "## Usage", "### Notes", "text",
+                                 "", "Title", "=====", "-----", "# History"]), max_size=25))
+@settings(max_examples=examples(300), deadline=None)
+def test_headings_above_a_line_are_found_as_before(lines):
+    doc = MarkdownDoc("\n".join(lines))
+    for no in range(0, len(lines) + 2):
+        title = ""
+        for h in doc.headings:
+            if h.line > no:
+                break
+            title = h.text
+        assert section_title(doc, no) == title
+        assert in_history(doc, no) == _in_history_by_scan(doc, no)
+
+
+def _in_history_by_scan(doc: MarkdownDoc, line_no: int) -> bool:
+    history = re.compile(r"\b(?:change\s*log|changes|version\s+history|release\s+(?:notes|"
+                         r"history)|history|what'?s\s+new|migrat\w*|breaking\s+changes|"
+                         r"unreleased|upgrad\w+\s+notes)\b|^v?\d+\.\d+(?:\.\d+)?\b", re.I)
+    level = 7
+    for h in reversed(doc.headings):
+        if h.line > line_no or h.level >= level:
+            continue
+        if history.search(h.text.strip(" #*_[]")):
+            return True
+        level = h.level
+        if level == 1:
+            break
+    return False
+
+
+def test_link_spans_of_a_line_match_the_scan():
+    line = "see [a](x.md) and <https://e.org/x> then https://e.org/y `scripts/a.py` [b](y)"
+    spans = _Spans(_link_spans(line))
+    for i in range(len(line)):
+        by_scan = any(a <= i < b for a, b in _link_spans(line))
+        assert (i in spans) == by_scan
+
+
+def _generated_index(n: int) -> str:
+    parts = []
+    for i in range(n):
+        parts.append([f"See `scripts/missing_{i}.py` now", f"then read references/m_{i}.md and",
+                      f"[doc {i}](references/gone_{i}.md) or", f"run ./tools/x_{i}.sh then",
+                      f"removed `scripts/old_{i}.py`;"][i % 5])
+    # One paragraph on one line, then the same as one paragraph of n lines; then a
+    # changelog section, where nothing is reported.
+    return ("---\nname: index\ndescription: A generated index. Use when testing.\n---\n\n"
+            "# Index\n\n" + " ".join(parts) + "\n\n" + "\n".join(parts) + "\n\n"
+            "## Changelog\n\n" + "\n".join(parts[:100]) + "\n")
+
+
+@pytest.mark.parametrize("n", [1000])
+def test_thousands_of_broken_paths_in_one_paragraph_lint_in_linear_time(tmp_path: Path, n):
+    (tmp_path / "SKILL.md").write_text(_generated_index(n), encoding="utf-8")
+    t0 = time.process_time()
+    report = lint_skill(tmp_path, LintConfig(scripts=False))
+    spent = time.process_time() - t0
+    broken = [f for f in report.findings if f.rule == "SF116"]
+    # Twice each of the three kinds the text presents as files of the skill (not the
+    # removed file, nor ./tools outside it); none under the changelog.
+    kept = len([i for i in range(n) if i % 5 in (0, 1, 2)])
+    assert len(broken) == 2 * kept
+    assert {f.line for f in broken} == {8, *range(10, 10 + n)} - {
+        10 + i for i in range(n) if i % 5 in (3, 4)}
+    # Each path searched its whole sentence before: this took ~13 s of CPU; now ~0.25 s.
+    assert spent < 2.0, spent
