@@ -92,6 +92,15 @@ class HarborJob:
                             f"{str(info.get('exception_message'))[:400]}"
         return out
 
+    def trial_diagnosis(self, name: str, limit: int = 2500) -> str:
+        """The tails of a trial's text logs (agent, verifier, trial), for a failed check."""
+        parts = []
+        for path in sorted((self.folder / name).rglob("*")):
+            if path.is_file() and path.suffix in {".log", ".txt"} and path.stat().st_size:
+                text = path.read_text(errors="replace")
+                parts.append(f"--- {path.relative_to(self.folder)}:\n{text[-limit:]}")
+        return "\n".join(parts) or f"(no text logs under {self.folder / name})"
+
     def diagnosis(self) -> str:
         log = self.folder / "job.log"
         tail = log.read_text(errors="replace")[-3000:] if log.exists() else "(no job.log)"

@@ -131,7 +131,10 @@ def test_terminus_2_on_the_local_model_runs_and_imports_with_pairs(
         assert got["ok"] and got["validator_ok"], (path, got)
     for name, trial in job.trials.items():
         assert trial["agent_info"]["name"] == "terminus-2"
-        assert trial["agent_result"]["n_input_tokens"] > 0  # it did talk to the server
+        # It did talk to the server (else: its logs and the server's, to tell why).
+        assert trial["agent_result"]["n_input_tokens"] > 0, (
+            f"{job.trial_diagnosis(name)}\n--- llama server log:\n"
+            f"{llama_server.log_path.read_text(errors='replace')[-3000:]}")
         # Harbor gave terminus-2 the skill from the task's skills_dir in with_skill only.
         steps = json.loads((job.folder / name / "agent" / "trajectory.json").read_text())
         offered = "<name>csv-insights</name>" in json.dumps(steps["steps"][0]["message"])
