@@ -24,6 +24,7 @@ import re
 from bisect import bisect_right
 from typing import NamedTuple
 
+from linters.compiled_regex import rx
 from linters.security_context import Line, SecurityText
 from skillforge.models.findings import Severity
 
@@ -35,25 +36,25 @@ _ATTACK_WORDS = (
     r"guardrail|defen[cs]|mitigat|sanitiz|hostile|untrusted|poison|smuggl|obfuscat|"
     r"indicator|anti-?pattern"
 )
-_ATTACK_ONLY = re.compile(_ATTACK_WORDS, re.IGNORECASE)
+_ATTACK_ONLY = rx(_ATTACK_WORDS, re.IGNORECASE)
 # On the line itself, "for example" also marks a quotation; not in a heading, since every
 # skill has an "Examples" section whose commands are meant to be run.
-_ATTACK = re.compile(_ATTACK_WORDS + r"|\bexamples?\b|e\.g\.|such as", re.IGNORECASE)
+_ATTACK = rx(_ATTACK_WORDS + r"|\bexamples?\b|e\.g\.|such as", re.IGNORECASE)
 _WARNING_WORDS = (
     r"|dangerous|destructive|unsafe|insecure|forbidden|prohibited|harmful|risky|\brisks?\b|"
     r"\bwarn|\bavoid\b|\bbad\b|\bnever\b|\bdon'?t\b|\bdo not\b|\u274c|\u26a0"
 )
 # Prose about risky commands: attack words, examples and warnings.
-_TALK = re.compile(
+_TALK = rx(
     _ATTACK_WORDS + r"|\bexamples?\b|e\.g\.|such as|audit|\bflag(?:s|ged)?\b|"
     r"\bblock(?:s|ed)?\b" + _WARNING_WORDS,
     re.IGNORECASE,
 )
 # A heading that puts what follows in a "do not do this" or "attacks" frame.
-_HEADING_TALK = re.compile(_ATTACK_WORDS + _WARNING_WORDS, re.IGNORECASE)
+_HEADING_TALK = rx(_ATTACK_WORDS + _WARNING_WORDS, re.IGNORECASE)
 # A heading over a catalogue of things to find: what follows is a list to look for, not to
 # do. Bare "review" or "audit" are not enough ("## Review the output" is a step).
-_CATALOGUE_HEADING = re.compile(
+_CATALOGUE_HEADING = rx(
     r"\b(?:detect(?:s|ed|ion|ions|ing|or|ors)?|patterns?|signatures?|indicators?|iocs?|"
     r"(?:security|code|threat|skill)\s+review|(?:review|audit)\s+checklist|triage|"
     r"look(?:ing)?\s+for|to\s+(?:flag|catch|spot|recogni[sz]e)|red[- ]?flags?|"
@@ -62,14 +63,14 @@ _CATALOGUE_HEADING = re.compile(
     re.IGNORECASE,
 )
 # A warning that governs what follows it on the line: "never run `curl | sh`".
-_NEGATION = re.compile(
+_NEGATION = rx(
     r"\b(?:never|don't|do not|dont|must not|mustn't|should not|shouldn't|avoid(?:ing)?|"
     r"instead of|rather than|not to|refuse|reject|block|deny|prevent|forbid|disallow|"
     r"unsafe|dangerous|bad)\b|\u274c",
     re.IGNORECASE,
 )
 # "Never silently delete ...": a negation in the same clause, a few words before the phrase.
-_FORBIDS = re.compile(
+_FORBIDS = rx(
     r"\b(?:never|don't|do\s+not|dont|must\s+not|mustn't|should\s+not|shouldn't|cannot|"
     r"can't|may\s+not|not\s+allowed\s+to|forbidden\s+to|refuse\s+to|no\s+skill\s+may)"
     r"(?:\s+(?:ever|again|just|simply|quietly|be\s+allowed\s+to|try\s+to))?\s*$",
@@ -77,13 +78,13 @@ _FORBIDS = re.compile(
 )
 # Between a negation and the phrase: words that flip "don't" into an instruction to act
 # ("don't forget to ignore ...", "don't hesitate to ...").
-_NOT_A_PROHIBITION = re.compile(
+_NOT_A_PROHIBITION = rx(
     r"\b(?:hesitate|forget|fail|afraid|wait|stop|worry|mind)\b", re.IGNORECASE
 )
-_CLAUSE_END = re.compile(r"[,;:.!?()\u2014]|\s-\s|\bbut\b|\bthen\b|\band\b|\bjust\b",
+_CLAUSE_END = rx(r"[,;:.!?()\u2014]|\s-\s|\bbut\b|\bthen\b|\band\b|\bjust\b",
                          re.IGNORECASE)
 # A label right before a code block, or a comment in it, that marks a negative example.
-_NEGATIVE_LABEL = re.compile(
+_NEGATIVE_LABEL = rx(
     r"^\W*(?:bad|wrong|incorrect|insecure|unsafe|vulnerable|dangerous|malicious|"
     r"anti-?pattern|counter-?example|negative\s+example)\b"
     r"|^\W*(?:don'?t|do\s+not|never|avoid)\s+(?:do|write|run|use|copy|paste|ship|try)?\s*"
@@ -94,17 +95,17 @@ _NEGATIVE_LABEL = re.compile(
     r"|[\u274c\u2717\u26d4\U0001f6ab]",
     re.IGNORECASE,
 )
-_COMMENT = re.compile(r"(?:^|\s)(?:#|//|--|REM\b)\s*(.*)$")
+_COMMENT = rx(r"(?:^|\s)(?:#|//|--|REM\b)\s*(.*)$")
 # Defensive code: a name for what is looked for or refused, or a pattern being compiled.
-_DEFENSIVE_NAME = re.compile(
+_DEFENSIVE_NAME = rx(
     r"(?:block|deny|forbid|disallow|banned|blacklist|reject|suspicious|danger|malicious|"
     r"pattern|regex|regexp|signature|indicator|marker|detect|\bioc|bad_|unsafe|risky|"
     r"private_?(?:ip|net|range)|ssrf)",
     re.IGNORECASE,
 )
-_ASSIGNMENT = re.compile(r"^\s*(?:(?:const|let|var|final|static|export)\s+)*"
+_ASSIGNMENT = rx(r"^\s*(?:(?:const|let|var|final|static|export)\s+)*"
                          r"([A-Za-z_][\w.]*)\s*(?::[^=]{0,40})?(?:=|:)(?!=)")
-_PATTERN_CALL = re.compile(
+_PATTERN_CALL = rx(
     r"\bre\.(?:compile|search|match|fullmatch|findall|finditer|sub)\s*\(|\bRegExp\s*\(|"
     r"\bregex(?:p)?\s*[:=(]|\bgrep\s+-\w*[EPF]|=~|\.test\s*\(|\bpattern(?:s|-either|-regex)?\s*:",
     re.IGNORECASE,
@@ -283,7 +284,7 @@ def defensive_code(st: SecurityText, line: Line, col: int) -> str | None:
     return None
 
 
-_COLLECTION_OPEN = re.compile(r"(?:=|:)\s*(?:new\s+Set\s*\(|(?:frozen)?set\s*\(|tuple\s*\()?"
+_COLLECTION_OPEN = rx(r"(?:=|:)\s*(?:new\s+Set\s*\(|(?:frozen)?set\s*\(|tuple\s*\()?"
                               r"\s*[\[({]")
 
 

@@ -14,18 +14,20 @@ import re
 
 from skillforge.models.skill import Skill
 
+from linters.compiled_regex import rx
+
 # `{baseDir}/`, `${SKILL_DIR}/`, `$SKILL_ROOT/`, `${CLAUDE_SKILL_DIR}/`, `<skill-dir>/`,
 # `<path-to-skill>/`, `/path/to/skill/`: all mean "this skill's folder".
-SKILL_DIR_PREFIX = re.compile(
+SKILL_DIR_PREFIX = rx(
     r"^(?:\{baseDir\}|\{skill_?dir\}|\$\{?[A-Za-z_]*(?:SKILL|skill|BASE_?DIR|baseDir)[A-Za-z_]*\}?"
     r"|<[^<>/]*skill[^<>/]*>|(?:/?path/to/)[\w.-]*skill[\w.-]*)/",
     re.IGNORECASE,
 )
-_PLACEHOLDER = re.compile(r"[<>{}*?$\[\]]|\.\.\.|/$")
-_VAR_REF = re.compile(r"^\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))(?:/|$)")
-_ASSIGN = re.compile(r"^(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)?)?"
+_PLACEHOLDER = rx(r"[<>{}*?$\[\]]|\.\.\.|/$")
+_VAR_REF = rx(r"^\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))(?:/|$)")
+_ASSIGN = rx(r"^(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)?)?"
                      r"([A-Za-z_]\w*)=(.*)$")
-_CD = re.compile(r"^(?:cd|pushd)(?:\s+(.*))?$")
+_CD = rx(r"^(?:cd|pushd)(?:\s+(.*))?$")
 
 UNKNOWN = None  # a folder outside the skill, or one a static reading cannot know
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
+from linters.compiled_regex import rx
 from linters.markdown import MarkdownDoc
 
 if TYPE_CHECKING:
@@ -27,16 +28,16 @@ SHELL_LANGS = frozenset({
 _PROMPTED_LANGS = frozenset({"console", "terminal", "shell-session", "shellsession",
                              "sh-session", "bash-session"})
 # `$ cmd`, `% cmd`, `user@host:~/dir$ cmd`, `(venv) $ cmd`, `PS C:\> cmd`.
-_PROMPT = re.compile(
+_PROMPT = rx(
     r"^\s*(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+(?::\S*)?)?[$%]\s+|^\s*PS\s[^>]*>\s*"
 )
 # A quoted string (unterminated: to the end), a command separator, or a run of other text.
-_SEGMENT_TOKEN = re.compile(r"\"[^\"]*\"?|'[^']*'?|\$\(|[;|&()`]|[^\"';|&()`$]+|\$")
+_SEGMENT_TOKEN = rx(r"\"[^\"]*\"?|'[^']*'?|\$\(|[;|&()`]|[^\"';|&()`$]+|\$")
 _SEPARATORS = frozenset(("$(", ";", "|", "&", "(", ")", "`"))
-_COMMENT_TOKEN = re.compile(r"\"[^\"]*\"?|'[^']*'?|[^\"'#]+|#")
-_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1")
-_TOKEN = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'[^']*'|\S+")
-_ENV_ASSIGN = re.compile(r"^[A-Za-z_]\w*=")
+_COMMENT_TOKEN = rx(r"\"[^\"]*\"?|'[^']*'?|[^\"'#]+|#")
+_HEREDOC = rx(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1")
+_TOKEN = rx(r"\"(?:[^\"\\]|\\.)*\"|'[^']*'|\S+")
+_ENV_ASSIGN = rx(r"^[A-Za-z_]\w*=")
 # Words that run the next word as the command (`sudo python x.py`, `time ./run`).
 _PREFIX_WORDS = frozenset({"sudo", "env", "time", "nohup", "exec", "command", "builtin", "nice"})
 
@@ -186,7 +187,7 @@ def program(ws: list[str]) -> int:
 
 # --- which script a command runs ------------------------------------------------------
 
-PYTHON_PROGRAM = re.compile(r"^(?:python|pypy)(?:\d+(?:\.\d+)?)?(?:\.exe)?$")
+PYTHON_PROGRAM = rx(r"^(?:python|pypy)(?:\d+(?:\.\d+)?)?(?:\.exe)?$")
 _SIMPLE_INTERPRETERS = frozenset({
     "bash", "sh", "zsh", "dash", "ksh", "fish", "node", "nodejs", "ruby", "perl", "php", "lua",
     "Rscript", "tsx", "ts-node", "osascript", "source", ".", "py", "bun", "deno", "pwsh",
@@ -202,7 +203,7 @@ _VALUE_OPTIONS = frozenset({
 _RUNNERS = {"uv": "run", "poetry": "run", "pipenv": "run", "conda": "run", "hatch": "run",
             "pdm": "run", "rye": "run", "bun": "run", "deno": "run"}
 _TS_RUNNERS = ("tsx", "ts-node")
-_SCRIPT_FILE = re.compile(r"\.(?:py|sh|bash|zsh|js|mjs|cjs|ts|rb|pl|php|lua|r|ps1)$", re.IGNORECASE)
+_SCRIPT_FILE = rx(r"\.(?:py|sh|bash|zsh|js|mjs|cjs|ts|rb|pl|php|lua|r|ps1)$", re.IGNORECASE)
 
 
 class ScriptRun(NamedTuple):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.literal_search import any_match, has_any, search_at_words, search_lowered
 from linters.reachability import mentions, skill_md_words
@@ -17,16 +18,16 @@ from linters.registry import check
 from linters.subjects import has_numbered_steps, has_workflow
 from skillforge.models.findings import Finding
 
-_EXAMPLE_HEADING = re.compile(
+_EXAMPLE_HEADING = rx(
     r"\b(?:examples?|samples?|demo|walkthrough|worked|quick\s?start|tutorial|usage)\b",
     re.IGNORECASE,
 )
-_EXAMPLE_PROSE = re.compile(
+_EXAMPLE_PROSE = rx(
     r"\bfor\s+(?:example|instance)\b|\be\.\s?g\.|\bexamples?\s*(?:\d+\s*)?[:(]|\bexample\s+(?:usage|"
     r"prompt|request|input|output|call|command|session|query|workflow)|\bsample\s+(?:input|output|prompt|request)",
     re.IGNORECASE,
 )
-_IO_PAIR = re.compile(
+_IO_PAIR = rx(
     r"\b(?:input|before|user)\b[^\n]*:.*?\n(?:.*\n){0,15}?[^\n]*\b(?:output|after|result|response)\b[^\n]*:",
     re.IGNORECASE,
 )
@@ -55,13 +56,13 @@ def no_example(ctx: LintContext) -> Iterator[Finding]:
     )
 
 
-_VERIFY = re.compile(
+_VERIFY = rx(
     r"\b(?:verif\w*|validat\w*|check\w*|test\w*|confirm\w*|assert\w*|compar\w*|ensure\w*|"
     r"make\s+sure|sanity|inspect\w*|expected\s+(?:output|result)|should\s+(?:now\s+)?(?:see|print|show|return|output))",
     re.IGNORECASE,
 )
-_STEPS_HEADING = re.compile(r"workflow|steps|procedure|process", re.IGNORECASE)
-_ORDERED_ITEM = re.compile(r"\s{0,3}\d+[.)]\s+\S")
+_STEPS_HEADING = rx(r"workflow|steps|procedure|process", re.IGNORECASE)
+_ORDERED_ITEM = rx(r"\s{0,3}\d+[.)]\s+\S")
 
 
 def _lays_out_steps(ctx: LintContext) -> bool:
@@ -92,7 +93,7 @@ def no_verification(ctx: LintContext) -> Iterator[Finding]:
     )
 
 
-_LIMITS_HEADING = re.compile(
+_LIMITS_HEADING = rx(
     r"\b(?:limitations?|limits|caveats?|known\s+(?:issues|limitations|problems|bugs)|troubleshoot\w*|"
     r"when\s+not\s+to|not\s+(?:for|suitable|supported)|do\s+not\s+use|don'?t\s+use|don'?ts|avoid|"
     r"pitfalls?|gotchas?|common\s+(?:mistakes|errors|issues|problems|failures|rationalizations)|"
@@ -101,14 +102,14 @@ _LIMITS_HEADING = re.compile(
     r"scope|boundaries|what\s+(?:this\s+skill|it)\s+(?:does\s+not|doesn'?t|can'?t|cannot))\b",
     re.IGNORECASE,
 )
-_LIMITS_LABEL = re.compile(
+_LIMITS_LABEL = rx(
     r"^\s*(?:[-*]\s+)?\*\*[^*]{0,40}?(?:limitations?|caveats?|known issues|gotchas?|pitfalls?|"
     r"when not to use)[^*]{0,20}\*\*",
     re.IGNORECASE | re.MULTILINE,
 )
 # Every label the regex above accepts holds one of these.
 _LIMITS_LABEL_WORDS = ("limitation", "caveat", "known issues", "gotcha", "pitfall", "when not to use")
-_LIMITS_FILE = re.compile(
+_LIMITS_FILE = rx(
     r"limitation|troubleshoot|pitfall|gotcha|known[-_]issue|faq|caveat", re.IGNORECASE
 )
 

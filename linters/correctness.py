@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Iterator
 
 # Importing these registers their checks: SF113-SF115, SF116, SF120, SF122-SF123.
+from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.optional_fields import plain, yaml_kind
 from linters.registry import check
@@ -29,8 +30,8 @@ CLAUDE_CODE_KEYS = (
 )
 RESERVED_WORDS = ("anthropic", "claude")
 
-_NAME_OK = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-_SLUG_DROP = re.compile(r"[^a-z0-9]+")
+_NAME_OK = rx(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_SLUG_DROP = rx(r"[^a-z0-9]+")
 _QUOTES = "`'\"()[],.;:"
 
 
@@ -106,7 +107,7 @@ def load_problems(ctx: LintContext) -> Iterator[Finding]:
             )
 
 
-_LINE_IN_DETAIL = re.compile(r"\bon line (\d+)")
+_LINE_IN_DETAIL = rx(r"\bon line (\d+)")
 
 
 def _line_of(detail: str) -> int | None:
@@ -175,9 +176,9 @@ def _folder_name(ctx: LintContext) -> str:
 def _join(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
-_BRACKETS = re.compile(r"\S*[<>]\S*")
-_TAG = re.compile(r"<([^<>\s]+)>")
-_CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_BRACKETS = rx(r"\S*[<>]\S*")
+_TAG = rx(r"<([^<>\s]+)>")
+_CAMEL_HUMP = rx(r"(?<=[a-z])(?=[A-Z])")
 
 
 @check("SF106", "SF108", "SF109", "SF110", "SF117", "SF121")
@@ -346,7 +347,7 @@ def unknown_keys(ctx: LintContext) -> Iterator[Finding]:
 
 # --- body ------------------------------------------------------------------------------------
 
-_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
+_COMMENT = rx(r"<!--.*?(?:-->|$)", re.DOTALL)
 
 
 @check("SF119")

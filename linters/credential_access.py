@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from linters.compiled_regex import rx
 from linters.attack_talk import Verdict, command_severity, downgraded
 from linters.security_context import (
     SPAN_REACH,
@@ -27,7 +28,7 @@ from linters.security_context import (
 from skillforge.models.findings import Severity
 
 _HOME_PATH = r"(?:~|\$HOME|\$\{HOME\})"
-_CREDENTIAL = re.compile(
+_CREDENTIAL = rx(
     rf"(?P<ssh>{_HOME_PATH}/\.ssh(?:/(?P<sshfile>[\w.*-]+))?)"
     rf"|(?P<aws>{_HOME_PATH}/\.aws(?:/(?:credentials|config))?)"
     rf"|(?P<dot>{_HOME_PATH}/(?:\.netrc|_netrc|\.pgpass|\.git-credentials|\.docker/config\.json|"
@@ -47,33 +48,33 @@ _CREDENTIAL_ANCHORS = (
     b"169.254.169.254", b"env |", b"env|", b"(env)", b"printenv",
 )
 # `security find-generic-password -s NAME` (or -a, -l): the keychain item it reads.
-_KEYCHAIN_ITEM = re.compile(r"\s-[sal]\s+(?:'([^']+)'|\"([^\"]+)\"|([^\s'\"|;&)]+))")
+_KEYCHAIN_ITEM = rx(r"\s-[sal]\s+(?:'([^']+)'|\"([^\"]+)\"|([^\s'\"|;&)]+))")
 _NOT_BEFORE_ENV = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
-_SSH_NOT_SECRET = re.compile(r"\.pub$|^(?:config|known_hosts\w*|authorized_keys\w*|environment)$")
-_NETWORK = re.compile(
+_SSH_NOT_SECRET = rx(r"\.pub$|^(?:config|known_hosts\w*|authorized_keys\w*|environment)$")
+_NETWORK = rx(
     r"\b(?:curl|wget|nc|ncat|netcat|socat|telnet|ftp|sftp|scp|rsync|sendmail|mail|mutt|"
     r"invoke-webrequest|invoke-restmethod|iwr|irm)\b|/dev/(?:tcp|udp)/|"
     r"\brequests\.(?:post|put|get)\(|\burllib\b|\bhttp\.client\b|\bfetch\(|\baxios\b|"
     r"\bsmtplib\b|https?://(?!localhost|127\.|0\.0\.0\.0|\[::1\])",
     re.IGNORECASE,
 )
-_READ_CMD = re.compile(
+_READ_CMD = rx(
     r"\b(?:cat|less|more|head|tail|cp|scp|rsync|tar|zip|7z|base64|xxd|od|strings|sqlite3|"
     r"open|read_text|read_bytes|readFile|readFileSync|get-content|gc|type|grep|awk|sed|"
     r"security|print|echo|printf)\b|<\s*$",
     re.IGNORECASE,
 )
 # Prose verbs that move a secret somewhere ("read" alone is how docs describe tools).
-_PROSE_ACCESS = re.compile(
+_PROSE_ACCESS = rx(
     r"\b(?:send|upload|post|e-?mail|forward|transmit|exfiltrate|steal|harvest|collect|paste|"
     r"include|attach|share|leak|dump|print|output|cat)\b",
     re.IGNORECASE,
 )
-_PROSE_SEND = re.compile(
+_PROSE_SEND = rx(
     r"\b(?:send|upload|post|e-?mail|forward|transmit|exfiltrate|leak)\b", re.IGNORECASE
 )
-_AS_IDENTITY = re.compile(r"(?:\s-i|IdentityFile|--key(?:-file)?|--identity)[\s=]*[\"']?$")
-_WHOLE_FILE = re.compile(
+_AS_IDENTITY = rx(r"(?:\s-i|IdentityFile|--key(?:-file)?|--identity)[\s=]*[\"']?$")
+_WHOLE_FILE = rx(
     r"\b(?:cat|less|more|head|tail|type|get-content|gc|print)\s+\S*$", re.IGNORECASE
 )
 _LABEL = {
@@ -173,12 +174,12 @@ def _own_keychain_item(st: SecurityText, cmd: str) -> str | None:
 
 # Items of browsers, chat apps, password managers, the system and cloud CLIs: never a
 # skill's own, whatever the skill is called.
-_OTHER_APPS = re.compile(
+_OTHER_APPS = rx(
     r"chrom|safari|firefox|mozilla|brave|edge|opera|vivaldi|arc\b|slack|discord|teams|zoom|"
     r"1password|bitwarden|lastpass|keepass|icloud|apple|airport|wi-?fi|login|github|gitlab|"
     r"bitbucket|docker|aws|amazon|gcloud|google|azure|microsoft|ssh|gpg|openvpn"
 )
-_TOKEN_WORD = re.compile(r"token|key|secret|password|passwd|credential|api|auth|\bpat\b")
+_TOKEN_WORD = rx(r"token|key|secret|password|passwd|credential|api|auth|\bpat\b")
 
 
 def _access(kind: str | None, text: str, before: str, code: bool) -> tuple[bool, bool]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.literal_search import has_any
 from linters.registry import check
@@ -24,8 +25,8 @@ STUFFED_ITEMS = 12
 STUFFED_SHARE = 0.5
 STUFFED_RUN = 20
 
-_WORD = re.compile(r"[^\W_][\w'’.+#/-]*")
-_SIMPLE_WORD = re.compile(r"[a-z0-9]+")
+_WORD = rx(r"[^\W_][\w'’.+#/-]*")
+_SIMPLE_WORD = rx(r"[a-z0-9]+")
 
 
 def _wordset(words: str) -> frozenset[str]:
@@ -33,7 +34,7 @@ def _wordset(words: str) -> frozenset[str]:
 
 
 # SF202: wording that tells the agent in which situation to load the skill.
-_TRIGGER = re.compile(
+_TRIGGER = rx(
     r"""
     \buse[sd]?\b(?:\s+(?:this|it|me|them|the\s+[\w-]+))?(?:\s+skill)?
         \s+(?:when|whenever|if|for|to|before|after|on|in|during|while|as|with|only)\b
@@ -55,31 +56,31 @@ _TRIGGER = re.compile(
 )
 
 # SF203. Quoted text is what a user would type ("make me a GIF"), so it is removed first.
-_QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`|'[^'\n]{2,80}'(?=[\s,.;:)]|$)")
-_FIRST_PERSON = re.compile(
+_QUOTED = rx(r"\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`|'[^'\n]{2,80}'(?=[\s,.;:)]|$)")
+_FIRST_PERSON = rx(
     r"(?<![\w/'’])I(?:['’](?:m|ll|ve|d))?(?![\w/'’.-])"
     r"|(?i:\b(?:me|my|myself|we|we['’](?:re|ll|ve)|our|ours|ourselves)\b)"
     r"|(?<![\w.])us\b(?![.-])"
 )
 # "Phase I", "Type I error": the numeral, not the pronoun.
 _ROMAN_ONE_AFTER = _wordset("Phase Type Class Part Chapter Level Tier Stage Grade Schedule War")
-_SECOND_PERSON = re.compile(r"(?i)\b(?:you|your|yours|yourself|you['’](?:re|ll|ve|d))\b")
+_SECOND_PERSON = rx(r"(?i)\b(?:you|your|yours|yourself|you['’](?:re|ll|ve|d))\b")
 # A sentence that opens with a condition or an instruction to the agent may say "you":
 # "Use when you have a written plan" is imperative, not a second-person description. So may
 # the rest of a sentence after "should be used when", "best for", "helpful if" and the like.
-_AGENT_CLAUSE = re.compile(
+_AGENT_CLAUSE = rx(
     r"^\W*(?:(?:also|only|always|then)\s+)?(?:use|trigger|triggers|invoke|activate|apply|call"
     r"|load|read|run|skip|prefer|avoid|do\s+not|don['’]t|never|not\s+for|when|whenever|if"
     r"|unless|before|after|once|for\s+\w+ing)\b",
     re.IGNORECASE,
 )
-_AGENT_TRIGGER = re.compile(
+_AGENT_TRIGGER = rx(
     r"\b(?:use[sd]?|invoke[sd]?|trigger(?:s|ed)?|apply|applies|activate[sd]?|load(?:s|ed)?)\b"
     r"|\b(?:useful|helpful|relevant|ideal|best|perfect|suited|suitable|intended|meant"
     r"|applicable|appropriate|recommended|preferred)\s+(?:for|when|if|whenever)\b",
     re.IGNORECASE,
 )
-_SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;]+|$)")
+_SENTENCE = rx(r"[^.!?;\n]+(?:[.!?;]+|$)")
 
 _STOPWORDS = _wordset(
     """a an the and or of for to in on at by with from into as is are be this that these
@@ -88,7 +89,7 @@ _STOPWORDS = _wordset(
 )
 
 # SF206: Markdown that a harness shows literally (inline code is tolerated: it marks names).
-_MARKDOWN = re.compile(
+_MARKDOWN = rx(
     r"(?P<bold>(?<![\w*])\*\*[^*\n]+\*\*(?!\w)|(?<!\w)__[^_\n]+__(?!\w))"
     r"|(?P<link>!?\[[^\]\n]+\]\([^)\s]+\))"
     r"|(?P<heading>(?m:^[ \t]*#{1,6}[ \t]+\S))"
@@ -97,11 +98,11 @@ _MARKDOWN = re.compile(
 _MARKUP_SIGNS = ("**", "__", "[", "#", "```")
 
 # SF207.
-_KEYWORD_LABEL = re.compile(
+_KEYWORD_LABEL = rx(
     r"\b(?:key\s?words|tags|search\s+terms|triggers?\s+words)\s*:", re.IGNORECASE
 )
-_LIST_SPLIT = re.compile(r"\s*[,;()\[\]]\s*|[.!?]\s+|:\s+|\s+[—–-]\s+|\n")
-_LIST_JOINER = re.compile(r"^(?:and|or|&|etc\.?)\s+", re.IGNORECASE)
+_LIST_SPLIT = rx(r"\s*[,;()\[\]]\s*|[.!?]\s+|:\s+|\s+[—–-]\s+|\n")
+_LIST_JOINER = rx(r"^(?:and|or|&|etc\.?)\s+", re.IGNORECASE)
 _JOINER_FIRST = frozenset("aAoOeE&")  # the first letters _LIST_JOINER can match
 
 

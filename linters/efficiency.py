@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import PurePosixPath
 
 from linters import tokens
+from linters.compiled_regex import rx
 from linters.context import MARKDOWN_SUFFIXES, LintContext
 from linters.literal_search import lowered
 from linters.markdown import MarkdownDoc
@@ -36,14 +37,14 @@ SQUASH_CACHE_SIZE = 512
 # SF405 reports at most this many junk paths one by one, then one line for the rest.
 JUNK_SHOWN = 10
 
-_TOC_HEADING = re.compile(
+_TOC_HEADING = rx(
     r"\b(?:contents|toc|index|on\s+this\s+page|in\s+this\s+(?:document|file|guide|reference)"
     r"|sections|navigation|outline|quick\s+(?:links|navigation))\b",
     re.IGNORECASE,
 )
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*)$")
-_ANCHOR_LINK = re.compile(r"\]\(#[^)\s]*\)")
-_LINK_TARGET = re.compile(r"\]\([^)]*\)")
+_LIST_ITEM = rx(r"^\s*(?:[-*+]|\d+[.)])\s+(.*)$")
+_ANCHOR_LINK = rx(r"\]\(#[^)\s]*\)")
+_LINK_TARGET = rx(r"\]\([^)]*\)")
 
 _squash_lock = threading.Lock()
 _squash_cache: OrderedDict[str, tuple[frozenset[str], str]] = OrderedDict()
@@ -63,7 +64,7 @@ _JUNK_DIRS = frozenset(
 )
 # Compiled Python, vim swap files (.swp, .swo, ...), backups (`x~`, .orig, .bak, .rej) and
 # emacs lock/autosave files (`.#x`, `#x#`).
-_JUNK_FILE = re.compile(r"(?:\.py[co]|\.sw[m-p]|~|\.orig|\.bak|\.rej)$|^\.#|^#.+#$")
+_JUNK_FILE = rx(r"(?:\.py[co]|\.sw[m-p]|~|\.orig|\.bak|\.rej)$|^\.#|^#.+#$")
 
 
 @check("SF401", "SF402")

@@ -8,10 +8,10 @@ and shellcheck as processes (cached by content hash) and is merged in when it ar
 
 from __future__ import annotations
 
-import re
 import traceback
 from pathlib import Path
 
+from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.registry import checks
 from linters.scoring import gate, grade, security_score, structural_scores
@@ -19,8 +19,8 @@ from skillforge.models.config import LintConfig
 from skillforge.models.findings import Category, Finding, LintReport
 from skillforge.models.skill import Skill, SkillFile, load_skill
 
-_DIRECTIVE = re.compile(r"skillforge:\s*disable\s+((?:SF\d{3}[\s,]*)+)")
-_RULE_ID = re.compile(r"SF\d{3}")
+_DIRECTIVE = rx(r"skillforge:\s*disable\s+((?:SF\d{3}[\s,]*)+)")
+_RULE_ID = rx(r"SF\d{3}")
 
 
 class CheckCrashed(RuntimeError):

@@ -9,9 +9,9 @@ SF314-SF316 on any evals file (`skillforge evals validate FILE`), not only the s
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 
+from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.registry import check
 from skillforge.models.evals import (
@@ -28,7 +28,7 @@ from skillforge.models.jsonpos import json_lines, line_for
 MIN_CASES = 3
 # Absolute paths and URLs are the grader's or the container's business, not the skill's.
 _NOT_LOCAL = ("/", "~", "http://", "https://")
-_PATHISH = re.compile(r"(?:^|\s)((?:\./)?(?:evals|scripts)/[^\s\"']+)")
+_PATHISH = rx(r"(?:^|\s)((?:\./)?(?:evals|scripts)/[^\s\"']+)")
 
 
 @check("SF313")

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.registry import check
 from skillforge.models.findings import Finding
 
 # A fence opener or closer, possibly inside blockquotes or list items ("2. ```sh").
-_FENCE_LINE = re.compile(
+_FENCE_LINE = rx(
     r"((?:[ \t]{0,3}>)*)([ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*)(`{3,}|~{3,})(.*)"
 )
-_LIST_MARKER = re.compile(r"[-*+]|\d[.)]")
+_LIST_MARKER = rx(r"[-*+]|\d[.)]")
 
 
 def _fence_lines(text: str) -> dict[int, int]:

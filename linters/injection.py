@@ -7,6 +7,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
+from linters.compiled_regex import rx
 from linters.attack_talk import (
     Verdict,
     catalogue_heading,
@@ -37,7 +38,7 @@ _GUARDS = (
 )
 # Matched against the lower-cased line, so literals stay lower case. "Override" alone is a
 # CSS and config word: only "override your ..." counts.
-_OVERRIDE = re.compile(
+_OVERRIDE = rx(
     rf"\b(?:ignore|disregard|forget)\s+"
     rf"(?:(?:all|any|every|each|of|the|your|these|those|my)\s+){{0,3}}"
     rf"{_PRIOR}\s+(?:(?:system|safety|developer|user)\s+)?{_RULES}\b"
@@ -53,7 +54,7 @@ _OVERRIDE = re.compile(
 )
 # Hiding things *from the user*. Advice about secrets ("never reveal the API key", "hide the
 # token from users") is not concealment, so objects are limited to the agent's own actions.
-_CONCEAL = re.compile(
+_CONCEAL = rx(
     r"\b(?:do\s+not|don't|dont|never|must\s+not|mustn't)\s+(?:tell|inform|notify)"
     r"\s+(?:the|your|any)?\s*users?\b(?!\s+(?:to|how|which|what|where|when|if)\b)"
     r"|\b(?:do\s+not|don't|never)\s+let\s+(?:the\s+)?users?\s+(?:know|see|find\s+out|notice)\b"
@@ -172,7 +173,7 @@ def _catalogue_table(st: SecurityText, line: Line) -> bool:
 
 # --- SF502 ------------------------------------------------------------------------------
 
-_INVISIBLE = re.compile(
+_INVISIBLE = rx(
     "[\u200b-\u200d\u2060\ufeff\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]"
     "|[\U000e0100-\U000e01ef]{4,}"
 )
@@ -283,7 +284,7 @@ def scan_sf502(st: SecurityText) -> Iterator[Hit]:
 
 # --- SF503 ------------------------------------------------------------------------------
 
-_TOOL_DIRECTIVE = re.compile(
+_TOOL_DIRECTIVE = rx(
     r"^\s*(?:skillforge:|markdownlint|prettier|(?:end\s*)?toc\b|/?toc\b|doctoc|omit\s+in\s+toc|"
     r"vale\b|cspell|textlint|eslint|mdformat|remark-|lint[-:]|spell-?check|"
     r"(?:begin|end|start|stop)\b|#?(?:end)?region\b|all-contributors|auto-?generated|"
@@ -291,7 +292,7 @@ _TOOL_DIRECTIVE = re.compile(
     r"todo\b|fixme\b|xxx\b|hack\b|note\s+to\s+(?:self|maintainers?|editors?|reviewers?)\b)",
     re.IGNORECASE,
 )
-_ADDRESSEE = re.compile(
+_ADDRESSEE = rx(
     r"\b(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+)?(?:ai|llm|assistant|agent|"
     r"model|claude|codex|bot)s?\b"
     r"|\bif\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|language\s+model|assistant|agent|claude|bot)\b"
@@ -300,7 +301,7 @@ _ADDRESSEE = re.compile(
     r"|\b(?:ai|llm)\s+(?:agents?|assistants?|models?)\s*[:,]",
     re.IGNORECASE | re.MULTILINE,
 )
-_DIRECTIVE = re.compile(
+_DIRECTIVE = rx(
     r"\byou\s+(?:must|should|need\s+to|have\s+to|will\s+now|are\s+(?:required|instructed|"
     r"expected)\s+to)\b"
     r"|(?:^|[.!?]\s+)(?:always|never|do\s+not|don't|make\s+sure|be\s+sure|from\s+now\s+on|"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from linters.compiled_regex import rx
 from linters.commands import PYTHON_PROGRAM, commands, program, segments, words
 from linters.context import LintContext
 from linters.registry import check
@@ -26,12 +27,12 @@ _PIP_VALUE_OPTIONS = frozenset({
 _NPX_VALUE_OPTIONS = frozenset({"--package", "-p", "--cache", "--registry", "--node-options"})
 _UVX_VALUE_OPTIONS = frozenset({"--from", "--spec", "--with", "--python", "-p", "--index",
                                 "--extra-index-url", "--index-url", "-w", "--with-requirements"})
-_PY_PIN = re.compile(r"(?:===?|~=|<=?)\s*[\w*]|\s@\s")
-_JS_PIN = re.compile(r"^(?:@[^/@\s]+/)?[^@\s]+@[v=^~<>]*\d")
-_SPEC_END = re.compile(r"[\[=<>~!;@ ]")
-_AT_VERSION = re.compile(r"@v?\d")
-_PIP = re.compile(r"pip\d?(?:\.\d+)?")
-_NOT_A_PACKAGE = re.compile(
+_PY_PIN = rx(r"(?:===?|~=|<=?)\s*[\w*]|\s@\s")
+_JS_PIN = rx(r"^(?:@[^/@\s]+/)?[^@\s]+@[v=^~<>]*\d")
+_SPEC_END = rx(r"[\[=<>~!;@ ]")
+_AT_VERSION = rx(r"@v?\d")
+_PIP = rx(r"pip\d?(?:\.\d+)?")
+_NOT_A_PACKAGE = rx(
     r"^[.~/]|<[A-Za-z][\w -]*>|[{}$]|://|^git\+|\.(?:whl|zip|tar\.gz|tgz)$|^(?:file|github|git):|\.\.\."
 )
 # Tools a JavaScript project normally has as devDependencies: `npx eslint` runs the
@@ -42,7 +43,7 @@ _PROJECT_TOOLS = frozenset({
     "cypress", "storybook", "biome", "stylelint", "lerna", "changeset", "knip", "nuxt",
     "svelte-kit", "tailwindcss", "drizzle-kit", "expo", "react-native", "remix",
 })
-_EXAMPLE_NAMES = re.compile(
+_EXAMPLE_NAMES = rx(
     r"^(?:package|pkg|your|my|some|example)(?:[-_](?:name|package|pkg|tool|cli))?$", re.IGNORECASE
 )
 
@@ -124,7 +125,7 @@ def _positionals(ws: list[str], value_opts: frozenset[str], main_opts: tuple[str
 
 
 # A command can only install or run a package when it names one of these tools.
-_INSTALL_WORDS = re.compile("pip|npx|uvx|bunx|pnpx|dlx|uv |npm exec")
+_INSTALL_WORDS = rx("pip|npx|uvx|bunx|pnpx|dlx|uv |npm exec")
 
 
 @check("SF307")

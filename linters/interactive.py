@@ -13,6 +13,7 @@ import tokenize
 from collections.abc import Iterator
 from functools import lru_cache
 
+from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.registry import check
 from skillforge.models.findings import Finding
@@ -25,18 +26,18 @@ _PY_PROMPT_ATTRS = {("getpass", "getpass"), ("click", "prompt"), ("click", "conf
                     ("questionary", "select"), ("questionary", "confirm"), ("inquirer", "prompt")}
 # `read` where a command starts: line start, after `;` `&&` `|` `(` `{` `!`, or after a
 # keyword; `IFS= read` assignments allowed in between.
-_SH_READ = re.compile(
+_SH_READ = rx(
     r"(?:^|[;&|({!]|\b(?P<kw>then|do|else|if|while|until|elif)\b)[ \t]*(?:\w+=\S*[ \t]+)*"
     r"read\b(?P<args>[^\n;&|]*)",
     re.MULTILINE,
 )
-_READ_OPTS = re.compile(r"(?:^|\s)-[a-zA-Z]*[ut]\b")
-_SH_SELECT = re.compile(r"^\s*select\s+\w+\s+in\b", re.MULTILINE)
-_JS_PROMPT = re.compile(r"\.question\(|readlineSync\.\w+\(|inquirer\.prompt\(|\bprompts\(")
+_READ_OPTS = rx(r"(?:^|\s)-[a-zA-Z]*[ut]\b")
+_SH_SELECT = rx(r"^\s*select\s+\w+\s+in\b", re.MULTILINE)
+_JS_PROMPT = rx(r"\.question\(|readlineSync\.\w+\(|inquirer\.prompt\(|\bprompts\(")
 _SHELL_SUFFIXES = {".sh", ".bash", ".zsh", ".ksh"}
-_TTY_GUARD = re.compile(r"-t\s+[01]\b|isatty")
-_FED_DONE = re.compile(r"done\s*(?:<|\|)")
-_SH_SHEBANG = re.compile(r"\b(?:ba|z|k|da)?sh\b")
+_TTY_GUARD = rx(r"-t\s+[01]\b|isatty")
+_FED_DONE = rx(r"done\s*(?:<|\|)")
+_SH_SHEBANG = rx(r"\b(?:ba|z|k|da)?sh\b")
 
 
 def _language(f: SkillFile) -> str:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import unquote
 
+from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.markdown import MarkdownDoc
 from linters.path_context import (
@@ -41,34 +42,34 @@ _DIRS = "|".join(CONVENTIONAL_DIRS)
 OUTPUT_SAMPLE_DIRS = ("examples", "example", "samples", "sample")
 _EXT = r"\.[A-Za-z0-9]{1,8}"
 
-SCHEME = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
-DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+SCHEME = rx(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
+DRIVE = rx(r"^[A-Za-z]:[\\/]")
 # CommonMark backslash escapes (`\_`, `\(`): not path separators.
-MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+MD_ESCAPE = rx(r"\\([!-/:-@\[-`{-~])")
 # A leading variable that stands for the skill's own folder: `{baseDir}/`, `${CLAUDE_SKILL_DIR}/`,
 # `<skill-dir>/`. What follows it is checkable from the skill root.
-_SKILL_ROOT_VAR = re.compile(
+_SKILL_ROOT_VAR = rx(
     r"^(?:\$\{?[A-Za-z_]*(?:skill|base)[A-Za-z_]*\}?|\{\{?\s*[A-Za-z_]*(?:skill|base)[A-Za-z_]*"
     r"\s*\}\}?|<[\w-]*(?:skill|base)[\w-]*>)[/\\]",
     re.IGNORECASE,
 )
 # Anything still templated or globbed after that cannot be checked.
-_TEMPLATE = re.compile(r"[{}<>$*?\[\]|]|%\w+%")
+_TEMPLATE = rx(r"[{}<>$*?\[\]|]|%\w+%")
 
 # Links, reference definitions and autolinks: a path inside them is the link's business.
-_MD_LINK = re.compile(
+_MD_LINK = rx(
     r"!?\[[^\]\n]*\]\([^)\n]*\)|^ {0,3}\[[^\]\n]+\]:[^\n]*|<[a-z]+://[^>\n]*>", re.MULTILINE
 )
-_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
-_CODE_PATH = re.compile(
+_URL = rx(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
+_CODE_PATH = rx(
     rf"(?:\.{{1,2}}/)*(?:(?:{_DIRS})/(?:[\w.@+-]+/)*|\./(?:[\w.@+-]+/)*)[\w@+-][\w.@+-]*{_EXT}"
 )
 _ANCHORS = (*(d + "/" for d in CONVENTIONAL_DIRS), "./")
-_PROSE_PATH = re.compile(
+_PROSE_PATH = rx(
     rf"(?<![\w./~$@%\\-])((?:\./)?(?:{_DIRS})/(?:[\w.-]+/)*[\w-][\w.-]*{_EXT}|\./(?:[\w.-]+/)*"
     rf"[\w-][\w.-]*{_EXT})(?![\w/])"
 )
-_LINE_NO = re.compile(r":\d+(?::\d+)?$")
+_LINE_NO = rx(r":\d+(?::\d+)?$")
 
 class PathRef(NamedTuple):
     """A path the text points to, where it was found, and how it is resolved."""
@@ -231,7 +232,7 @@ def _may_refer(text: str) -> bool:
 
 # The target after a link's "](" or a reference definition's "]:", as `_LINK` and `_REF_DEF`
 # (linters.markdown) read it.
-_TARGET_AFTER = (("](", re.compile(r"\s*<?([^)\s>]*)")), ("]:", re.compile(r"\s*<?(\S*)")))
+_TARGET_AFTER = (("](", rx(r"\s*<?([^)\s>]*)")), ("]:", rx(r"\s*<?(\S*)")))
 
 
 # Targets starting so are never checked (`_clean_link`); nor are these URLs.

@@ -17,6 +17,8 @@ import re
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
+from linters.compiled_regex import rx
+
 # Characters outside ASCII that a case-insensitive pattern matches to ASCII letters ("İ"
 # and "ı" to i, "ſ" to s, the Kelvin sign to k): `str.lower` does not turn them into the
 # ASCII letter, so a text holding one is searched the slow way.
@@ -35,8 +37,8 @@ def folds_safely(text: str, low: str) -> bool:
     return len(low) == len(text) and (text.isascii() or not any(c in text for c in ASCII_FOLDS))
 
 
-_ESCAPE = re.compile(r"\\.")
-_UPPER = re.compile(r"[A-Z]")
+_ESCAPE = rx(r"\\.")
+_UPPER = rx(r"[A-Z]")
 
 
 @cache

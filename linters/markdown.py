@@ -10,20 +10,21 @@ on the rest.
 from __future__ import annotations
 
 import bisect
-import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
-_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})\s*([^`\s]*)[^`]*$")
+from linters.compiled_regex import rx
+
+_FENCE = rx(r"^( {0,3})(`{3,}|~{3,})\s*([^`\s]*)[^`]*$")
 # A fence may open a list item's content: "2. ```sh" or "- ```python".
-_LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
+_LIST_MARKER = rx(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 # An ATX heading, the definition `_atx_heading` implements by string operations.
-_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
-_SETEXT = re.compile(r"^ {0,3}(=+|-+)\s*$")
-_LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'(][^)]*)?\)")
-_REF_DEF = re.compile(r"^ {0,3}\[([^\]]+)\]:\s*<?(\S+?)>?(?:\s+.*)?$")
-_INLINE_CODE = re.compile(r"(`+)(.+?)\1")
+_HEADING = rx(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
+_SETEXT = rx(r"^ {0,3}(=+|-+)\s*$")
+_LINK = rx(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'(][^)]*)?\)")
+_REF_DEF = rx(r"^ {0,3}\[([^\]]+)\]:\s*<?(\S+?)>?(?:\s+.*)?$")
+_INLINE_CODE = rx(r"(`+)(.+?)\1")
 _COMMENT_OPEN = "<!--"
 _COMMENT_CLOSE = "-->"
 # First characters of a line that may start a block: indentation, a fence, a heading, a

@@ -6,20 +6,21 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.registry import check
 from linters.subjects import mentions_mcp
 from skillforge.models.findings import Finding
 
-_TOOL_NAME = re.compile(r"[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+_TOOL_NAME = rx(r"[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 # How prose introduces a tool: "call `x`", "**Tool:** `x`" before it, "`x` tool" after it.
-_TOOL_BEFORE = re.compile(
+_TOOL_BEFORE = rx(
     r"(?:\b(?:call|invoke|execute)(?:\s+the)?|\btool\*{0,2}:?\*{0,2})\s*$", re.IGNORECASE
 )
-_TOOL_AFTER = re.compile(r"^\s+(?:MCP\s+)?tools?\b", re.IGNORECASE)
-_MCP_DUNDER = re.compile(r"\bmcp__([\w-]+?)__([\w-]+)")
+_TOOL_AFTER = rx(r"^\s+(?:MCP\s+)?tools?\b", re.IGNORECASE)
+_MCP_DUNDER = rx(r"\bmcp__([\w-]+?)__([\w-]+)")
 # Harness and API tools that are not MCP tools: they need no server prefix.
-_NOT_MCP = re.compile(
+_NOT_MCP = rx(
     r"^(?:web_search|web_fetch|present_files|code_execution(?:_\d+)?|text_editor\w*|"
     r"str_replace\w*|bash_\d+|computer(?:_\d+)?|tool_search\w*)$",
     re.IGNORECASE,

@@ -3,17 +3,17 @@ the agent where it is before the details start."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.registry import check
 from skillforge.models.findings import Finding
 
 # A word as the description rules count them: "e.g." and "C++" are one word each.
-_WORD = re.compile(r"[^\W_][\w'’.+#/-]*")
-_HTML_TAG_LINE = re.compile(r"^\s*</?[A-Za-z][\w:-]*(?:\s[^>]*)?/?>\s*$")
-_BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|\||```|~~~|<)")
+_WORD = rx(r"[^\W_][\w'’.+#/-]*")
+_HTML_TAG_LINE = rx(r"^\s*</?[A-Za-z][\w:-]*(?:\s[^>]*)?/?>\s*$")
+_BLOCK_START = rx(r"^\s*(?:[-*+]\s|\d+[.)]\s|\||```|~~~|<)")
 OVERVIEW_WORDS = 8
 # A title or overview counts when it is among the body's first few blocks.
 OPENING_BLOCKS = 3

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
 from ruamel.yaml.comments import TaggedScalar
 
+from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.registry import check
 from skillforge.models.findings import Finding
 from skillforge.models.skill import plain
 
 MAX_COMPATIBILITY = 500
-_TOOL = re.compile(r"[A-Za-z_][\w.:*-]*")
+_TOOL = rx(r"[A-Za-z_][\w.:*-]*")
 
 
 def yaml_kind(value: Any) -> str:

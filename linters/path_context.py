@@ -15,12 +15,13 @@ from __future__ import annotations
 import bisect
 import re
 
+from linters.compiled_regex import rx
 from linters.markdown import MarkdownDoc
 
 # Words that make a path an illustration rather than a reference: "e.g. `scripts/x.py`",
 # "A `references/schema.md` file would be helpful", "If `references/x.md` does not exist",
 # "✗ Avoid: `scripts\\helper.py`". Checked in the sentence before the path...
-_HEDGE_BEFORE = re.compile(
+_HEDGE_BEFORE = rx(
     r"\be\.g\.|\beg\b|\bexamples?\b|\bfor instance\b|\bsuch as\b|\blike\b|\bavoid\b|\bbad\b"
     r"|\bgood\b|\bwrong\b|\binstead of\b|\brather than\b|[✓✗❌✅]|\bcreate[sd]?\b|\bgenerate[sd]?\b"
     r"|\bwrites?\b|\bsaves?\b|\bstore[sd]?\b|\badd(?:s|ed)?\b|\bnew\b|\byour\b|['’]s\W*$"
@@ -29,7 +30,7 @@ _HEDGE_BEFORE = re.compile(
     re.IGNORECASE,
 )
 # ...and anywhere in the sentence.
-_HEDGE_ANYWHERE = re.compile(
+_HEDGE_ANYWHERE = rx(
     r"\b(?:would|could|might)\b|\boptional(?:ly)?\b|\bif any\b"
     r"|\b(?:if|when|whether)\b(?:[^.;!?]|\.(?=\S)){0,100}?"
     r"\b(?:exists?|present|available|missing)\b"
@@ -39,27 +40,27 @@ _HEDGE_ANYWHERE = re.compile(
     re.IGNORECASE,
 )
 # Before a Markdown link: it shows the link format rather than pointing somewhere.
-_LINK_EXAMPLE = re.compile(
+_LINK_EXAMPLE = rx(
     r"\be\.g\.|\bfor (?:example|instance)\b|\bsuch as\b|\blike (?:this|so)\b"
     r"|\b(?:link|path)\s+(?:format|syntax|style)\b|\bformat(?:ted)?\s+(?:like|as)\b|[✓✗❌✅]",
     re.IGNORECASE,
 )
 # Before inline code in its clause: the command is an example or a thing not to do.
-_COUNTER_EXAMPLE = re.compile(
+_COUNTER_EXAMPLE = rx(
     r"\be\.g\.|\beg\b|\bfor (?:example|instance)\b|\bsuch as\b|\blike\b|\bnever\b"
     r"|\bdon'?t\b|\bdo not\b|\bmust not\b|\bavoid\b|\binstead of\b|\brather than\b"
     r"|\bbad\b|\bwrong\b|[✗❌]",
     re.IGNORECASE,
 )
 # In the clause of the path: the file is gone ("removed `scripts/old.py`").
-_REMOVED = re.compile(
+_REMOVED = rx(
     r"\b(?:removed|deleted|dropped|retired|renamed|deprecated|obsolete|superseded|"
     r"no\s+longer|moved\s+(?:to|into)|merged\s+into)\b",
     re.IGNORECASE,
 )
-_CLAUSE_CUT = re.compile(r"[;,()\u2013\u2014:]|\s-\s")
+_CLAUSE_CUT = rx(r"[;,()\u2013\u2014:]|\s-\s")
 # A section that records history, not instructions.
-_HISTORY_HEADING = re.compile(
+_HISTORY_HEADING = rx(
     r"\b(?:change\s*log|changes|version\s+history|release\s+(?:notes|history)|history|"
     r"what'?s\s+new|migrat\w*|breaking\s+changes|unreleased|upgrad\w+\s+notes)\b"
     r"|^v?\d+\.\d+(?:\.\d+)?\b",
@@ -67,21 +68,21 @@ _HISTORY_HEADING = re.compile(
 )
 # `./x` is relative to the working directory, which is the user's project when the skill
 # runs: a file of the skill only when the sentence sends the agent to read it.
-_READ_VERB = re.compile(
+_READ_VERB = rx(
     r"\b(?:see|read|refer(?:\s+to)?|consult|open|load|follow|details?|documented|described|"
     r"explained|defined|listed|covered|reference|guide|instructions)\b",
     re.IGNORECASE,
 )
-_PROJECT_WORDS = re.compile(
+_PROJECT_WORDS = rx(
     r"\b(?:project|repo(?:sitory)?|codebase|workspace|working\s+directory|current\s+directory|"
     r"cwd|user'?s|app'?s)\b",
     re.IGNORECASE,
 )
 # A list item or table row that starts with the path and describes it: an index of files.
-_INDEX_BEFORE = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)]|\|)[ \t]*(?:\*\*|__)?`?$")
-_INDEX_AFTER = re.compile(r"^`?(?:\*\*|__)?[ \t]*(?:[-\u2013\u2014:|(]|$)")
+_INDEX_BEFORE = rx(r"^[ \t]*(?:[-*+]|\d{1,9}[.)]|\|)[ \t]*(?:\*\*|__)?`?$")
+_INDEX_AFTER = rx(r"^`?(?:\*\*|__)?[ \t]*(?:[-\u2013\u2014:|(]|$)")
 # ...unless the section lists what the skill produces.
-_OUTPUT_HEADING = re.compile(
+_OUTPUT_HEADING = rx(
     r"\b(?:outputs?|results?|deliverables?|artifacts?|artefacts?|generated|produces|creates|"
     r"writes)\b",
     re.IGNORECASE,
@@ -95,11 +96,11 @@ PROJECT_FILES = frozenset({
     ".gitignore", "tox.ini", "pytest.ini", ".eslintrc.json", "vite.config.ts",
 })
 # A label line such as "**Example:**" shortly before: what follows illustrates.
-_EXAMPLE_LABEL = re.compile(r"^\W*(?:examples?|e\.g\.)\b", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)[.!?](?=\s)")
-_ITEM_START = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)]|\|)", re.MULTILINE)
+_EXAMPLE_LABEL = rx(r"^\W*(?:examples?|e\.g\.)\b", re.IGNORECASE)
+_SENTENCE_END = rx(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)[.!?](?=\s)")
+_ITEM_START = rx(r"^[ \t]*(?:[-*+]|\d{1,9}[.)]|\|)", re.MULTILINE)
 # A code span: a backtick run, then text up to the same run; never across a blank line.
-INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)((?:[^`\n]|\n(?![ \t]*\n))+?)(?<!`)\1(?!`)")
+INLINE_CODE = rx(r"(?<!`)(`+)(?!`)((?:[^`\n]|\n(?![ \t]*\n))+?)(?<!`)\1(?!`)")
 
 
 def hedged(line: str, start: int) -> bool:
@@ -318,12 +319,12 @@ class _Before:
         return max(self._start, pos - self.HEAD)
 
 
-_NON_WORD_RUN = re.compile(r"\W+")
+_NON_WORD_RUN = rx(r"\W+")
 
 
 # A variable rooted somewhere else (`${CLAUDE_PLUGIN_ROOT}/scripts/x.py`): bare paths on the
 # same line are probably relative to it, not to the skill.
-OTHER_ROOT_VAR = re.compile(r"\$\{?[A-Za-z_]+\}?/")
+OTHER_ROOT_VAR = rx(r"\$\{?[A-Za-z_]+\}?/")
 
 
 def section_title(doc: MarkdownDoc, line_no: int) -> str:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Iterator
 
+from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.links import CONVENTIONAL_DIRS, DRIVE, MD_ESCAPE, SCHEME, link_target_starts
 from linters.markdown import MarkdownDoc
@@ -14,13 +14,13 @@ from linters.registry import check
 from skillforge.models.findings import Finding
 from skillforge.models.skill import Skill
 
-_BACKSLASH_PATH = re.compile(
+_BACKSLASH_PATH = rx(
     r"(?<![\w\\:.%$-])(?:\.{1,2}\\)?(?:[\w.-]++\\)+[\w-][\w.-]*\.[A-Za-z0-9]{1,8}\b"
 )
 _WINDOWS_FENCES = {"powershell", "ps1", "pwsh", "bat", "cmd", "batch", "dos", "ps"}
 
 # `/Users/alice/...`, `/home/bob/...`, `C:\Users\carol\...` (also as file:// URLs).
-_HOME_PATH = re.compile(
+_HOME_PATH = rx(
     r"(?<![\w.~$%-])(?:/Users/|/home/|/mnt/[a-z]/Users/|[A-Za-z]:(?:\\{1,2}|/)Users(?:\\{1,2}|/))"
     r"(?P<user>[A-Za-z0-9][\w.-]*)(?=[\\/\s\"'`)\]>:,;]|$)"
 )
@@ -35,15 +35,15 @@ GENERIC_USERS = frozenset({
     "xxx", "xxxx",
 })
 
-_HTTP_VERB = re.compile(r"\b(?:GET|POST|PUT|PATCH|DELETE|HEAD)\s+\S*$")
-_ID_LIKE = re.compile(r"[0-9a-fA-F-]{8,}|\d+")
+_HTTP_VERB = rx(r"\b(?:GET|POST|PUT|PATCH|DELETE|HEAD)\s+\S*$")
+_ID_LIKE = rx(r"[0-9a-fA-F-]{8,}|\d+")
 
 
 def _real_user(user: str) -> bool:
     """A user name that is somebody's, not a placeholder, a service account or an id."""
     return user.lower() not in GENERIC_USERS and not _ID_LIKE.fullmatch(user)
 
-_PATH_END = re.compile(r"[\s\"'`)\]>,;]")
+_PATH_END = rx(r"[\s\"'`)\]>,;]")
 
 
 # --- SF122 backslashes ---------------------------------------------------------------------

@@ -14,19 +14,20 @@ from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import PurePosixPath
 
+from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.literal_search import lowered
 from linters.registry import check
 from skillforge.models.findings import Finding
 from skillforge.models.skill import SkillFile
 
-_TEST_FILE = re.compile(
+_TEST_FILE = rx(
     r"(?:^|/)(?:tests?/|test_[^/]*$|[^/]*_test\.\w+$|conftest\.py$|[^/]*\.(?:test|spec)\.\w+$)"
 )
-_IMPORT_LINE = re.compile(
+_IMPORT_LINE = rx(
     r"^.*\b(?:import|from|require|source|include)\b.*$|^\s*\.\s+\S.*$", re.MULTILINE
 )
-_NAME = re.compile(r"[\w-]+")
+_NAME = rx(r"[\w-]+")
 # Extensionless files that live beside scripts but are not run by the agent.
 _NOT_SCRIPTS = {"Makefile", "Dockerfile", "LICENSE", "README", "CODEOWNERS", "Gemfile", "Procfile"}
 _IMAGE = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"}
@@ -34,7 +35,7 @@ _FAMILY = {".py": "py", ".js": "js", ".mjs": "js", ".cjs": "js", ".ts": "js", ".
            ".bash": "sh", ".zsh": "sh", "": "sh"}
 
 
-_PATH_WORD = re.compile(r"\w[\w./-]*")
+_PATH_WORD = rx(r"\w[\w./-]*")
 
 
 class PathWords:

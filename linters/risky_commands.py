@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from linters.compiled_regex import rx
 from linters.attack_talk import command_severity, downgraded
 from linters.risky_urls import is_placeholder_host, url_host
 from linters.security_context import (
@@ -35,7 +36,7 @@ _RM_FLAGS = (
     r"(?:-[a-zA-Z]*[rR][a-zA-Z]*f[a-zA-Z]*|-[a-zA-Z]*f[a-zA-Z]*[rR][a-zA-Z]*|"
     r"-[rR]\s+-f|-f\s+-[rR]|--recursive\s+--force|--force\s+--recursive)"
 )
-_DESTRUCTIVE = re.compile(
+_DESTRUCTIVE = rx(
     rf"rm\s+(?:--no-preserve-root\s+)?{_RM_FLAGS}\s+(?:--no-preserve-root\s+)?"
     rf"(?:/\*?|{_HOME}/?\*?|/(?:home|Users|etc|usr|var|boot|bin|lib)/?\*?){_END}"
     r"|mkfs(?:\.\w+)?\s[^|;&]*/dev/"
@@ -44,8 +45,8 @@ _DESTRUCTIVE = re.compile(
     rf"|chmod\s+(?:-R|--recursive)\s+(?:0?777|a\+rwx|ugo\+rwx)\s+(?:/|{_HOME}/?){_END}"
     rf"|chmod\s+(?:0?777|a\+rwx|ugo\+rwx)\s+(?:-R|--recursive)\s+(?:/|{_HOME}/?){_END}"
 )
-_DISK_WRITE = re.compile(r">\s*/dev/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d)")
-_FORK_BOMB = re.compile(r"(:|\w{1,40})\s*\(\s*\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}")
+_DISK_WRITE = rx(r">\s*/dev/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d)")
+_FORK_BOMB = rx(r"(:|\w{1,40})\s*\(\s*\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}")
 
 
 def scan_sf505(st: SecurityText) -> Iterator[Hit]:
@@ -72,19 +73,19 @@ def scan_sf505(st: SecurityText) -> Iterator[Hit]:
 # --- SF506 ------------------------------------------------------------------------------
 
 _SHELLS = r"(?:ba|z|k|da|fi|c|tc)?sh|python[23]?(?:\.\d+)?|perl|ruby|node|php|pwsh|powershell"
-_PIPE_EXEC = re.compile(
+_PIPE_EXEC = rx(
     rf"(?:curl|wget|aria2c)\b[^|]*(?:\|(?!\s*(?:sudo\b|{_SHELLS}){_END})[^|]*){{0,8}}?\|\s*"
     rf"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\w+=\S*\s+)*)?(?P<sh>{_SHELLS}){_END}"
     r"(?P<rest>[^|;&`]*)"
 )
-_SUBST_EXEC = re.compile(
+_SUBST_EXEC = rx(
     r"(?:(?:ba|z|k)?sh|source|\.)\s+<\(\s*(?:curl|wget)\b"
     r"|(?:eval|(?:ba|z|k)?sh\s+-c|python[23]?\s+-c|perl\s+-e|ruby\s+-e|node\s+-e)\s+"
     r"[\"']?(?:\$\(|`)\s*(?:curl|wget)\b"
     r"|(?:exec|eval)\s*\(\s*(?:requests\.get|httpx\.get|urllib\.request\.urlopen|urlopen|"
     r"(?:await\s+)?\(?\s*(?:await\s+)?fetch)\s*\("
 )
-_PS_EXEC = re.compile(
+_PS_EXEC = rx(
     r"(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b[^\n]*\|\s*"
     r"(?:iex|invoke-expression)\b"
     r"|(?:iex|invoke-expression)\s*[\s(]\s*\(?\s*(?:iwr|irm|invoke-webrequest|"
@@ -96,7 +97,7 @@ _PS_EXEC = re.compile(
 # does not change that: a redirection (`> log`, `2>&1`), a comment (`# note`), the end of
 # the string or substitution holding the command (`os.system("curl ... | sh")`).
 # `curl ... | python -m json.tool` or `| python script.py` read data, not code.
-_RUNS_STDIN = re.compile(
+_RUNS_STDIN = rx(
     r"\s*(?:$|#|[\"')]|\d?>|&>|<|-(?:s|x|e|u|eu|ex|ux|xe|-|)(?:\s|$)|-\s)"
 )
 
@@ -135,7 +136,7 @@ def scan_sf506(st: SecurityText) -> Iterator[Hit]:
 
 # --- SF509 ------------------------------------------------------------------------------
 
-_PRIV = re.compile(
+_PRIV = rx(
     r"sudo(?:\s+(?:-[ugCDhprtUT]\s+(?!-)\S+|--?[\w-]+(?:=\S+)?))*\s+(?P<cmd>(?!-)[\w./+-]+)"
     rf"|sudo\s+-[is]{_END}"
     r"|su\s+(?:-c\b|-l?\s*(?:root\b)?\s*$|-\s|-l\b)"
@@ -181,7 +182,7 @@ def scan_sf509(st: SecurityText) -> Iterator[Hit]:
 
 # --- SF510 ------------------------------------------------------------------------------
 
-_B64_EXEC = re.compile(
+_B64_EXEC = rx(
     r"(?:base64|openssl\s+(?:base64|enc\s+-base64))\s+(?:-\S+\s+)*?(?:-d|--decode|-D)\b"
     rf"[^|]*(?:\|[^|]*){{0,8}}?\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:{_SHELLS}){_END}"
     r"|(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:base64\.b64decode|b64decode|"
@@ -194,7 +195,7 @@ _B64_EXEC = re.compile(
     r"|frombase64string[^\n]*\|\s*(?:iex|invoke-expression)\b",
     re.IGNORECASE,
 )
-_BLOB = re.compile(r"[A-Za-z0-9+/]{40,}={0,2}")
+_BLOB = rx(r"[A-Za-z0-9+/]{40,}={0,2}")
 
 
 def scan_sf510(st: SecurityText) -> Iterator[Hit]:

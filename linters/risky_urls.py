@@ -7,15 +7,16 @@ import ipaddress
 import re
 from collections.abc import Iterator
 
+from linters.compiled_regex import rx
 from linters.attack_talk import prose_talk
 from linters.security_context import Hit, Line, SecurityText, short
 from skillforge.models.findings import Severity
 
-_URL = re.compile(r"\b(?:https?|ftp)://[^\s<>\"'`)\]}|\\]+", re.IGNORECASE)
+_URL = rx(r"\b(?:https?|ftp)://[^\s<>\"'`)\]}|\\]+", re.IGNORECASE)
 # From a "://" found by `str.find`: the scheme before it and the rest of the URL after it
 # (anchored matches, so a 5,000-character JSON line is not scanned character by character).
-_SCHEME_BEFORE = re.compile(r"(?:https?|ftp)$", re.IGNORECASE)
-_URL_REST = re.compile(r"[^\s<>\"'`)\]}|\\]+")
+_SCHEME_BEFORE = rx(r"(?:https?|ftp)$", re.IGNORECASE)
+_URL_REST = rx(r"[^\s<>\"'`)\]}|\\]+")
 
 # Hosts that hide where a link goes, or that serve or collect arbitrary text.
 _SHORTENERS = {
@@ -48,8 +49,8 @@ _LOCAL_SUFFIXES = (
     ".home.arpa", ".corp", ".intranet",
 )
 _EXAMPLE_DOMAINS = frozenset({"example.com", "example.org", "example.net", "example.edu"})
-_TEMPLATE = re.compile(r"[{}$<>%*]|\.\.\.|^x+\.|\bx\.x\b")
-_XMLNS = re.compile(
+_TEMPLATE = rx(r"[{}$<>%*]|\.\.\.|^x+\.|\bx\.x\b")
+_XMLNS = rx(
     r"\b(?:xmlns(?::\w+)?|schemaLocation|namespace|@context|\$schema)\b", re.IGNORECASE
 )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.description import description_text
 from linters.literal_search import any_match, search_at_words
@@ -18,7 +19,7 @@ from skillforge.models.findings import Finding
 # literal, so `re` can skip ahead quickly over a long body (an alternation of phrases would
 # make it try every position: each phrase is a pattern of its own).
 _SCOPE_PATTERNS = tuple(
-    re.compile(p)
+    rx(p)
     for p in (
         r"when\s+not\s+to\b",
         r"out\s+of\s+scope",
@@ -43,15 +44,15 @@ _SCOPE_PATTERNS = tuple(
     )
 )
 # An "Exceptions:" label; the line is searched only when the word is there at all.
-_EXCEPTIONS = re.compile(r"(?m:^[\s>*_-]*exceptions?\b[^\n]{0,40}?:)")
-_DOES_NOT_COVER = re.compile(r"does(?:\s+not|n['’]t)\s+(?:cover|handle|support|apply)\b")
+_EXCEPTIONS = rx(r"(?m:^[\s>*_-]*exceptions?\b[^\n]{0,40}?:)")
+_DOES_NOT_COVER = rx(r"does(?:\s+not|n['’]t)\s+(?:cover|handle|support|apply)\b")
 _NOT_A_NAME = r"(?!(?:this|that|the|a|an|any|each|every|which|my|your|our|its|their|it)\b)"
 # Another skill named for part of the work: "use the `gget` skill for quick lookups", "for
 # diagrams, use the X skill", "use X skill instead". A bare hand-over to the next skill in a
 # chain ("Use superpowers:finishing-a-branch") says nothing about scope. Only lines that
 # contain "use" are searched.
 _SKILL_NAME = r"(?:the\s+)?[`*]*" + _NOT_A_NAME + r"[\w.-]+"
-_SKILL_POINTER = re.compile(
+_SKILL_POINTER = rx(
     "|".join(
         (
             r"(?:use|try|prefer|see|switch\s+to|invoke|load)\s+"
@@ -90,16 +91,16 @@ def says_when_not_to_use(text: str, low: str | None = None) -> bool:
 # (Each of these is two regexes: one alternative anchored at a sentence or line start,
 # mixed with the word alternatives, makes `re` try every position, ~2.5 times slower.)
 _DESCRIPTION_SCOPE = (
-    re.compile(r"\binstead\b|\bskip\b|\bunless\b|\bnot\s+for\b", re.IGNORECASE),
-    re.compile(r"(?:^|[.;]\s*)for\s[^.;]{3,120}?,?\s+use\s", re.IGNORECASE),
+    rx(r"\binstead\b|\bskip\b|\bunless\b|\bnot\s+for\b", re.IGNORECASE),
+    rx(r"(?:^|[.;]\s*)for\s[^.;]{3,120}?,?\s+use\s", re.IGNORECASE),
 )
 _SCOPE_HEADING = (
-    re.compile(
+    rx(
         r"\bwhen\s+not\b|\bnot\s+to\s+use\b|\bout\s+of\s+scope\b|\bnon-?goals?\b"
         r"|\brelated\s+skills\b",
         re.IGNORECASE,
     ),
-    re.compile(
+    rx(
         r"^\W*(?:scope|boundaries|alternatives)(?:\s+(?:and|&)\s+\w+|\s+restrictions)?\W*$",
         re.IGNORECASE,
     ),

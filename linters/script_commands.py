@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import PurePosixPath
-import re
 
+from linters.compiled_regex import rx
 from linters.command_dirs import BlockShell
 from linters.commands import Command, commands, script_runs, segments, words
 from linters.context import LintContext
@@ -23,7 +23,7 @@ from linters.registry import check
 from skillforge.models.findings import Finding
 from skillforge.models.skill import SCRIPT_SUFFIXES
 
-_EXEC_PATH = re.compile(r"^[\w{}$~./@+-]*/[\w.@+-]*\w$")
+_EXEC_PATH = rx(r"^[\w{}$~./@+-]*/[\w.@+-]*\w$")
 
 
 def _runs(ctx: LintContext) -> Iterator[tuple[Command, str, bool]]:

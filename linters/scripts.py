@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import re
 import sys
 import threading
 import warnings
@@ -19,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.registry import check
 from skillforge.models.findings import Finding
@@ -27,7 +27,7 @@ from skillforge.models.skill import Skill, SkillFile
 PYTHON_VERSION = f"{sys.version_info.major}.{sys.version_info.minor}"
 # Shells shellcheck understands; a zsh or fish script would only get SC1071 "not supported".
 SHELLS = frozenset({"sh", "bash", "dash", "ksh", "ash", "busybox"})
-_PY_SHEBANG = re.compile(r"python|\buv\s+run\b")
+_PY_SHEBANG = rx(r"python|\buv\s+run\b")
 
 
 # --- which files are scripts of which language -------------------------------------------

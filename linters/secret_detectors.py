@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from linters.compiled_regex import rx
 from linters.tool_cache import cache_dir
 
 # Bump when the shape of the kept table changes.
@@ -169,7 +170,7 @@ def _read_table(path: Path) -> list[Detector] | None:
             if not (isinstance(name, str) and isinstance(label, str) and isinstance(plain, bool)
                     and isinstance(patterns, list) and patterns):
                 return None
-            denylist = tuple(re.compile(p, f) for p, f in patterns
+            denylist = tuple(rx(p, f) for p, f in patterns
                              if isinstance(p, str) and isinstance(f, int))
             if len(denylist) != len(patterns):
                 return None

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
+from linters.compiled_regex import rx
 from linters.secret_detectors import Detector, detectors
 from linters.security_context import Hit, Line, SecurityText
 from skillforge.models.findings import Severity
@@ -35,7 +36,7 @@ _LETTERS = bytes(range(65, 91)) + bytes(range(97, 123))
 _LINE_ANCHORS = (b"://", b"private key", b"_authtoken")
 
 # Values that are obviously not real: documentation keys, fill-in markers, templates.
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = rx(
     r"example|sample|dummy|fake|placeholder|change[-_]?me|your[-_]|redacted|"
     r"x{4,}|X{4,}|\*{3,}|\.\.\.|<[^>]*>|\$\{?[A-Za-z_]|\{\{|%\(|replace[-_]?me|"
     r"not[-_]?a[-_]?real|0{6,}|1234567|abcdef|insert[-_]|token[-_]?here|key[-_]?here",
@@ -46,13 +47,13 @@ _WEAK_PASSWORDS = {
     "username", "test", "guest", "postgres", "mysql", "pw", "token", "key", "apikey",
     "mypassword", "mysecretpassword", "secretpassword", "hunter2", "letmein", "foo", "bar",
 }
-_LOCAL_HOST = re.compile(
+_LOCAL_HOST = rx(
     r"@(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|host\.docker\.internal|"
     r"[\w-]+\.(?:local|internal|test|example|invalid|localhost)|example\.(?:com|org|net)|"
     r"[\w-]+(?=[:/]|$))",
     re.IGNORECASE,
 )
-_KEY_BODY = re.compile(r"[A-Za-z0-9+/=]{40,}")
+_KEY_BODY = rx(r"[A-Za-z0-9+/=]{40,}")
 
 
 # Detectors that can match without a random-looking token (found by their anchors instead).
@@ -136,7 +137,7 @@ _NEARBY_KEYWORDS = (
     b"gr1348941", b"xox", b"sk-", b"sg.", b"pypi-", b"sq0csp-", b"eyj", b"cloudant",
     b"softlayer", b"hooks.slack",
 )
-_DIGEST_LABEL = re.compile(rb"(?:sha\d{1,3}|md5|integrity)[-:=\"' ]{1,3}$")
+_DIGEST_LABEL = rx(rb"(?:sha\d{1,3}|md5|integrity)[-:=\"' ]{1,3}$")
 
 
 def _plausible(token: bytes, before: bytes) -> bool:

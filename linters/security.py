@@ -17,6 +17,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 
+from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.credential_access import scan_sf508
 from linters.injection import scan_sf501, scan_sf502, scan_sf503
@@ -122,14 +123,14 @@ _SHELL_TOOLS = {
     "bash", "shell", "sh", "zsh", "powershell", "pwsh", "terminal", "run_shell_command",
     "runshellcommand", "local_shell", "exec_command", "execute_command", "cmd",
 }
-_TOOL = re.compile(r"^(?P<name>[A-Za-z_][\w.-]*)(?:\((?P<arg>.*)\))?$", re.DOTALL)
+_TOOL = rx(r"^(?P<name>[A-Za-z_][\w.-]*)(?:\((?P<arg>.*)\))?$", re.DOTALL)
 # Command prefixes that run anything: a pattern starting with them restricts nothing.
-_ANY_COMMAND = re.compile(
+_ANY_COMMAND = rx(
     r"^\s*(?:\*+|:\*|\*:\*|(?:sudo|su|doas|eval|exec|env|xargs|nohup|time|timeout|"
     r"(?:ba|z|k|da|fi)?sh|sh\s+-c|bash\s+-c|zsh\s+-c|command|builtin|source|\.)"
     r"(?:\s*:?\s*\*+|\s+-c\s*:?\s*\*+)?)?\s*$"
 )
-_INTERPRETER = re.compile(
+_INTERPRETER = rx(
     r"^\s*(?:python[\d.]*|node|ruby|perl|php|deno|bun|npx|uvx|pwsh|powershell|osascript)"
     r"\s*(?:-c|-e)?\s*:?\s*\*+\s*$"
 )

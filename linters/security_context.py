@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
+from linters.compiled_regex import rx
 from linters.markdown import MarkdownDoc
 from skillforge.models.findings import Severity
 
@@ -275,7 +276,7 @@ def short(s: str, limit: int = 70) -> str:
 
 # A command word must not be the tail of another word or path (checked after the match:
 # a leading look-behind would make every regex slow).
-_WORDISH = re.compile(r"[\w./-]")
+_WORDISH = rx(r"[\w./-]")
 
 
 def _starts_word(text: str, i: int) -> bool:

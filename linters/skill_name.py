@@ -3,9 +3,9 @@ the name is what an agent and a user see in a list of skills."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.registry import check
 from skillforge.models.findings import Finding
@@ -23,7 +23,7 @@ _VAGUE = _wordset(
     "placeholder foo bar baz new"
 )
 _NAME_FILLER = _wordset("a an the my our your skill skills agent agents ai and of for")
-_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+_NOT_ALNUM = rx(r"[^a-z0-9]+")
 
 
 @check("SF204")

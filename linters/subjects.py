@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.literal_search import any_match, search_lowered
 
@@ -12,12 +13,12 @@ from linters.literal_search import any_match, search_lowered
 # missing or unreadable the rule counts as failed.
 REQUIRED_SUBJECTS = {"skill", "skill_md", "frontmatter", "name", "description", "body"}
 
-_ORDERED_ITEM = re.compile(r"^\s{0,3}\d+[.)]\s+\S")
-_WORKFLOW_HEADING = re.compile(
+_ORDERED_ITEM = rx(r"^\s{0,3}\d+[.)]\s+\S")
+_WORKFLOW_HEADING = rx(
     r"\b(workflow|steps|procedure|process|how to|quick ?start|usage|instructions)\b",
     re.IGNORECASE,
 )
-_MCP = re.compile(r"\bmcp\b|\bmcp__\w+|model context protocol", re.IGNORECASE)
+_MCP = rx(r"\bmcp\b|\bmcp__\w+|model context protocol", re.IGNORECASE)
 
 
 def has_workflow(ctx: LintContext) -> bool:

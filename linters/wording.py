@@ -13,12 +13,13 @@ from collections.abc import Iterator
 from functools import cached_property
 from itertools import accumulate
 
+from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.literal_search import finditer_at_words, spans
 from linters.registry import check
 from skillforge.models.findings import Finding
 
-_INLINE_CODE = re.compile(r"(`+).+?\1")
+_INLINE_CODE = rx(r"(`+).+?\1")
 
 
 class ProseView:
@@ -116,7 +117,7 @@ _YEAR = r"(?:19|20)\d\d\b"
 _DATE = (rf"(?:(?:early|mid|late|the\s+end\s+of|end\s+of)[\s-]+)?"
          rf"(?:{_MONTH}\s+(?:\d{{1,2}},?\s+)?)?{_YEAR}")
 _PERIOD = r"(?:week|month|year|quarter)"
-_TIME_SENSITIVE = re.compile(
+_TIME_SENSITIVE = rx(
     rf"\bas\s+of\s+(?:{_DATE}|{_MONTH}\s+\d{{1,2}}\b|today|now|(?:this|the\s+time\s+of)\s+writing"
     rf"|writing|(?:this|last)\s+{_PERIOD})"
     r"|\bat\s+the\s+time\s+of\s+(?:this\s+)?writing\b"
@@ -155,7 +156,7 @@ def time_sensitive(ctx: LintContext) -> Iterator[Finding]:
             )
 
 
-_CHOICE = re.compile(
+_CHOICE = rx(
     r"\byou\s+(?:can|could|may|might)\s+(?:either\s+|also\s+)?(?:use|choose|pick|run|try|call|select|go\s+with)\b[^.;:!?\n]*?\bor\b"
     r"|\b(?:use|run|call|choose|pick|try|install)\s+either\b|\beither\s+(?:use|run|call|install|choose|pick)\b"
     r"|\b(?:choose|pick|select)\s+(?:between|one\s+of)\b"
@@ -164,14 +165,14 @@ _CHOICE = re.compile(
     r"|\b(?:use|try|install|run|call)\s+(?:the\s+)?`(?!-)[^`]+`(?:\s*,\s*`[^`]+`)*,?\s+or\s+`(?!-)[^`]+`",
     re.IGNORECASE,
 )
-_DEFAULT = re.compile(
+_DEFAULT = rx(
     r"\b(?:default\w*|prefer\w*|recommend\w*|unless|otherwise|if|when|whenever|for\s+most|in\s+most\s+cases|"
     r"typically|usually|best|start\s+with|first|fall\s*back|better|ideal\w*|suggested|simplest|"
     r"easiest|depending|based\s+on|go-to|primary|faster|slower|only)\b",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"(?<=[.;!?])\s")
-_NEGATED = re.compile(r"\b(?:not|never|n't|avoid|without)\W*$", re.IGNORECASE)
+_SENTENCE_END = rx(r"(?<=[.;!?])\s")
+_NEGATED = rx(r"\b(?:not|never|n't|avoid|without)\W*$", re.IGNORECASE)
 
 
 # Letters outside ASCII that a case-insensitive regex matches to ASCII ones ("ı" to "i",
@@ -223,10 +224,10 @@ def menu_without_default(ctx: LintContext) -> Iterator[Finding]:
         )
 
 
-_SHOUT = re.compile(r"\b(?:ALWAYS|NEVER|MUST(?:\s+NOT)?|SHALL(?:\s+NOT)?|DO\s+NOT|DON'T)\b")
+_SHOUT = rx(r"\b(?:ALWAYS|NEVER|MUST(?:\s+NOT)?|SHALL(?:\s+NOT)?|DO\s+NOT|DON'T)\b")
 # Where a shout can begin (a `\b` and an alternation would make `re` try every position).
 _SHOUT_STARTS = ("ALWAYS", "NEVER", "MUST", "SHALL", "DO")
-_RFC2119 = re.compile(r"RFC\s*(?:2119|8174)")
+_RFC2119 = rx(r"RFC\s*(?:2119|8174)")
 # A skill may shout SHOUT_MIN times, plus once more per SHOUT_WORDS_PER_HIT words of prose:
 # the corpus's most emphatic well-kept skills stay under it (6 in 1,100 words).
 SHOUT_MIN = 5
