@@ -130,9 +130,10 @@ def _configs(skills: list[Path], overrides: dict) -> dict[Path, LintConfig]:
 def _print(reports: list[tuple[str, LintReport]], fmt: str, rules: dict) -> None:
     # Each format's module loads only when it is asked for (the text one needs Rich).
     if fmt == "json":
+        from skillforge.formats.json_text import dumps_indented
         from skillforge.formats.lint_json import lint_document
 
-        click.echo(json.dumps(lint_document(reports), indent=2, ensure_ascii=False))
+        click.echo(dumps_indented(lint_document(reports)))
     elif fmt == "sarif":
         from skillforge.formats.sarif import sarif_document
 
