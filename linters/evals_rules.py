@@ -10,20 +10,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.registry import check
-from skillforge.models.evals import (
-    EVALS_PATH,
-    EvalCase,
-    EvalIssue,
-    EvalSet,
-    expected_script_paths,
-    parse_evals,
-)
 from skillforge.models.findings import Finding, Severity
 from skillforge.models.jsonpos import json_lines, line_for
+
+if TYPE_CHECKING:
+    from skillforge.models.evals import EvalCase, EvalIssue, EvalSet
+
+# skillforge.models.evals.EVALS_PATH (a test holds them equal): the evals models load only
+# for a skill that has the file, not on every lint (~6 ms of pydantic model building).
+EVALS_PATH = "evals/evals.json"
 
 MIN_CASES = 3
 # Absolute paths and URLs are the grader's or the container's business, not the skill's.
@@ -53,6 +53,8 @@ def _own_evals(ctx: LintContext) -> str | None:
 
 
 def _parsed(ctx: LintContext, text: str) -> tuple[EvalSet | None, list[EvalIssue]]:
+    from skillforge.models.evals import parse_evals
+
     return ctx.memo(("evals", text), lambda: parse_evals(text))
 
 
@@ -156,6 +158,8 @@ def _paths(ctx: LintContext, text: str, evals_path: str) -> Iterator[Finding]:
     evals, _issues = _parsed(ctx, text)
     if evals is None:
         return
+    from skillforge.models.evals import expected_script_paths
+
     lines = json_lines(text)
     positions = _case_positions(text)
     missing: dict[str, tuple[str, list[str], int | None, tuple[str, ...]]] = {}

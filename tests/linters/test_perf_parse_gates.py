@@ -85,3 +85,11 @@ def test_the_gates_open_for_plain_cases():
     assert list(_links_to_references(ctx, doc)) == [(1, ctx.skill.file("references/a.md"))]
     ctx, doc = _skill("Read [the site](https://example.com/a.txt).", ["references/a.md"])
     assert not may_link_to_reference(ctx, doc)
+
+
+def test_evals_rules_name_the_evals_file_as_the_models_do():
+    # linters.evals_rules keeps its own copy so the evals models load only when needed.
+    from linters import evals_rules
+    from skillforge.models import evals
+
+    assert evals_rules.EVALS_PATH == evals.EVALS_PATH
