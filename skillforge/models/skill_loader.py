@@ -11,6 +11,7 @@ import hashlib
 import os
 import stat
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 
 from ruamel.yaml import YAML
@@ -105,9 +106,17 @@ def _decode(raw: bytes) -> tuple[str, str | None]:
 _EXEC_BITS = stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
 
 
-def read_file(root: Path, rel: str, st: os.stat_result | None = None) -> SkillFile:
-    """Inventory one file; never raises for unreadable or undecodable content."""
+def read_file(root: Path, rel: str, st: os.stat_result | None = None,
+              raw: bytes | None = None) -> SkillFile:
+    """Inventory one file; never raises for unreadable or undecodable content.
+
+    `raw`, when given, is the file's content instead of what the disk holds (an editor's
+    unsaved buffer, for `skillforge lsp`); the disk is then only asked for the run bit."""
     kind = classify(rel)
+    if raw is not None:
+        run_bit = st is not None and bool(st.st_mode & _EXEC_BITS)
+        return _with_content({"path": rel, "size": len(raw), "kind": kind,
+                              "executable": run_bit}, rel, raw)
     if st is None:
         try:
             st = (root / rel).stat()
@@ -131,6 +140,10 @@ def read_file(root: Path, rel: str, st: os.stat_result | None = None) -> SkillFi
             raw = fh.read()
     except OSError as exc:
         return SkillFile(**fields, read_error=exc.strerror or str(exc))
+    return _with_content(fields, rel, raw)
+
+
+def _with_content(fields: dict, rel: str, raw: bytes) -> SkillFile:
     fields["sha256"] = hashlib.sha256(raw).hexdigest()
     fields["raw"] = raw
     if not _is_text(rel, raw):
@@ -181,11 +194,14 @@ def _walk(root: Path) -> tuple[list[tuple[str, os.stat_result | None, bool]], se
     return out, nested
 
 
-def load_skill(root: Path | str, extra_files: list[SkillFile] | None = None) -> Skill:
+def load_skill(root: Path | str, extra_files: list[SkillFile] | None = None,
+               overrides: Mapping[str, bytes] | None = None) -> Skill:
     """Load the skill at `root` (a folder, or a path to its SKILL.md).
 
     `extra_files` adds files known to exist elsewhere (present=False): they satisfy link and
-    existence checks but have no content to lint.
+    existence checks but have no content to lint. `overrides` maps relative paths to the
+    bytes to use instead of the disk's (an editor's unsaved buffers); one not on disk yet
+    is added.
     """
     root = Path(root)
     if root.name == SKILL_MD and not root.is_dir():
@@ -196,14 +212,19 @@ def load_skill(root: Path | str, extra_files: list[SkillFile] | None = None) -> 
         skill.issues.append(LoadIssue(kind="no_skill_md", path=SKILL_MD, detail="folder missing"))
         return skill
     entries, skill.nested_paths = _walk(root)
+    overrides = overrides or {}
     for rel, st, junk in entries:
         if junk:
             skill.files.append(SkillFile(path=rel, size=0, kind=classify(rel), is_dir=True))
         elif st is None:
-            skill.files.append(read_file(root, rel))
+            skill.files.append(read_file(root, rel, raw=overrides.get(rel)))
         else:
-            skill.files.append(read_file(root, rel, st))
+            skill.files.append(read_file(root, rel, st, overrides.get(rel)))
     known = {f.path for f in skill.files}
+    for rel, raw in overrides.items():
+        if rel not in known:
+            skill.files.append(read_file(root, rel, raw=raw))
+            known.add(rel)
     for extra in extra_files or []:
         if extra.path not in known:
             skill.files.append(extra.model_copy(update={"present": False, "kind": classify(extra.path)}))
