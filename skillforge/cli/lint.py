@@ -9,15 +9,13 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from linters import catalogue, lint_skill
-from skillforge.cli.common import console, require_paths, settings_for
-from skillforge.config import CONFIG_NAME, config_files
-from skillforge.models.config import LintConfig
-from skillforge.models.findings import LintReport
-from skillforge.workspace.discovery import find_all_resolved
+if TYPE_CHECKING:
+    from skillforge.models.config import LintConfig
+    from skillforge.models.findings import LintReport
 
 FORMATS = ("text", "json", "sarif", "github")
 
@@ -40,6 +38,19 @@ def lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: st
 
     Exit 0 when every skill passes its gate, 1 when one fails, 2 for usage errors.
     """
+    # The linters and the models load here, with garbage collected rarely (see
+    # `_few_collections`): importing them allocates ~100 collections' worth of objects.
+    with _few_collections():
+        _lint(paths, fmt, fail_under, fail_on, no_scripts, list_rules, explain)
+
+
+def _lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: str | None,
+          no_scripts: bool, list_rules: bool, explain: str | None) -> None:
+    from linters import catalogue, lint_skill
+    from skillforge.cli.common import console, require_paths
+    from skillforge.workspace.discovery import find_all_resolved
+
+    gc.freeze()  # what is alive now (modules, the catalogue) lives to the end
     rules = catalogue()
     if list_rules:
         if fmt == "json":
@@ -73,8 +84,7 @@ def lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: st
 
     # One skill after another: the checks are pure Python, so threads only fought over the
     # GIL (4 workers cost ~70 ms more CPU than none over the 152-skill corpus).
-    with _few_collections():
-        reports = [(shown[d], lint_skill(d, configs[d])) for d in skills]
+    reports = [(shown[d], lint_skill(d, configs[d])) for d in skills]
     _print(reports, fmt, rules)
     sys.exit(0 if all(r.passed_gate for _s, r in reports) else 1)
 
@@ -83,10 +93,10 @@ def lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: st
 def _few_collections() -> Iterator[None]:
     """Collect garbage rarely while linting: a lint run allocates many small objects that
     live until the end of their skill (parsed lines, spans, findings), and the default
-    thresholds walked them over and over (~40 ms of 1 s on the corpus). What is already
-    alive (the imported modules, the catalogue) is left out of the walks altogether."""
+    thresholds walked them over and over (~40 ms of 1 s on the corpus). What is alive
+    once the modules are loaded is left out of the walks altogether (`gc.freeze` in
+    `_lint`); everything is handed back to the collector at the end."""
     old = gc.get_threshold()
-    gc.freeze()
     gc.set_threshold(50_000, 20, 20)
     try:
         yield
@@ -115,6 +125,9 @@ def _configs(skills: list[Path], overrides: dict) -> dict[Path, LintConfig]:
     folder of 150 skills usually shares one (the launch directory's or the user's). A skill
     without a config file of its own has exactly the files that apply to no skill, so only
     the others pay `config_files`' path resolving."""
+    from skillforge.cli.common import settings_for
+    from skillforge.config import CONFIG_NAME, config_files
+
     by_files: dict[tuple[Path, ...], LintConfig] = {}
     out: dict[Path, LintConfig] = {}
     shared = tuple(config_files(None))
@@ -144,6 +157,7 @@ def _print(reports: list[tuple[str, LintReport]], fmt: str, rules: dict) -> None
         for line in annotations(reports):
             click.echo(line)
     else:
+        from skillforge.cli.common import console
         from skillforge.formats.lint_text import print_reports
 
         print_reports(console(), reports)
