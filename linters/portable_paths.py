@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Iterator
 
 from linters.compiled_regex import rx
@@ -63,7 +64,7 @@ def backslash_paths(ctx: LintContext) -> Iterator[Finding]:
             heads = (".\\", *(t + "\\" for t in sorted(tops | set(CONVENTIONAL_DIRS))))
         # Nor is one where no word names a folder of the skill with a backslash after it and
         # no link target holds a backslash (most backslashes are escapes in code).
-        if not any(h in text for h in heads) and not any(
+        if not _head_before_backslash(text, heads) and not any(
                 "\\" in t for t in link_target_starts(text)):
             continue
         doc = ctx.doc(f.path)
@@ -86,6 +87,22 @@ def backslash_paths(ctx: LintContext) -> Iterator[Finding]:
             hit = _backslash_token(ctx.skill, line, in_code, heads)
             if hit is not None:
                 yield _backslash(ctx, f.path, no, hit[0] + 1, hit[1])
+
+
+def _head_before_backslash(text: str, heads: tuple[str, ...]) -> bool:
+    """Some head (`scripts\\`, `.\\`, ...) occurs in `text`: looked for at the backslashes
+    when they are few (one search per head otherwise)."""
+    if text.count("\\", 0, len(text)) > _BACKSLASHES_VISITED:
+        return any(h in text for h in heads)
+    pos = text.find("\\")
+    while pos >= 0:
+        if text.endswith(heads, 0, pos + 1):
+            return True
+        pos = text.find("\\", pos + 1)
+    return False
+
+
+_BACKSLASHES_VISITED = 64
 
 
 def _backslash_token(
@@ -161,6 +178,31 @@ def _backslash(ctx: LintContext, path: str, line: int, column: int | None, raw: 
 # --- SF123 machine-specific paths ----------------------------------------------------------
 
 
+def _home_paths(text: str) -> Iterator[re.Match[str]]:
+    """`_HOME_PATH.finditer(text)`, trying the regex only where a match can start: its
+    look-behind start makes `re` try every character of the file otherwise. Each match
+    starts at "/Users/", "/home/" or "/mnt/", or at a drive letter 3 or 4 characters before
+    "Users" (`C:\\Users`, `C:/Users`, `C:\\\\Users`)."""
+    starts: set[int] = set()
+    for literal in ("/Users/", "/home/", "/mnt/"):
+        pos = text.find(literal)
+        while pos >= 0:
+            starts.add(pos)
+            pos = text.find(literal, pos + 1)
+    pos = text.find("Users")
+    while pos >= 0:
+        starts.update(s for s in (pos - 3, pos - 4) if s >= 0)
+        pos = text.find("Users", pos + 1)
+    end = 0
+    for start in sorted(starts):
+        if start < end:
+            continue  # inside the previous match, as finditer goes on from its end
+        m = _HOME_PATH.match(text, start)
+        if m is not None:
+            end = m.end()
+            yield m
+
+
 @check("SF123")
 def machine_paths(ctx: LintContext) -> Iterator[Finding]:
     """Home-directory paths of a real user (`/Users/alice/...`) in any file the agent sees."""
@@ -169,7 +211,7 @@ def machine_paths(ctx: LintContext) -> Iterator[Finding]:
         if "/home/" not in text and "Users/" not in text and "Users\\" not in text:
             continue
         last_line = 0
-        for m in _HOME_PATH.finditer(text):
+        for m in _home_paths(text):
             if not _real_user(m.group("user")):
                 continue
             line_start = text.rfind("\n", 0, m.start()) + 1
