@@ -32,20 +32,32 @@ FORMATS = ("text", "json", "sarif", "github")
 @click.option("--no-scripts", is_flag=True, help="Skip ruff and shellcheck (faster).")
 @click.option("--list-rules", is_flag=True, help="Print the rule catalogue and exit.")
 @click.option("--explain", "explain", metavar="RULE", help="Explain one rule (e.g. SF104) and exit.")
+@click.option("--fix", is_flag=True,
+              help="Apply the safe fixes (meaning unchanged), then lint again and report what remains.")
+@click.option("--unsafe", is_flag=True,
+              help="With --fix or --diff: also the unsafe fixes (rename `name`, delete junk, "
+                   "shorten the description).")
+@click.option("--diff", "--dry-run", "diff", is_flag=True,
+              help="Print the fixes as a unified diff and write nothing; exit 1 when there is "
+                   "something to fix.")
 def lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: str | None,
-         no_scripts: bool, list_rules: bool, explain: str | None) -> None:
+         no_scripts: bool, list_rules: bool, explain: str | None, fix: bool = False,
+         unsafe: bool = False, diff: bool = False) -> None:
     """Lint skills: a skill folder, a SKILL.md, or any folder (every SKILL.md below it).
 
     Exit 0 when every skill passes its gate, 1 when one fails, 2 for usage errors.
+    With --fix the gate is that of what remains after fixing.
     """
     # The linters and the models load here, with garbage collected rarely (see
     # `_few_collections`): importing them allocates ~100 collections' worth of objects.
     with _few_collections():
-        _lint(paths, fmt, fail_under, fail_on, no_scripts, list_rules, explain)
+        _lint(paths, fmt, fail_under, fail_on, no_scripts, list_rules, explain,
+              fix=fix, unsafe=unsafe, diff=diff)
 
 
 def _lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: str | None,
-          no_scripts: bool, list_rules: bool, explain: str | None) -> None:
+          no_scripts: bool, list_rules: bool, explain: str | None, fix: bool = False,
+          unsafe: bool = False, diff: bool = False) -> None:
     from linters import catalogue, lint_skill
     from skillforge.cli.common import console, require_paths
     from skillforge.workspace.discovery import find_all_resolved
@@ -81,6 +93,15 @@ def _lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: s
                           "scripts": False if no_scripts else None}}
     configs = _configs(skills, overrides)
     shown = _shown_paths(found)
+    if unsafe and not (fix or diff):
+        raise click.UsageError("--unsafe goes with --fix or --diff")
+    if fix or diff:
+        from skillforge.cli.lint_fix import fix_skills
+
+        pending, errors = fix_skills(skills, configs, shown, unsafe=unsafe, write=not diff,
+                                     to_stderr=fmt != "text")
+        if diff:
+            sys.exit(1 if pending or errors else 0)
 
     # One skill after another: the checks are pure Python, so threads only fought over the
     # GIL (4 workers cost ~70 ms more CPU than none over the 152-skill corpus).
