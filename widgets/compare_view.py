@@ -299,8 +299,10 @@ scored higher, red where lower).
         traj = mine.trajectory
         if mine.problem:
             head.append(f"\n⚠ {mine.problem}", style="yellow")
+        # The labels line only when this attempt has judgments to label (no blank row).
+        labels = self._label_line(t.condition, t.attempt)
         self.query_one(f"#head-{side}", Static).update(
-            Group(head, ScoreLine(mine, other), self._label_line(t.condition, t.attempt)))
+            Group(head, ScoreLine(mine, other), *([labels] if labels.plain else [])))
         align = [traj.steps[i].step_id if traj and i < len(traj.steps) else None
                  for i in range(n)]
         facts = None
