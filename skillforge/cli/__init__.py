@@ -46,6 +46,8 @@ COMMANDS: dict[str, LazyCommand] = {
                           "configuration, Docker and compose, providers, linters, folders."),
     "open": LazyCommand("skillforge.cli.open_cmd:open_cmd", "Open the workbench on PATH "
                         "(default: the current folder).", hidden=True),
+    "lsp": LazyCommand("skillforge.cli.lsp:lsp", "Serve lint findings to an editor over the "
+                       "Language Server Protocol (stdio)."),
     "serve": LazyCommand("skillforge.cli.serve:serve", "Serve the workbench on http://HOST:PORT "
                          "(each browser tab runs its own session)."),
 }
@@ -103,6 +105,7 @@ def main() -> None:
     skillforge new NAME      scaffold a valid skill with an evals/evals.json template
     skillforge doctor        check Python, Docker, providers, ruff/shellcheck, state dir
     skillforge serve [PATH]  the workbench in a browser (textual-serve)
+    skillforge lsp           findings, hovers and quick fixes in your editor (LSP, stdio)
 
     Configuration: skillforge.toml (next to the skill, in the launch directory, or in
     ~/.config/skillforge/), SKILLFORGE_<SECTION>__<KEY> variables, then flags.

@@ -1,0 +1,13 @@
+"""`skillforge lsp`: skillforge's findings inside any editor, over the Language Server Protocol.
+
+The server (`server.py`, on pygls) lints a skill with the same engine as `skillforge lint`
+(`linters.engine`), on the editor's unsaved text (`documents.py`), and turns the findings
+into diagnostics (`diagnostics.py`), hovers (`hover.py`, `keys.py`) and quick fixes
+(`actions.py`). Only `server.py` imports pygls, and only `skillforge lsp` imports it, so
+the rest of the program starts without it.
+"""
+
+# Milliseconds `skillforge lsp` waits after an edit before linting the unsaved text: one
+# lint per pause in typing. A lint of a typical skill takes ~5 ms, so this wait is nearly
+# all of the delay an author sees (tests/bench/bench_lsp.py measures the rest).
+DEBOUNCE_MS = 150
