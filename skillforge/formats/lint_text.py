@@ -97,9 +97,10 @@ def print_rules(console: Console, rules: list[Rule]) -> None:
         table.add_column("severity", no_wrap=True)
         table.add_column("title")
         table.add_column("when", no_wrap=True, style="dim")
+        table.add_column("fix", no_wrap=True, style="green")
         for r in items:
             table.add_row(r.id, Text(r.severity.value, style=SEVERITY_STYLE[r.severity]), escape(r.title),
-                          r.phase if r.phase != "fast" else "")
+                          r.phase if r.phase != "fast" else "", r.fix)
         console.print(table)
         console.print()
 
@@ -117,3 +118,8 @@ def print_explain(console: Console, rule: Rule) -> None:
         console.print()
         console.print(Text("Fixed example:", style="bold"))
         console.print(Text(rule.example, style="green"))
+    if rule.fix:
+        console.print()
+        how = "--fix" if rule.fix == "safe" else "--fix --unsafe"
+        console.print(Text(f"Fix ({rule.fix}, `skillforge lint {how}`):", style="bold"))
+        console.print(escape(rule.fix_summary))

@@ -91,6 +91,10 @@ class Rule(BaseModel):
     # When the rule runs: "fast" (in process, on every save), "external" (ruff/shellcheck
     # processes, merged in later) or "trial" (inside the sandbox during paired trials).
     phase: str = "fast"
+    # Whether `skillforge lint --fix` can fix it: "safe", "unsafe" (only with --unsafe) or
+    # "" (no fix); `fix_summary` says what the fix does (linters/fixes/ computes it).
+    fix: str = ""
+    fix_summary: str = ""
 
 
 class CategoryScore(BaseModel):
