@@ -9,6 +9,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from skillforge.models.findings import Finding, Rule
+from skillforge.models.fixes import Fix
 
 CONTEXT_LINES = 4
 LEXERS = {".md": "markdown", ".py": "python", ".sh": "bash", ".bash": "bash", ".json": "json",
@@ -35,12 +36,23 @@ def snippet(path: str, text: str, line: int | None, theme: str) -> Syntax | Text
     )
 
 
+def fix_text(fix: Fix, diff: str) -> Text:
+    """The fix's heading: what it does, how safe it is, the key that applies it."""
+    out = Text()
+    out.append(f"Fix ({fix.safety}): ", style="bold green" if fix.safety == "safe" else "bold yellow")
+    out.append(fix.title)
+    out.append("  f applies it" + ("" if fix.safety == "unsafe" else ", F every safe fix"), style="dim")
+    return out
+
+
 class FindingDetail(VerticalScroll):
     """Why a finding matters (the rule's explanation) and where it is (the source)."""
 
     HELP = """## Detail
 The highlighted finding: the rule's explanation and a fixed example, and the file around
-the line. Press **e** to open the file in `$EDITOR` at that line.
+the line. Press **e** to open the file in `$EDITOR` at that line. When the finding has a
+fix, its diff is shown: **f** applies it, **F** applies every safe fix of the skill, and
+**ctrl+z** puts the files back as they were before the last fix.
 """
     DEFAULT_CSS = """
     FindingDetail { height: 1fr; border: round $panel; padding: 0 1; }
@@ -56,7 +68,8 @@ the line. Press **e** to open the file in `$EDITOR` at that line.
     def compose(self):
         yield self._body
 
-    def show(self, finding: Finding | None, rule: Rule | None, text: str | None, dark: bool = True) -> None:
+    def show(self, finding: Finding | None, rule: Rule | None, text: str | None, dark: bool = True,
+             fix: tuple[Fix, str] | None = None) -> None:
         if finding is None:
             self._body.update(Text("No finding here: nothing to fix in this view.", style="dim"))
             self.border_subtitle = ""
@@ -71,6 +84,11 @@ the line. Press **e** to open the file in `$EDITOR` at that line.
         head.append(f"  ({finding.category.value}, {finding.severity.value})", style="dim")
         parts.append(head)
         parts.append(Text(finding.message))
+        if fix is not None:
+            parts.append(Text(""))
+            parts.append(fix_text(*fix))
+            parts.append(Syntax(fix[1].rstrip("\n") or "(no text change)", "diff",
+                                theme="monokai" if dark else "default", word_wrap=True))
         if text is not None and finding.path:
             parts.append(Text(""))
             parts.append(snippet(finding.path, text, finding.line, "monokai" if dark else "default"))

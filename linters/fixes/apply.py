@@ -44,13 +44,15 @@ class FixPlan:
     applied: list[Fix] = field(default_factory=list)
     refused: list[tuple[Fix, str]] = field(default_factory=list)
 
-    def diff(self, prefix: str = "") -> str:
-        """A unified diff of every change (paths as `a/<prefix><path>`, `b/<prefix><path>`);
-        `git apply` takes it from the folder `prefix` is relative to."""
-        return "".join(file_diff(c, prefix) for c in sorted(self.changes.values(), key=lambda c: c.path))
+    def diff(self, prefix: str = "", context: int = 3) -> str:
+        """A unified diff of every change (paths as `a/<prefix><path>`, `b/<prefix><path>`)
+        with `context` lines around each change; `git apply` takes it from the folder
+        `prefix` is relative to."""
+        return "".join(file_diff(c, prefix, context)
+                       for c in sorted(self.changes.values(), key=lambda c: c.path))
 
 
-def file_diff(change: FileChange, prefix: str = "") -> str:
+def file_diff(change: FileChange, prefix: str = "", context: int = 3) -> str:
     name = prefix + change.path
     if change.is_dir:
         return f"# delete folder {name}/ and everything in it\n"
@@ -65,7 +67,7 @@ def file_diff(change: FileChange, prefix: str = "") -> str:
     if old is None or new is None and change.after is not None:
         return note + f"# {name}: binary file {'deleted' if change.after is None else 'changed'}\n"
     lines = difflib.unified_diff(old.splitlines(keepends=True),
-                                 (new or "").splitlines(keepends=True), head_a, head_b)
+                                 (new or "").splitlines(keepends=True), head_a, head_b, n=context)
     body = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
                    for line in lines)
     return note + body

@@ -42,7 +42,11 @@ def workbench_commands(wb: WorkbenchScreen) -> list[Command]:
     cmds: list[Command] = [("Lint now", wb.action_lint_now,
                             "Re-run every linter on the current skill"),
                            ("Run the judge", wb.action_judge, "j: the LLM rubric"),
-                           ("Toggle the sidebar", wb.action_toggle_sidebar, "ctrl+b")]
+                           ("Toggle the sidebar", wb.action_toggle_sidebar, "ctrl+b"),
+                           ("Fix: apply the highlighted finding's fix", wb.action_fix_one,
+                            "f: shown as a diff in the Detail panel"),
+                           ("Fix: apply every safe fix of the skill", wb.action_fix_all, "F"),
+                           ("Fix: undo the last fix", wb.action_fix_undo, "ctrl+z")]
     cmds += tab_commands(wb)
     from widgets.findings_table import FindingsTable
 

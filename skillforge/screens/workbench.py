@@ -20,6 +20,7 @@ from linters.registry import catalogue
 from skillforge.workspace.live import LintResult, Workspace
 from skillforge.screens.editor import run_editor
 from skillforge.screens.evals_tab import EvalsTab
+from skillforge.screens.fix_actions import FixActions
 from skillforge.screens.guard import UnsavedGuard
 from skillforge.screens.judge_tab import JudgeTab
 from skillforge.screens.lift_tab import LiftTab
@@ -44,8 +45,8 @@ SIDEBAR_MIN_WIDTH = 100
 SHORT_HEIGHT = 30
 
 
-class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, LiftTab, LazyTabs, UnsavedGuard,
-                      WorkerFailures, Screen):
+class WorkbenchScreen(LiveLint, FixActions, JudgeTab, EvalsTab, TrialsTab, LiftTab, LazyTabs,
+                      UnsavedGuard, WorkerFailures, Screen):
     """One skill at a time, with every lint result live."""
 
     BINDINGS = [
@@ -54,6 +55,10 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, LiftTab, LazyTabs
         Binding("n", "next_skill", "Next skill", id="next_skill", show=False),
         Binding("p", "prev_skill", "Prev skill", id="prev_skill", show=False),
         Binding("j", "judge", "Judge", id="judge_now"),
+        # Not in the footer: the Detail panel names f and F when the finding has a fix.
+        Binding("f", "fix_one", "Fix", id="fix.one", show=False),
+        Binding("F", "fix_all", "Fix all safe", id="fix.all", show=False),
+        Binding("ctrl+z", "fix_undo", "Undo fix", id="fix.undo", show=False),
         Binding("ctrl+b", "toggle_sidebar", "Sidebar", id="toggle_sidebar", show=False),
         Binding("1", "show_tab('lint-pane')", "Lint tab", id="tab.lint", show=False),
         Binding("2", "show_tab('judge-pane')", "Judge tab", id="tab.judge", show=False),
@@ -118,7 +123,7 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, LiftTab, LazyTabs
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # r, e and j belong to the Lint tab (the Judge tab has its own j): elsewhere their
         # letters stay free and the footer keeps room for the tab's own keys.
-        if action in ("lint_now", "open_editor", "judge"):
+        if action in ("lint_now", "open_editor", "judge", "fix_one", "fix_all", "fix_undo"):
             if self.current is None:
                 return False  # the no-skill screen: nothing to lint, edit or judge
             tabs = self._tabs  # kept: a query here would run for every key on every redraw
@@ -214,7 +219,8 @@ class WorkbenchScreen(LiveLint, JudgeTab, EvalsTab, TrialsTab, LiftTab, LazyTabs
             sf = result.skill.file(f.path)
             text = sf.text if sf is not None else None
         rule = catalogue().get(f.rule) if f is not None else None
-        self.query_one(FindingDetail).show(f, rule, text, dark=self.app.current_theme.dark)
+        self.query_one(FindingDetail).show(f, rule, text, dark=self.app.current_theme.dark,
+                                           fix=self.fix_preview(f))
 
     @on(SkillFileTree.FileChosen)
     def on_file_chosen(self, message: SkillFileTree.FileChosen) -> None:
