@@ -44,7 +44,6 @@ def rules_document(rules: list[Rule]) -> dict[str, Any]:
                 "severity": r.severity.value,
                 "title": r.title,
                 "explanation": r.explanation,
-                "fix": r.fix or None,
             }
             for r in rules
         ]
