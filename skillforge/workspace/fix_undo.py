@@ -8,7 +8,6 @@ since): putting the old bytes back would throw that edit away.
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 from skillforge.models.fileio import atomic_write_bytes
 from skillforge.workspace.fixing import FixRecord
@@ -66,15 +65,3 @@ class FixUndo:
                 atomic_write_bytes(target, change.before)
         self._records.pop()
         return record
-
-
-def restore_all(undo: FixUndo) -> int:
-    """Undo every record, newest first; the number undone (stops at the first refusal)."""
-    n = 0
-    while undo.peek() is not None:
-        undo.undo()
-        n += 1
-    return n
-
-
-__all__ = ["FixUndo", "UndoRefused", "restore_all", "Path"]
