@@ -22,10 +22,6 @@ from skillforge.models.fixes import Fix
 from skillforge.models.skill import Skill
 
 
-def uri_of(root: Path, rel: str) -> str:
-    return from_fs_path(str(root / rel)) or ""
-
-
 def _text_edit(codec: PositionCodec, lines: list[str], e) -> types.TextEdit:
     rng = types.Range(start=types.Position(line=e.start_line, character=e.start_col),
                       end=types.Position(line=e.end_line, character=e.end_col))
@@ -35,12 +31,19 @@ def _text_edit(codec: PositionCodec, lines: list[str], e) -> types.TextEdit:
 
 def workspace_edit(fix: Fix, skill: Skill, root: Path, codec: PositionCodec,
                    versions: Mapping[str, int], *, document_changes: bool,
-                   resource_ops: bool) -> types.WorkspaceEdit | None:
+                   resource_ops: bool,
+                   open_uris: Mapping[str, str] | None = None) -> types.WorkspaceEdit | None:
     """The edit that applies `fix`, or None when this client cannot take it.
 
     `versions`: URI -> version of the open documents, so the client refuses an edit made
     for a text it no longer holds. `document_changes`/`resource_ops`: what the client said
-    it supports (`workspace.workspaceEdit` capabilities)."""
+    it supports (`workspace.workspaceEdit` capabilities). `open_uris`: relative path -> the
+    URI the client opened that file under."""
+    known = dict(open_uris or {})
+
+    def uri_of(rel: str) -> str:
+        return known.get(rel) or from_fs_path(str(root / rel)) or ""
+
     if any(op.kind == "reencode" for op in fix.file_ops):
         return None
     if fix.file_ops and not (document_changes and resource_ops):
@@ -51,20 +54,20 @@ def workspace_edit(fix: Fix, skill: Skill, root: Path, codec: PositionCodec,
         lines = split_lines(f.text or "") if f is not None else [""]
         by_path.setdefault(e.path, []).append(_text_edit(codec, lines, e))
     if not document_changes:
-        return types.WorkspaceEdit(changes={uri_of(root, p): edits for p, edits in by_path.items()})
+        return types.WorkspaceEdit(changes={uri_of(p): edits for p, edits in by_path.items()})
     changes: list = []
     for path, edits in by_path.items():
-        uri = uri_of(root, path)
+        uri = uri_of(path)
         changes.append(types.TextDocumentEdit(
             text_document=types.OptionalVersionedTextDocumentIdentifier(
                 uri=uri, version=versions.get(uri)),
             edits=edits))
     for op in fix.file_ops:
         if op.kind == "rename" and op.new_path:
-            changes.append(types.RenameFile(old_uri=uri_of(root, op.path),
-                                            new_uri=uri_of(root, op.new_path)))
+            changes.append(types.RenameFile(old_uri=uri_of(op.path),
+                                            new_uri=uri_of(op.new_path)))
         elif op.kind == "delete":
-            changes.append(types.DeleteFile(uri=uri_of(root, op.path), options=types.DeleteFileOptions(
+            changes.append(types.DeleteFile(uri=uri_of(op.path), options=types.DeleteFileOptions(
                 recursive=True, ignore_if_not_exists=True)))
     return types.WorkspaceEdit(document_changes=changes)
 

@@ -13,7 +13,7 @@ Positions are worked out in code points and converted to the client's negotiated
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -102,15 +102,18 @@ def _range(codec: PositionCodec, lines: list[str], line: int | None,
 class DiagnosticBuilder:
     """Turns one skill's findings into diagnostics, by file URI."""
 
-    def __init__(self, root: Path, skill: Skill, codec: PositionCodec) -> None:
+    def __init__(self, root: Path, skill: Skill, codec: PositionCodec,
+                 open_uris: Mapping[str, str] | None = None) -> None:
         self.root = root
         self.skill = skill
         self.codec = codec
+        # relative path -> the URI the client opened it under (its spelling wins)
+        self.open_uris = dict(open_uris or {})
         self._places: dict[str, Place | None] = {}
         self._paths = sorted((f.path for f in skill.files if _shown(f)), key=len, reverse=True)
 
     def uri(self, rel: str) -> str:
-        return from_fs_path(str(self.root / rel)) or ""
+        return self.open_uris.get(rel) or from_fs_path(str(self.root / rel)) or ""
 
     def place(self, rel: str) -> Place | None:
         """The file at `rel` if an editor can show it as text, else None."""

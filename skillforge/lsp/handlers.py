@@ -145,7 +145,8 @@ async def _code_actions(ls: SkillforgeServer,
         texts = {rel: text for rel, text, _v in docs.values()}
         result = await asyncio.get_running_loop().run_in_executor(
             ls.pool, lint_open, state.root, texts, ls.launch_dir)
-    builder = DiagnosticBuilder(state.root, result.skill, ls.workspace.position_codec)
+    open_uris = {rel: u for u, (rel, _t, _v) in docs.items()}
+    builder = DiagnosticBuilder(state.root, result.skill, ls.workspace.position_codec, open_uris)
     here = []
     for f in result.report.findings:
         at, diag = builder.diagnostic(f)
@@ -160,7 +161,7 @@ async def _code_actions(ls: SkillforgeServer,
         for fix in fixes.get(finding_key(f), []):
             edit = workspace_edit(fix, result.skill, state.root, ls.workspace.position_codec,
                                   versions, document_changes=document_changes,
-                                  resource_ops=resource_ops)
+                                  resource_ops=resource_ops, open_uris=open_uris)
             if edit is not None:
                 actions.append(code_action(fix, edit, [diag]))
     actions.sort(key=lambda a: not a.is_preferred)

@@ -66,8 +66,10 @@ class SkillforgeServer(LanguageServer):
     # -- documents -------------------------------------------------------------------------
 
     def path_of(self, uri: str) -> Path | None:
+        # Not resolved: the client's spelling of a path (through a symlink) is the one its
+        # URIs use, and the one diagnostics must be published under.
         path = to_fs_path(uri) if uri.startswith("file:") else None
-        return Path(path).resolve() if path else None
+        return Path(path).absolute() if path else None
 
     def state_for(self, uri: str) -> SkillState | None:
         """The state of the skill `uri` belongs to, created on first sight."""
@@ -119,11 +121,12 @@ class SkillforgeServer(LanguageServer):
                     self.pool, lint_open, state.root, texts, self.launch_dir)
                 if not self._current(state, versions):
                     continue
-                self.publish(state, result, versions)
+                open_uris = {rel: uri for uri, (rel, _t, _v) in docs.items()}
+                self.publish(state, result, versions, open_uris)
                 if result.report.scripts_pending:
                     result = await loop.run_in_executor(self.pool, lint_scripts, result)
                     if self._current(state, versions):
-                        self.publish(state, result, versions)
+                        self.publish(state, result, versions, open_uris)
             except Exception as exc:  # a bug in a check: said once, the server lives on
                 log.exception("lint of %s failed", state.root)
                 self.window_show_message(types.ShowMessageParams(
@@ -139,8 +142,10 @@ class SkillforgeServer(LanguageServer):
 
     # -- publishing ------------------------------------------------------------------------
 
-    def publish(self, state: SkillState, result: LintResult, versions: dict[str, int]) -> None:
-        builder = DiagnosticBuilder(state.root, result.skill, self.workspace.position_codec)
+    def publish(self, state: SkillState, result: LintResult, versions: dict[str, int],
+                open_uris: dict[str, str]) -> None:
+        builder = DiagnosticBuilder(state.root, result.skill, self.workspace.position_codec,
+                                    open_uris)
         by_uri = builder.build(result.report.findings)
         if result.config_error:
             uri, diag = config_diagnostic(result.config_error, self.launch_dir, state.root)

@@ -69,3 +69,12 @@ async def test_quick_fix_applied_clears_the_finding(lsp: Session, skill: Path):
     diags = by_rule(await lsp.diagnostics(md))
     assert "SF112" not in diags and "SF114" not in diags
     assert set(diags) == {"SF313"}
+
+
+async def test_a_skill_opened_through_a_symlink_gets_diagnostics_under_that_path(
+        lsp: Session, skill: Path):
+    link = skill.parent / "linked-report"
+    link.symlink_to(skill, target_is_directory=True)
+    md = link / "SKILL.md"
+    lsp.open(md)
+    assert "SF112" in by_rule(await lsp.diagnostics(md))
