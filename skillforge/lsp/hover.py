@@ -30,6 +30,10 @@ def rule_markdown(rule: Rule) -> str:
              rule.explanation.strip()]
     if rule.example.strip():
         parts.append("Fixed example:\n\n```\n" + rule.example.strip("\n") + "\n```")
+    if rule.fix:
+        how = "--fix" if rule.fix == "safe" else "--fix --unsafe"
+        parts.append(f"**Fix** ({rule.fix}, `skillforge lint {how}`, or this editor's quick "
+                     f"fix): {rule.fix_summary.strip()}")
     parts.append(f"`{explain_command(rule.id)}`")
     return "\n\n".join(parts)
 

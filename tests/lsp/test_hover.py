@@ -45,6 +45,9 @@ async def test_hover_on_frontmatter_keys(lsp: Session, skill: Path):
     value = unknown.contents.value
     assert "**`category`**: not a key of the Agent Skills spec" in value
     assert f"**SF112** {catalogue()['SF112'].title}" in value
+    # SF112 can fix, as `--explain` says: the hover says so too.
+    assert "**Fix** (safe, `skillforge lint --fix`, or this editor's quick fix): " in value
+    assert catalogue()["SF112"].fix_summary.strip() in value
 
 
 async def test_hover_on_a_claude_code_key_and_outside_anything(lsp: Session, skill: Path):
