@@ -11,6 +11,7 @@ and prompt meets its old label, and labels live apart from runs and trials, so t
     store.author_value(kind, content, metric) # the author's value whatever the judge
     store.record_judgments([judgment, ...])  # remember judge answers (self-consistency)
     store.repeated_judgments(...)            # {(kind, content, metric, judge, version): [v]}
+    store.recorded_judgments(kind, skill)    # the latest answer of each judgment key
 
 Content hash of a trial: sha256 of "trial", the stored trajectory file's sha256 and the case
 id (the trajectory is what the judge read; a resumed or re-scored trial keeps its file);
@@ -117,3 +118,20 @@ class LabelRows:
                    r["prompt_version"])
             out.setdefault(key, []).append(r["value"])
         return {k: v for k, v in out.items() if len(v) >= 2}
+
+    def recorded_judgments(self, kind: str | None = None, skill: str | None = None
+                           ) -> list[Judgment]:
+        """The latest recorded answer of each (kind, content, metric, judge, version), of a
+        kind / skill: what every judge model said, for ranking the judges (issue 19)."""
+        sql, args = "SELECT * FROM judgments WHERE 1=1", []
+        if kind is not None:
+            sql, args = sql + " AND kind=?", [*args, kind]
+        if skill is not None:
+            sql, args = sql + " AND skill=?", [*args, skill]
+        out: dict[RepeatKey, Judgment] = {}
+        for r in self._conn().execute(sql + " ORDER BY judged_at", args):
+            j = Judgment(kind=r["kind"], content_hash=r["content_hash"], metric=r["metric"],
+                         judge_model=r["judge_model"], prompt_version=r["prompt_version"],
+                         value=r["value"], skill=r["skill"], judged_at=r["judged_at"])
+            out[(j.kind, j.content_hash, j.metric, j.judge_model, j.prompt_version)] = j
+        return list(out.values())

@@ -27,6 +27,7 @@ from skillforge.models.lift import (
     WithheldVerdict,
 )
 from skillforge.report import facts as F
+from skillforge.report.calibration import mark
 
 VERDICT_STYLE = {"helps": "bold green", "hurts": "bold red", "inconclusive": "yellow"}
 VERDICT_MARK = F.VERDICT_MARK
@@ -198,7 +199,11 @@ class MetricTable(Widget):
 
     def _layout(self) -> tuple[list[str], int]:
         wanted = COMPARISON_COLUMNS if self.comparison is not None else REPORT_COLUMNS
-        return choose_columns(self.size.width or 100, wanted)
+        # A "(not calibrated)" mark widens the metric column: other columns make room.
+        marked = [len(m) + len(mark(self.report, m)) for m, *_ in self._rows()
+                  if self.comparison is None and mark(self.report, m)]
+        wider = max(0, max(marked, default=0) - _WIDTHS["metric"])
+        return choose_columns((self.size.width or 100) - wider, wanted)
 
     def _rows(self) -> list[tuple[str, float | None, float | None, float | None, str]]:
         """(metric, value on the bar, CI low, CI high, verdict) in display order."""
@@ -271,6 +276,8 @@ class MetricTable(Widget):
         report = self.report
         assert report is not None
         m: MetricLift = report.metrics[name]
+        if mark(report, name):  # its judges disagree with the author's labels (issue 19)
+            out["metric"].append(mark(report, name), style="bold red")  # type: ignore[union-attr]
         plan = report.extra.plans.get(name)
         out |= {
             "with": F.num(m.with_, 2), "base": F.num(m.base, 2),

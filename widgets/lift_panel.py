@@ -1,6 +1,6 @@
 """The Lift tab's body: the stored runs above, the chosen run's Skill Lift below.
 
-Its keys (m, h, t, k, p, b) work wherever the focus is in the tab, the run list included: an
+Its keys (m, h, t, k, p, a, b) work wherever the focus is in the tab, the run list included: an
 author who just pressed Enter on a run can press h for the heatmap without a Tab first.
 `b` shows in the footer only while a two-run comparison is on screen, `k` (Skill Mode) only
 for a run with skill_mode trials, `p` (Parts) only for a run with without:<part> trials.
@@ -28,6 +28,7 @@ class LiftPanel(Vertical):
         Binding("t", "section('triage')", "Negative lift", id="lift.triage"),
         Binding("k", "section('skill_mode')", "Skill Mode", id="lift.skill_mode"),
         Binding("p", "section('parts')", "Parts", id="lift.parts"),
+        Binding("a", "section('agreement')", "Agreement", id="lift.agreement"),
         Binding("b", "back", "Back to run", id="lift.back"),
     ]
 

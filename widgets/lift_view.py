@@ -28,6 +28,7 @@ from textual.widgets import Static, TabbedContent, TabPane
 
 from skillforge.models.lift import LiftReport, RunComparison
 from skillforge.report import facts as F
+from widgets.agreement_view import AgreementView
 from widgets.ci_bars import VERDICT_STYLE, MetricTable, dimensions_table
 from widgets.heatmap import Heatmap, cell_detail, heat_legend
 from widgets.parts_view import PartsTable, PartsView
@@ -35,7 +36,7 @@ from widgets.skill_table import SkillModeView, SkillTable
 from widgets.triage_list import NegativeList, triage_detail
 
 SECTIONS = {"metrics": "lift-metrics", "cases": "lift-cases", "triage": "lift-triage",
-            "skill_mode": "lift-skillmode", "parts": "lift-parts"}
+            "skill_mode": "lift-skillmode", "parts": "lift-parts", "agreement": "lift-agreement"}
 
 
 class CompareRequested(Message):
@@ -107,6 +108,9 @@ When the baseline ran an earlier version of the skill the label reads **version 
 - **p** Parts, for a run with `without:<part>` trials (`--ablate`): each part's token
   cost, effect with its CI bar and verdict; **Enter** on a part compares with_skill and
   without it on the case where they differ most
+- **a** agreement: the judge models ranked by agreement with your labels of this skill
+  (n, MAE, bias, Spearman ρ, weighted κ with intervals, self-consistency, "not
+  calibrated" under the skill's `[judge] calibration_kappa` bar), and raw vs calibrated lift
 - **Enter** on a case (heatmap or triage list) opens its trajectories side by side
 - **b** back from a two-run comparison to the run's own lift
 """
@@ -126,6 +130,7 @@ When the baseline ran an earlier version of the skill the label reads **version 
         Binding("t", "section('triage')", "Negative lift", id="lift.triage"),
         Binding("k", "section('skill_mode')", "Skill Mode", id="lift.skill_mode"),
         Binding("p", "section('parts')", "Parts", id="lift.parts"),
+        Binding("a", "section('agreement')", "Agreement", id="lift.agreement"),
         Binding("b", "back", "Back to run", id="lift.back"),
     ]
 
@@ -170,6 +175,8 @@ When the baseline ran an earlier version of the skill the label reads **version 
                 yield SkillModeView(id="lift-skill-mode")
             with TabPane("Parts", id="lift-parts"):
                 yield PartsView(id="lift-parts-view")
+            with TabPane("Agreement", id="lift-agreement"):
+                yield AgreementView(id="lift-agreement-view")
 
     def on_mount(self) -> None:
         self._render_all()
@@ -186,6 +193,8 @@ When the baseline ran an earlier version of the skill the label reads **version 
         if report is None:
             self._message = Text("No run chosen yet.", style="dim")
         self._render_all()
+        if self.is_mounted and report is not None and self.section == "agreement":
+            self.query_one(AgreementView).request(report)  # the new run's agreement
 
     def show_comparison(self, comparison: RunComparison) -> None:
         """Show the change of lift between two runs; **b** returns to the last report."""
@@ -198,6 +207,10 @@ When the baseline ran an earlier version of the skill the label reads **version 
         """A notice in place of the title (computing…, a store error with what to do)."""
         self._message = Text(text, style="bold red" if error else "yellow")
         self._render_title()
+
+    def show_agreement(self, data) -> None:
+        """The judges' agreement with the author (a SkillAgreement), computed by the app."""
+        self.query_one(AgreementView).show(data)
 
     @property
     def section(self) -> str:
@@ -214,6 +227,11 @@ When the baseline ran an earlier version of the skill the label reads **version 
         comparing = self.comparison is not None
         for pane in ("lift-cases", "lift-triage"):
             (tabs.hide_tab if comparing else tabs.show_tab)(pane)
+        # Agreement: in the strip once opened with a (not for a two-run comparison).
+        agreement = not comparing and self.query_one(AgreementView).requested
+        (tabs.show_tab if agreement else tabs.hide_tab)(SECTIONS["agreement"])
+        if not agreement and tabs.active == SECTIONS["agreement"]:
+            tabs.active = SECTIONS["metrics"]
         skill_mode = self.has_skill_mode
         if not skill_mode and tabs.active == SECTIONS["skill_mode"]:
             tabs.active = SECTIONS["metrics"]
@@ -354,9 +372,13 @@ When the baseline ran an earlier version of the skill the label reads **version 
             self.notify("This run removed no part of the skill: run `skillforge trial PATH "
                         "--ablate all` for the Parts view.", timeout=3)
             return
+        if name == "agreement":  # computed afresh: labels may have been added since
+            self.query_one(AgreementView).request(self.report)
+            self.query_one(TabbedContent).show_tab(SECTIONS[name])
         self.query_one(TabbedContent).active = SECTIONS[name]
         target = {"metrics": "#lift-metrics-body", "cases": Heatmap,
-                  "triage": NegativeList, "skill_mode": SkillTable, "parts": PartsTable}[name]
+                  "triage": NegativeList, "skill_mode": SkillTable, "parts": PartsTable,
+                  "agreement": AgreementView}[name]
         self.query_one(target).focus()  # type: ignore[call-overload]
 
     # --- parts (ablation) -------------------------------------------------------------------

@@ -3,9 +3,10 @@
 Each judge model judges the skill (cached by content, so a repeat costs nothing); its
 criterion scores meet the author's rubric labels of this very version of the skill, and its
 stored trial judgments (every run of the skill in the run store) meet the author's trial
-labels. Judges are ranked by their mean weighted kappa over the metrics and criteria with
-labels when every judge has one (then by the mean absolute error, scaled to 0-1), else by
-that error alone. Exit 0, or 2 without labels.
+labels. Judges are ranked (skillforge.lift.calibration_rank.rank, as the Lift tab's agreement
+view ranks them) by their mean weighted kappa over the metrics and criteria with labels when
+every judge has one (then by the mean absolute error, scaled to 0-1), else by that error
+alone. Exit 0, or 2 without labels.
 """
 
 from __future__ import annotations
@@ -15,36 +16,14 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import click
 
-from skillforge.lift.calibration_run import agreement_rows, rubric_judgments, run_judgments
-from skillforge.models.labels import CalibrationBar, JudgeAgreement, scale_max
+from skillforge.lift.calibration_rank import compare_rows, rank
+from skillforge.lift.calibration_run import rubric_judgments, run_judgments
+from skillforge.models.labels import CalibrationBar
 from skillforge.report.facts import num
-
-
-def rank(rows: list[JudgeAgreement]) -> list[dict[str, Any]]:
-    """One entry per judge: mean kappa and scaled MAE over its labelled metrics, best first."""
-    judges: dict[str, list[JudgeAgreement]] = {}
-    for r in rows:
-        if r.judge not in ("grader", "overall") and r.n:
-            judges.setdefault(r.judge, []).append(r)
-    out = []
-    for judge, rs in judges.items():
-        kappas = [r.kappa for r in rs if r.kappa is not None]
-        maes = [r.mae / scale_max(r.metric) for r in rs if r.mae is not None]
-        out.append({"judge": judge, "labels": sum(r.n for r in rs),
-                    "mean_kappa": sum(kappas) / len(kappas) if kappas else None,
-                    "mean_mae": sum(maes) / len(maes) if maes else None,
-                    "not_calibrated": sorted(r.metric for r in rs if r.status == "not calibrated"),
-                    "rows": [r.model_dump(mode="json") for r in rs]})
-    # Kappa first when every judge has one (it is undefined on too uniform labels), else
-    # the mean absolute error alone.
-    by_kappa = all(d["mean_kappa"] is not None for d in out)
-    out.sort(key=lambda d: (-d["mean_kappa"] if by_kappa else 0,
-                            d["mean_mae"] if d["mean_mae"] is not None else 9))
-    return out
 
 
 def _fail(message: str) -> NoReturn:
@@ -80,14 +59,8 @@ def compare_and_exit(plans: list, run_all: Callable, *, fmt: str, state_dir: str
                 judgments += run_judgments(store, run.run_id)
         repeats = store.repeated_judgments()
     # Rubric labels meet every model's fresh scores of the same content, not only the
-    # judge the author saw: compare through the content, like trial labels.
-    authors = {(lb.kind, lb.content_hash, lb.metric): lb for lb in labels}
-    rubric_as_trial = [j.model_copy(update={"kind": "trial"}) for j in judgments
-                       if j.kind == "rubric"]
-    trial_labels = [lb.model_copy(update={"kind": "trial"}) if lb.kind == "rubric" else lb
-                    for lb in authors.values()]
-    rows = agreement_rows([j for j in judgments if j.kind == "trial"] + rubric_as_trial,
-                          trial_labels, repeats, bar)
+    # judge the author saw: compared through the content, like trial labels.
+    rows = compare_rows(judgments, labels, repeats, bar)
     ranking = rank(rows)
     if not ranking:
         _fail("no labelled judgment of this skill to compare the judges on: label some "

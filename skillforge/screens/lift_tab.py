@@ -34,6 +34,14 @@ class CaseReady(Message):
         self.labels = labels  # (judgments of the case, author labels, progress): issue 19
 
 
+class AgreementReady(Message):
+    """The agreement view's data (a SkillAgreement), or why there is none (issue 19)."""
+
+    def __init__(self, data=None, error: str | None = None) -> None:
+        super().__init__()
+        self.data, self.error = data, error
+
+
 class HarvestDone(Message):
     """A harvest worker finished: the folders written and what harvest said, or why not."""
 
@@ -92,8 +100,10 @@ class LiftTab:
             if run is None:
                 self.post_message(LiftReady(error=f"no run {run_id!r} in the store"))
                 return
-            # The report's own computation: agreement, and Skill Mode's SkillCraft metrics.
-            self.post_message(LiftReady(report=run_lift(store, run, store.trials(run_id))))
+            # The report's own computation: agreement, and Skill Mode's SkillCraft metrics;
+            # "not calibrated" under the skill's own [judge] bar.
+            self.post_message(LiftReady(report=run_lift(store, run, store.trials(run_id),
+                                                        bar=self._calibration_bar())))
 
         self.run_worker(work, name="lift", group="lift", exclusive=True, thread=True, exit_on_error=False)
 
@@ -141,6 +151,56 @@ class LiftTab:
             view.show(message.report)
         if (panel := self.pane("LiftPanel")) is not None:
             panel.refresh_bindings()  # b (back) shows only during a comparison
+
+    # --- agreement (issue 19) --------------------------------------------------------------
+
+    def _calibration_bar(self):
+        from skillforge.models.labels import CalibrationBar
+
+        settings, _err = self.ws.settings(self.current)
+        return CalibrationBar(min_kappa=settings.judge.calibration_kappa,
+                              min_labels=settings.judge.calibration_min_labels)
+
+    def on_agreement_requested(self, message) -> None:
+        """a in the Lift tab: rank the judges of the run's skill by agreement with the
+        author's labels, from the run store, in a worker."""
+        message.stop()
+        report = message.report
+        settings, _err = self.ws.settings(self.current)
+        bar, configured = self._calibration_bar(), list(settings.judge.models)
+
+        def work() -> None:
+            import sqlite3
+
+            from skillforge.lift.calibration_rank import skill_agreement
+
+            store = self._store()
+            if store is None:
+                self.post_message(AgreementReady(error="no run store yet: run a trial first"))
+                return
+            run = store.run(report.run_id) if report is not None else None
+            skill = run.skill_name if run is not None else (
+                self.current.name if self.current is not None else None)
+            try:
+                with store:
+                    data = skill_agreement(store, skill, bar, configured=configured,
+                                           report=report)
+            except (OSError, sqlite3.Error) as exc:
+                self.post_message(AgreementReady(error=f"the run store could not be read: "
+                                                       f"{exc}"))
+                return
+            self.post_message(AgreementReady(data))
+
+        self.run_worker(work, name="agreement", group="agreement", exclusive=True, thread=True,
+                        exit_on_error=False)
+
+    def on_agreement_ready(self, message: AgreementReady) -> None:
+        if (view := self.pane("AgreementView")) is None:
+            return
+        if message.error:
+            view.show_message(message.error, error=True)
+        else:
+            view.show(message.data)
 
     # --- compare ------------------------------------------------------------------------
 
