@@ -1,7 +1,8 @@
 """`skillforge trial PATH`: paired trials in local containers, with live progress and a gate.
 
 Exit codes: 0 the run finished (with `--gate`: and nothing hurts); 1 `--gate` failed (a
-metric's verdict is `hurts`); 2 bad input, no
+metric's verdict is `hurts`) or `--require-calibrated` did (a judged metric's judges are not
+shown to agree with the author's labels); 2 bad input, no
 provider, no Docker, or no trial could finish; 130 interrupted (the run is stored as
 cancelled; `--resume RUN_ID` finishes it).
 
@@ -41,7 +42,9 @@ from skillforge.trials.decoys import (
 from skillforge.harnesses import AGENTS
 from skillforge.lift.bootstrap import BOOTSTRAP_MIN_CASES, bootstrap_refusal
 from skillforge.lift.intervals import CI_METHODS, DEFAULT_CI
+from skillforge.cli.trial_calibration import calibration_bar, calibration_failures
 from skillforge.lift.compute import lift_for_run
+from skillforge.models.labels import CalibrationBar
 from skillforge.lift.agreement import run_agreement
 from skillforge.models.llm import ProviderNotConfigured
 from skillforge.models.trial import BASE_CONDITIONS, RunSpec, is_condition
@@ -195,6 +198,11 @@ class _Display:
               show_default=True, help="json prints one document at the end.")
 @click.option("--gate", is_flag=True,
               help="Exit 1 when a metric's verdict is `hurts`.")
+@click.option("--require-calibrated", is_flag=True,
+              help="Gate: exit 1 when a judged metric's judges are not shown to agree with "
+                   "the author's labels of the skill (weighted kappa under [judge] "
+                   "calibration_kappa, too few labels, or none; see `skillforge label`), "
+                   "as `skillforge report --require-calibrated`.")
 @click.option("--ci", type=click.Choice(CI_METHODS), default=DEFAULT_CI, show_default=True,
               help="Confidence interval of the lift: skew-t (the t interval widened on the "
                    "skewed side), t (the plain t interval), or a studentized bootstrap "
@@ -218,7 +226,8 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
           max_turns: int | None, disk_mb: int | None, workspace: str | None, decoys: int | None,
           decoys_from: Path | None, decoy_seed: int, sweep_decoys: str | None,
           baseline_version: str | None, skill_cache_from: str | None, static_reuse: bool,
-          resume: str | None, state_dir: Path | None, fmt: str, gate: bool, ci: str,
+          resume: str | None, state_dir: Path | None, fmt: str, gate: bool,
+          require_calibrated: bool, ci: str,
           ablate: tuple[str, ...], dry_run: bool, judge_models: tuple[str, ...],
           no_judge: bool) -> None:
     """Run paired trials of a skill: each case with the skill and without it (baseline).
@@ -274,9 +283,10 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
         dry_run_and_exit(settings, store, skill_dir, overrides, fmt)
     display = _Display(fmt)
     if sweep_decoys is not None:
-        if decoys is not None or gate:
+        if decoys is not None or gate or require_calibrated:
             raise click.UsageError("--sweep-decoys runs one paired trial per count; it does "
-                                   "not combine with --decoys or --gate")
+                                   "not combine with --decoys, --gate or "
+                                   "--require-calibrated")
         assert skill_dir is not None
         try:
             _check_ci(ci, build_run_spec(skill_dir, settings, overrides))
@@ -331,7 +341,10 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
         _fail(str(exc))
     except SandboxUnavailable as exc:
         _fail(str(exc))
-    finish(store, summary, fmt=fmt, gate=gate, ci=ci, display=display, judged=bool(judges))
+    bar = calibration_bar(settings if skill_dir is not None else None,
+                          runner.spec.skill_path) if require_calibrated else None
+    finish(store, summary, fmt=fmt, gate=gate, ci=ci, display=display, judged=bool(judges),
+           calibration=bar)
 
 
 def sweep(settings, store: RunStore, skill_dir: Path, counts_text: str, *, overrides: dict,
@@ -381,8 +394,10 @@ def sweep(settings, store: RunStore, skill_dir: Path, counts_text: str, *, overr
 
 
 def finish(store: RunStore, summary: RunSummary, *, fmt: str, gate: bool, ci: str,
-           display: _Display, judged: bool) -> NoReturn:
-    """Print the result (json document or lift table) and exit with the right code."""
+           display: _Display, judged: bool,
+           calibration: CalibrationBar | None = None) -> NoReturn:
+    """Print the result (json document or lift table) and exit with the right code;
+    `calibration` (the bar) when --require-calibrated gates on the judges' agreement."""
     run = store.run(summary.run_id)
     trials = store.trials(summary.run_id)
     lift = None
@@ -391,6 +406,9 @@ def finish(store: RunStore, summary: RunSummary, *, fmt: str, gate: bool, ci: st
         lift = lift_for_run(run, trials, ci=ci,  # type: ignore[arg-type]
                             judge_agreement=run_agreement(store.metrics(summary.run_id)))
     failures = gate_failures(lift) if (gate and lift is not None) else []
+    if calibration is not None:
+        failures += calibration_failures(store, run, trials, lift, calibration)
+    gated = gate or calibration is not None
     skills = skill_mode_summary(store.skill_mode_trials(summary.run_id))
     from skillforge.cli.parts import ablation_table
     from skillforge.report.source import run_ablation
@@ -398,7 +416,7 @@ def finish(store: RunStore, summary: RunSummary, *, fmt: str, gate: bool, ci: st
     ablation = run_ablation(store, run, trials, ci) if run is not None else None
     if fmt == "json":
         doc = trial_document(summary.run_id, summary.spec, trials, status=summary.status,
-                             lift=lift, gate=failures if gate else None)
+                             lift=lift, gate=failures if gated else None)
         if skills:
             doc["skill_mode"] = skills
         if ablation is not None:
