@@ -75,7 +75,7 @@ def test_decoy_mistakes_exit_2_naming_the_fix(cli, skills, tmp_path):
     proc = cli(str(skills / "csv-insights"), "--sweep-decoys", "0,x")
     assert proc.returncode == 2 and "--sweep-decoys" in proc.stderr
     proc = cli(str(skills / "csv-insights"), "--sweep-decoys", "0,1", "--gate")
-    assert proc.returncode == 2 and "does not combine with --decoys or --gate" in proc.stderr
+    assert proc.returncode == 2 and "does not combine with --decoys, --gate" in proc.stderr
 
 
 @pytest.mark.docker
