@@ -62,7 +62,9 @@ async def test_an_unexpected_exception_is_a_bug_with_the_log_path(skill: Path, m
     def broken(*_a, **_k):
         raise KeyError("a key nobody expected")
 
-    monkeypatch.setattr("skillforge.lift.agreement.run_agreement", broken)
+    # Where the Lift tab calls it (report.source binds the name at import, so patching
+    # skillforge.lift.agreement alone depends on which test imported source first).
+    monkeypatch.setattr("skillforge.report.source.run_agreement", broken)
     app = make_app(skill, Settings())
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)
