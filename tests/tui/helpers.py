@@ -87,3 +87,31 @@ def screen_lines(app: SkillforgeApp) -> list[str]:
 
 def screen_text(app: SkillforgeApp) -> str:
     return "\n".join(screen_lines(app))
+
+
+async def open_run_list(pilot) -> None:
+    """Lift tab (key 5), once the skill is linted and the stored runs are listed; the list
+    has the focus."""
+    from widgets.run_picker import RunPicker
+
+    app = pilot.app
+    await settle(pilot)
+    await pilot.press("5")
+    await wait_for(pilot, lambda: bool(app.workbench.query(RunPicker))
+                   and app.workbench.query_one(RunPicker).runs, 10, "the runs")
+    app.workbench.query_one(RunPicker).focus()
+
+
+async def open_lift(pilot, run_row: int = 0, run_id: str | None = None,
+                    timeout: float = 20):
+    """Lift tab; Enter on the run at `run_row` of the list (newest first); its LiftView
+    once the run's lift is shown (that of `run_id`, when given)."""
+    from widgets.lift_view import LiftView
+
+    await open_run_list(pilot)
+    await pilot.press(*["down"] * run_row, "enter")
+    lift = pilot.app.workbench.query_one(LiftView)
+    await wait_for(pilot, lambda: lift.report is not None
+                   and (run_id is None or lift.report.run_id == run_id), timeout,
+                   "the run's lift")
+    return lift

@@ -21,12 +21,11 @@ from skillforge.models.config import Settings
 from skillforge.models.judge import CRITERIA
 from skillforge.models.labels import CalibrationBar, Label
 from tests.conftest import SAMPLE_SKILLS
-from tests.tui.helpers import make_app, screen_text, settle, wait_for
+from tests.tui.helpers import make_app, open_lift, screen_text, wait_for
 from tests.widgets.lift_fixture import JUDGE, RUN_ID, SKILL, build_store
 from widgets.agreement_view import AgreementView
 from widgets.ci_bars import MetricTable
 from widgets.lift_view import LiftView
-from widgets.run_picker import RunPicker
 
 SIZES = [(80, 24), (120, 40)]
 # The skill's own bar: with the default (20 labels) goal_accuracy's 8 labels would be
@@ -78,14 +77,7 @@ def unlabelled(tmp_path: Path, monkeypatch) -> Path:
 async def open_agreement(pilot) -> AgreementView:
     """Lift tab, Enter on the run, then a (straight from the run list)."""
     app = pilot.app
-    await settle(pilot)
-    await pilot.press("5")
-    await wait_for(pilot, lambda: bool(app.workbench.query(RunPicker))
-                   and app.workbench.query_one(RunPicker).runs, 10, "the runs")
-    app.workbench.query_one(RunPicker).focus()
-    await pilot.press("enter")
-    lift = app.workbench.query_one(LiftView)
-    await wait_for(pilot, lambda: lift.report is not None, 15, "the run's lift")
+    lift = await open_lift(pilot)
     await pilot.press("a")
     view = app.workbench.query_one(AgreementView)
     await wait_for(pilot, lambda: view.data is not None, 30, "the agreement")

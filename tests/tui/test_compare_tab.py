@@ -11,11 +11,9 @@ import pytest
 
 from skillforge.models.config import Settings
 from tests.conftest import SAMPLE_SKILLS
-from tests.tui.helpers import SIZE, make_app, settle, wait_for
+from tests.tui.helpers import SIZE, make_app, open_lift, wait_for
 from tests.widgets.lift_fixture import RUN_ID, WORST, build_store
 from widgets.compare_view import CompareView
-from widgets.lift_view import LiftView
-from widgets.run_picker import RunPicker
 from widgets.step_detail import StepDetail
 from widgets.triage_list import NegativeList
 
@@ -33,15 +31,7 @@ def workspace(tmp_path: Path, monkeypatch) -> Path:
 async def open_worst_case(pilot) -> CompareView:
     """Lift tab, Enter on the run, t for the negative-lift list, Enter on the worst case."""
     app = pilot.app
-    await settle(pilot)
-    await pilot.press("5")
-    await wait_for(pilot, lambda: bool(app.workbench.query(RunPicker))
-                   and app.workbench.query_one(RunPicker).runs, 10, "the runs")
-    app.workbench.query_one(RunPicker).focus()
-    await pilot.press("enter")
-    lift = app.workbench.query_one(LiftView)
-    await wait_for(pilot, lambda: lift.report is not None and lift.report.run_id == RUN_ID, 15,
-                   "the run's lift")
+    await open_lift(pilot, run_id=RUN_ID)
     await pilot.press("t")  # from the run list: the tab's keys work without a Tab first
     await wait_for(pilot, lambda: app.focused is app.workbench.query_one(NegativeList), 5,
                    "the negative-lift list focused")

@@ -13,11 +13,10 @@ from skillforge.models.config import Settings
 from skillforge.screens.failures import classify
 from tests.conftest import SAMPLE_SKILLS
 from tests.llm_server import structured
-from tests.tui.helpers import SIZE, make_app, settle, wait_for
+from tests.tui.helpers import SIZE, make_app, open_run_list, settle, wait_for
 from tests.widgets.lift_fixture import build_store
 from widgets.evals_pane import EvalsPane
 from widgets.lift_view import LiftView
-from widgets.run_picker import RunPicker
 
 
 @pytest.fixture
@@ -67,11 +66,7 @@ async def test_an_unexpected_exception_is_a_bug_with_the_log_path(skill: Path, m
     monkeypatch.setattr("skillforge.report.source.run_agreement", broken)
     app = make_app(skill, Settings())
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await settle(pilot)
-        await pilot.press("5")
-        await wait_for(pilot, lambda: bool(app.workbench.query(RunPicker))
-                       and app.workbench.query_one(RunPicker).runs, 10, "the runs")
-        app.workbench.query_one(RunPicker).focus()
+        await open_run_list(pilot)
         await pilot.press("enter")
         await wait_for(pilot, lambda: bool(errors(app)), 10, "the failure")
         note = errors(app)[-1]

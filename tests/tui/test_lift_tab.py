@@ -11,7 +11,8 @@ import pytest
 
 from skillforge.models.config import Settings
 from tests.conftest import SAMPLE_SKILLS
-from tests.tui.helpers import make_app, screen_lines, screen_text, settle, wait_for
+from tests.tui.helpers import make_app, screen_lines, screen_text, wait_for
+from tests.tui.helpers import open_lift as open_run_lift
 from tests.widgets.lift_fixture import CASES, RUN_ID, build_store
 from widgets.heatmap import Heatmap
 from widgets.lift_view import LiftView
@@ -29,15 +30,7 @@ def workspace(tmp_path: Path, monkeypatch) -> Path:
 
 async def open_lift(pilot, run_row: int = 0) -> LiftView:
     """Lift tab; Enter on the run at `run_row` of the list (newest first)."""
-    app = pilot.app
-    await settle(pilot)
-    await pilot.press("5")
-    await wait_for(pilot, lambda: bool(app.workbench.query(RunPicker))
-                   and app.workbench.query_one(RunPicker).runs, 10, "the runs")
-    app.workbench.query_one(RunPicker).focus()
-    await pilot.press(*["down"] * run_row, "enter")
-    lift = app.workbench.query_one(LiftView)
-    await wait_for(pilot, lambda: lift.report is not None, 15, "the run's lift")
+    lift = await open_run_lift(pilot, run_row)
     await pilot.pause(0.2)
     return lift
 

@@ -15,11 +15,9 @@ from skillforge.models.config import Settings
 from skillforge.models.trial import RunRecord, RunSpec
 from tests.conftest import SAMPLE_SKILLS
 from tests.lift.test_ablation_lift import PARTS, run_trials
-from tests.tui.helpers import make_app, screen_text, settle, wait_for
+from tests.tui.helpers import make_app, open_lift, screen_text, wait_for
 from widgets.compare_view import CompareView
-from widgets.lift_view import LiftView
 from widgets.parts_view import PartsTable
-from widgets.run_picker import RunPicker
 
 
 def workspace(tmp_path: Path, monkeypatch, *, ablated: bool = True) -> Path:
@@ -39,17 +37,6 @@ def workspace(tmp_path: Path, monkeypatch, *, ablated: bool = True) -> Path:
     return skill
 
 
-async def open_lift(pilot) -> LiftView:
-    app = pilot.app
-    await settle(pilot)
-    await pilot.press("5")
-    await wait_for(pilot, lambda: bool(app.workbench.query(RunPicker))
-                   and app.workbench.query_one(RunPicker).runs, 10, "the runs")
-    app.workbench.query_one(RunPicker).focus()
-    await pilot.press("enter")
-    lift = app.workbench.query_one(LiftView)
-    await wait_for(pilot, lambda: lift.report is not None, 20, "the run's lift")
-    return lift
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])

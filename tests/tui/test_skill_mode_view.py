@@ -13,7 +13,7 @@ from skillforge.models.config import Settings
 from skillforge.models.trial import RunRecord, RunSpec
 from tests.conftest import SAMPLE_SKILLS
 from tests.lift.skillcraft_builders import RUN, chain, records
-from tests.tui.helpers import make_app, screen_text, settle, wait_for
+from tests.tui.helpers import make_app, open_lift, screen_text, settle, wait_for
 from widgets.lift_view import LiftView
 from widgets.run_picker import RunPicker
 from widgets.skill_table import SkillTable
@@ -45,14 +45,7 @@ def workspace(tmp_path: Path, monkeypatch, *, folder: bool = False,
 
 async def open_skill_mode(pilot) -> LiftView:
     app = pilot.app
-    await settle(pilot)
-    await pilot.press("5")
-    await wait_for(pilot, lambda: bool(app.workbench.query(RunPicker))
-                   and app.workbench.query_one(RunPicker).runs, 10, "the runs")
-    app.workbench.query_one(RunPicker).focus()
-    await pilot.press("enter")
-    lift = app.workbench.query_one(LiftView)
-    await wait_for(pilot, lambda: lift.report is not None, 20, "the run's lift")
+    lift = await open_lift(pilot)
     await pilot.press("k")  # straight from the run list
     await wait_for(pilot, lambda: lift.section == "skill_mode", 5, "the Skill Mode view")
     await wait_for(pilot, lambda: app.focused is app.workbench.query_one(SkillTable), 5,
