@@ -75,7 +75,7 @@ def method_notes(report: LiftReport) -> list[str]:
             "the studentized mean, its correction capped so that side is at most about 1.5 "
             "times the t interval's); the other bound stays the t interval's, so it is never "
             "narrower than the t interval, and it equals it for symmetric samples and below "
-            "5 cases. The plain t interval is `--ci t`.")
+            "5 cases. The option --ci t gives the plain t interval.")
     if report.extra.ci_method == "bootstrap" and rule.bootstrap_min_cases:
         notes.append(
             "The bootstrap resamples the studentized mean (bootstrap-t), not the mean: "
