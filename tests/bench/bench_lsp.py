@@ -5,9 +5,9 @@
    another; the time from sending the didChange to receiving the publishDiagnostics of
    that version, measured in the client (pytest-lsp's, on pygls) driving the server
    process. Run with `--debounce 0`, so the figure is the server's own work (the lint and
-   the round trip) without the wait after the last keystroke. Target: p95 <= 100 ms.
-   A second run with the default debounce (DEBOUNCE_MS) shows what an author sees:
-   that wait plus the same work.
+   the round trip) without the wait after the last keystroke. A second run with the
+   default debounce (DEBOUNCE_MS, 50 ms) is what an author sees: that wait plus the same
+   work. Target: its p95 <= 100 ms (issue 20: diagnostics within 100 ms of a change).
 2. Idle: the server's CPU time (user + sys, from /proc) over IDLE_S seconds with a skill
    open and nothing happening. Target: ~0 (at most IDLE_CPU_MAX_S).
 """
@@ -121,7 +121,8 @@ def main() -> None:
         "cpu_load_1min": round(os.getloadavg()[0], 2),
         "cpus": os.cpu_count(),
         "targets": TARGETS,
-        "meets_targets": (raw["latency_ms"]["p95"] <= TARGETS["latency_p95_ms"]
+        # What an author sees counts: the default debounce included.
+        "meets_targets": (felt["latency_ms"]["p95"] <= TARGETS["latency_p95_ms"]
                           and raw["idle_cpu_s"] <= TARGETS["idle_cpu_s"]),
     }
     print(json.dumps(doc, indent=2))

@@ -22,7 +22,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 FIXTURES = Path(__file__).parent / "fixtures"
-# Short, so the tests do not wait long; the default (150 ms) is measured by bench_lsp.
+# Short, so the tests do not wait long; the default (50 ms) is measured by bench_lsp.
 DEBOUNCE_MS = 20
 TIMEOUT = 30.0
 
