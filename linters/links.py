@@ -20,12 +20,12 @@ import bisect
 import posixpath
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import unquote
 
 from linters.compiled_regex import rx
 from linters.context import LintContext
+from linters.link_resolver import Resolver
 from linters.markdown import MarkdownDoc
 from linters.path_context import (
     Paragraph,
@@ -35,7 +35,7 @@ from linters.path_context import (
 )
 from linters.registry import check
 from skillforge.models.findings import Finding
-from skillforge.models.skill import SKILL_MD, Skill
+from skillforge.models.skill import Skill
 
 CONVENTIONAL_DIRS = ("scripts", "references", "reference", "assets", "templates")
 _DIRS = "|".join(CONVENTIONAL_DIRS)
@@ -299,82 +299,10 @@ def _mention(span: str) -> tuple[str, bool] | None:
     return cleaned
 
 
-# --- resolving -----------------------------------------------------------------------------
-
-
-def on_disk(base: Path, rel: str) -> bool:
-    try:
-        return (base / rel).exists()
-    except OSError:
-        return False
-
-
-def enclosing_roots(root: Path) -> list[Path]:
-    """Folders above `root` (up to four levels) that hold a SKILL.md: a skill nested in
-    another (spark-video/references/spark-video-cast/) may use the enclosing skill's files."""
-    out: list[Path] = []
-    try:
-        p = root.resolve().parent
-        for _ in range(4):
-            if (p / SKILL_MD).is_file():
-                out.append(p)
-            if p.parent == p:
-                break
-            p = p.parent
-    except OSError:
-        pass
-    return out
-
-
-class _Resolver:
-    """Existence checks for one skill, with the slow fallbacks computed only when needed."""
-
-    def __init__(self, skill: Skill) -> None:
-        self.skill = skill
-        self._enclosing: list[Path] | None = None
-        self._by_name: dict[str, list[str]] | None = None
-
-    def exists(self, ref: PathRef) -> bool:
-        base = "" if ref.from_root else posixpath.dirname(ref.file)
-        target = posixpath.normpath(posixpath.join(base, ref.path))
-        if target == ".." or target.startswith("../"):
-            # Outside the skill folder (a sibling skill of the same plugin): only the disk
-            # can tell. Accept it when it is there.
-            return self._on_disk(self.skill.root, target)
-        if self.skill.exists(target):
-            return True
-        if not ref.link and base:
-            # Agents resolve a mentioned path from the skill root, wherever it is written.
-            root_rel = posixpath.normpath(ref.path)
-            if not root_rel.startswith("..") and self.skill.exists(root_rel):
-                return True
-        # A skill nested inside another skill may point at the enclosing skill's files.
-        return any(self._on_disk(outer, ref.path) for outer in self.enclosing_roots())
-
-    def _on_disk(self, base: Path, rel: str) -> bool:
-        return on_disk(base, rel)
-
-    def enclosing_roots(self) -> list[Path]:
-        if self._enclosing is None:
-            self._enclosing = enclosing_roots(self.skill.root)
-        return self._enclosing
-
-    def suggestion(self, path: str) -> str | None:
-        """An existing file the author probably meant: same name, another folder or case."""
-        if self._by_name is None:
-            self._by_name = {}
-            for f in self.skill.files:
-                self._by_name.setdefault(posixpath.basename(f.path).lower(), []).append(f.path)
-        name = posixpath.basename(path).lower()
-        # Every skill has a SKILL.md: pointing at our own would be no help.
-        hits = [] if name == "skill.md" else self._by_name.get(name, [])
-        return min(hits, key=len) if hits else None
-
-
 @check("SF116")
 def broken_references(ctx: LintContext) -> Iterator[Finding]:
     """Links and path mentions in Markdown that point at files the skill does not have."""
-    resolver = _Resolver(ctx.skill)
+    resolver = Resolver(ctx.skill)
     seen: set[tuple[str, int, str]] = set()
     for f in ctx.markdown_files():
         # Templates and sample outputs hold links for the document the agent will write,
@@ -399,7 +327,7 @@ def broken_references(ctx: LintContext) -> Iterator[Finding]:
             yield _broken(ctx, resolver, ref)
 
 
-def _broken(ctx: LintContext, resolver: _Resolver, ref: PathRef) -> Finding:
+def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef) -> Finding:
     what = "links to" if ref.link else "mentions"
     guess = resolver.suggestion(ref.path)
     if guess is not None:

@@ -17,7 +17,7 @@ from linters.compiled_regex import rx
 from linters.command_dirs import BlockShell
 from linters.commands import Command, commands, script_runs, segments, words
 from linters.context import LintContext
-from linters.links import enclosing_roots, on_disk
+from linters.link_resolver import enclosing_roots, on_disk
 from linters.path_context import Paragraph
 from linters.registry import check
 from skillforge.models.findings import Finding

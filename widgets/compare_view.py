@@ -37,8 +37,8 @@ from skillforge.trajectory.compare_data import (
 )
 from skillforge.models.labels import TRIAL_LABEL_METRICS, Judgment, Label
 from skillforge.models.lift import LiftReport
-from skillforge.models.trial import DEFAULT_METRICS
 from skillforge.report import facts as F
+from widgets.compare_parts import ScoreLine, diff_text
 from widgets.heatmap import SHORT
 from widgets.label_compare import CompareLabels
 from widgets.trajectory_layout import TrajectoryFacts
@@ -47,7 +47,6 @@ from widgets.trajectory_view import TrajectoryView
 SIDE_LABEL = {"with_skill": "with skill", "baseline": "baseline",
               "self_generated": "self-generated"}
 SIDE_TAG = {"with_skill": "W", "baseline": "B", "self_generated": "S"}
-SCORE_METRICS = (*DEFAULT_METRICS, "grader", "overall")
 # Facts of bigger trajectories are left to the viewer's own thread worker.
 SYNC_FACTS_MAX_CALLS = 400
 SLOT_ROWS = (3, 4, 6, 8)
@@ -59,59 +58,6 @@ class CompareClosed(Message):
     def __init__(self, case_id: str | None) -> None:
         super().__init__()
         self.case_id = case_id
-
-
-class ScoreLine:
-    """This side's scores (six metrics, grader, overall), green where better than the other
-    side, red where worse; wrapped between metrics, never inside one."""
-
-    def __init__(self, mine: Attempt | None, other: Attempt | None) -> None:
-        self.items: list[tuple[str, str, str]] = []
-        for m in SCORE_METRICS:
-            v = mine.score(m) if mine else None
-            o = other.score(m) if other else None
-            style = "" if v is None or o is None or abs(v - o) < 1e-9 else \
-                "bold green" if v > o else "bold red"
-            self.items.append((SHORT.get(m, m), F.num(v, 2), style))
-
-    @property
-    def plain(self) -> str:
-        return "  ".join(f"{k} {v}" for k, v, _ in self.items)
-
-    def __rich_console__(self, console, options):
-        text = Text()
-        used = 0
-        for key, value, style in self.items:
-            size = len(key) + 1 + len(value)
-            if used and used + 2 + size > options.max_width:
-                text.append("\n")
-                used = 0
-            elif used:
-                text.append("  ")
-                used += 2
-            text.append(f"{key} ", style="dim")
-            text.append(value, style=style)
-            used += size
-        yield text
-
-
-def diff_text(before: str, after: str, before_label: str = "baseline") -> Group:
-    """The two final answers, each whole, with the words only it has highlighted."""
-    parts = answer_diff(before, after)
-    old, new = Text(), Text()
-    old.append(f"− {before_label:<12}", style="bold red")
-    new.append("+ with skill  ", style="bold green")
-    for op, chunk in parts:
-        if op in ("equal", "delete"):
-            old.append(chunk, style="bold red reverse" if op == "delete" else "")
-        if op in ("equal", "insert"):
-            new.append(chunk, style="bold green reverse" if op == "insert" else "")
-    if not before:
-        old.append("(no final answer)", style="dim")
-    if not after:
-        new.append("(no final answer)", style="dim")
-    same = Text("The final answers are identical.", style="dim") if before == after else Text()
-    return Group(old, new, same)
 
 
 class CompareView(CompareLabels, Vertical):

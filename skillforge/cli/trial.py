@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import NoReturn
 
 import click
-from rich.live import Live
 from rich.markup import escape
 
 from sessions.store import RunStore
-from skillforge.cli.common import console, settings_for, shown_path
+from skillforge.cli.common import settings_for, shown_path
+from skillforge.cli.trial_display import Display
 from skillforge.trials.decoys import (
     DecoyError,
     SweepPoint,
@@ -57,9 +57,7 @@ from skillforge.trials.config import (
     resolve_skill_paths,
     skill_root,
 )
-from skillforge.trials.events import TrialEvent
 from skillforge.trials.output import gate_failures, lift_table, trial_document
-from skillforge.trials.progress import GLYPHS, RunProgress, render_progress
 from skillforge.trials.setup import prepare_runner
 from skillforge.trials.skill_summary import skill_mode_summary, skill_mode_table
 from skillforge.trials.run import RunError, RunSummary, load_cases
@@ -92,50 +90,6 @@ def _check_ci(ci: str, spec: RunSpec) -> None:
         why = bootstrap_refusal(len(load_cases(spec)), "this run")
         if why:
             raise TrialConfigError(f"--ci bootstrap: {why}")
-
-
-class _Display:
-    """Live grid on a terminal; one line per finished trial otherwise; nothing for json."""
-
-    def __init__(self, fmt: str) -> None:
-        self.out = console()
-        self.err = console(stderr=True)
-        self.progress = RunProgress()
-        self.live: Live | None = None
-        self.lines = fmt == "text" and not self.out.is_terminal
-        if fmt == "text" and self.out.is_terminal:
-            self.live = Live(console=self.out, refresh_per_second=4, transient=False,
-                             get_renderable=lambda: render_progress(self.progress))
-
-    @property
-    def notes(self):
-        # While the live grid owns the terminal, notes go through its console (above it).
-        return self.out if self.live is not None else self.err
-
-    def __call__(self, event: TrialEvent) -> None:
-        self.progress.apply(event)
-        if event.kind == "run_started":
-            total = len(event.keys)
-            self.notes.print(f"[dim]run {event.run_id}: {total} trials of {event.skill_name}"
-                           f"{' (resumed)' if event.resumed else ''}[/]")
-        elif self.lines and event.kind in ("finished", "failed", "cancelled"):
-            rec = getattr(event, "record", None)
-            case, cond, attempt = event.key
-            status = rec.status if rec else "cancelled"
-            glyph = GLYPHS.get(status, ("?", ""))[0]
-            detail = ""
-            if rec is not None:
-                detail = f" {rec.wall_s:.1f}s {rec.turns} turns"
-                if rec.grader is not None:
-                    detail += f" grader {rec.grader:g}"
-                if rec.error:
-                    detail += f": {rec.error[:200]}"
-            self.err.print(f"{glyph} {escape(case)} {cond}#{attempt} {status}{escape(detail)}",
-                           highlight=False)
-
-    def warn(self, message: str) -> None:
-        prefix = "" if message.startswith("WARNING") else "warning: "
-        self.notes.print(f"[yellow]{prefix}{escape(message)}[/]")
 
 
 @click.command("trial")
@@ -281,7 +235,7 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
         from skillforge.cli.parts import dry_run_and_exit
 
         dry_run_and_exit(settings, store, skill_dir, overrides, fmt)
-    display = _Display(fmt)
+    display = Display(fmt)
     if sweep_decoys is not None:
         if decoys is not None or gate or require_calibrated:
             raise click.UsageError("--sweep-decoys runs one paired trial per count; it does "
@@ -349,7 +303,7 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
 
 def sweep(settings, store: RunStore, skill_dir: Path, counts_text: str, *, overrides: dict,
           source: Path | None, seed: int, judge: bool, judge_models: tuple[str, ...],
-          ci: str, fmt: str, display: _Display) -> NoReturn:
+          ci: str, fmt: str, display: Display) -> NoReturn:
     """`--sweep-decoys`: one paired run per count, then the table (or JSON) and the exit."""
     try:
         counts = parse_counts(counts_text)
@@ -394,7 +348,7 @@ def sweep(settings, store: RunStore, skill_dir: Path, counts_text: str, *, overr
 
 
 def finish(store: RunStore, summary: RunSummary, *, fmt: str, gate: bool, ci: str,
-           display: _Display, judged: bool,
+           display: Display, judged: bool,
            calibration: CalibrationBar | None = None) -> NoReturn:
     """Print the result (json document or lift table) and exit with the right code;
     `calibration` (the bar) when --require-calibrated gates on the judges' agreement."""

@@ -1,0 +1,56 @@
+"""What `skillforge trial` shows while it runs: live progress on a terminal (or plain
+lines when piped), notes and warnings on stderr, the result on stdout."""
+
+from __future__ import annotations
+
+
+from rich.live import Live
+from rich.markup import escape
+
+from skillforge.cli.common import console
+from skillforge.trials.events import TrialEvent
+from skillforge.trials.progress import GLYPHS, RunProgress, render_progress
+
+
+class Display:
+    """Live grid on a terminal; one line per finished trial otherwise; nothing for json."""
+
+    def __init__(self, fmt: str) -> None:
+        self.out = console()
+        self.err = console(stderr=True)
+        self.progress = RunProgress()
+        self.live: Live | None = None
+        self.lines = fmt == "text" and not self.out.is_terminal
+        if fmt == "text" and self.out.is_terminal:
+            self.live = Live(console=self.out, refresh_per_second=4, transient=False,
+                             get_renderable=lambda: render_progress(self.progress))
+
+    @property
+    def notes(self):
+        # While the live grid owns the terminal, notes go through its console (above it).
+        return self.out if self.live is not None else self.err
+
+    def __call__(self, event: TrialEvent) -> None:
+        self.progress.apply(event)
+        if event.kind == "run_started":
+            total = len(event.keys)
+            self.notes.print(f"[dim]run {event.run_id}: {total} trials of {event.skill_name}"
+                           f"{' (resumed)' if event.resumed else ''}[/]")
+        elif self.lines and event.kind in ("finished", "failed", "cancelled"):
+            rec = getattr(event, "record", None)
+            case, cond, attempt = event.key
+            status = rec.status if rec else "cancelled"
+            glyph = GLYPHS.get(status, ("?", ""))[0]
+            detail = ""
+            if rec is not None:
+                detail = f" {rec.wall_s:.1f}s {rec.turns} turns"
+                if rec.grader is not None:
+                    detail += f" grader {rec.grader:g}"
+                if rec.error:
+                    detail += f": {rec.error[:200]}"
+            self.err.print(f"{glyph} {escape(case)} {cond}#{attempt} {status}{escape(detail)}",
+                           highlight=False)
+
+    def warn(self, message: str) -> None:
+        prefix = "" if message.startswith("WARNING") else "warning: "
+        self.notes.print(f"[yellow]{prefix}{escape(message)}[/]")
