@@ -307,6 +307,13 @@ def _norm(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.lower()))
 
 
+def draft_nonce(skill: Skill, existing: EvalSet | None) -> str:
+    """A fence nonce found in none of the skill's files, paths or existing case prompts."""
+    texts = [f.text or "" for f in skill.files] + [f.path for f in skill.files]
+    texts += [c.prompt for c in existing.cases] if existing else []
+    return fresh_nonce(texts)
+
+
 async def draft_cases(
     skill: Skill, client: ModelClient, *, kinds: Sequence[str] = KINDS, count: int = 1,
     existing: EvalSet | None = None, max_tokens: int | None = None,
@@ -322,9 +329,7 @@ async def draft_cases(
     if skill.skill_md is None or skill.skill_md.text is None:
         raise ProposalError(f"{skill.root}: no readable SKILL.md, so there is nothing to draft "
                             "cases from; run `skillforge lint` on it first")
-    texts = [f.text or "" for f in skill.files] + [f.path for f in skill.files]
-    texts += [c.prompt for c in existing.cases] if existing else []
-    nonce = fresh_nonce(texts)
+    nonce = draft_nonce(skill, existing)
     answer, call = await ask_structured(
         client, system=system_prompt(nonce),
         user=user_prompt(skill, kinds, count, existing, nonce),

@@ -22,12 +22,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from linters.judge_prompt import render_skill
-from skillforge.authoring.drafting import MAX_COUNT, _Ids, _norm, slug
+from skillforge.authoring.drafting import MAX_COUNT, _Ids, _norm, draft_nonce, slug
 from skillforge.models.evals import EvalSet
 from skillforge.models.llm import ModelClient
 from skillforge.models.proposals import Proposal, ProposalError, ProposedCase
 from skillforge.models.skill import Skill
-from skillforge.providers.structured import ask_structured, explain, fresh_nonce
+from skillforge.providers.structured import ask_structured, explain
 
 QUERY_CHARS = 400
 NOTE_CHARS = 200
@@ -141,9 +141,7 @@ async def draft_triggers(skill: Skill, client: ModelClient, *, count: int = 5,
     if skill.skill_md is None or skill.skill_md.text is None:
         raise ProposalError(f"{skill.root}: no readable SKILL.md to draft trigger queries "
                             "from; run `skillforge lint` on it first")
-    texts = [f.text or "" for f in skill.files] + [f.path for f in skill.files]
-    texts += [c.prompt for c in existing.cases] if existing else []
-    nonce = fresh_nonce(texts)
+    nonce = draft_nonce(skill, existing)
     answer, call = await ask_structured(
         client, system=system_prompt(nonce), user=user_prompt(skill, count, existing, nonce),
         schema=trigger_schema(count), parse=_parse(count), retry=_retry(count),
