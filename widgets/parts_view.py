@@ -17,7 +17,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from skillforge.models.lift import LiftReport
-from skillforge.models.parts import AblationReport, PartEffect
+from skillforge.models.ablation import AblationReport, PartEffect
 from skillforge.report import ablation as AB
 from skillforge.report import facts as F
 from widgets.ci_bars import ci_bar

@@ -15,7 +15,8 @@ from typing import NoReturn
 
 import click
 
-from skillforge.models.parts import AblationReport, SkillPart, ablated_condition
+from skillforge.models.ablation import AblationReport
+from skillforge.models.parts import SkillPart, ablated_condition
 
 
 def load_parts(skill_dir: Path) -> list[SkillPart]:

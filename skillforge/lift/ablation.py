@@ -33,15 +33,8 @@ from skillforge.lift.intervals import DEFAULT_CI
 from skillforge.lift.planner import TARGET_HALF_WIDTH
 from skillforge.lift.stats import MIN_VERDICT_CASES, mean
 from skillforge.models.lift import CiMethod, LiftReport, MetricLift, SamplePlan
-from skillforge.models.parts import (
-    AblationReport,
-    EffectRow,
-    PartEffect,
-    RoutingEffect,
-    SkillPart,
-    ablated_condition,
-    part_of,
-)
+from skillforge.models.ablation import AblationReport, EffectRow, PartEffect, RoutingEffect
+from skillforge.models.parts import SkillPart, ablated_condition, part_of
 from skillforge.models.trial import DEFAULT_METRICS, TrialRecord
 
 REFERENCE = "with_skill"

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serial
 
 from skillforge.models.fileio import atomic_write_text
 from skillforge.models.labels import CalibrationReport
-from skillforge.models.parts import AblationReport
+from skillforge.models.ablation import AblationReport
 from skillforge.models.skillcraft import SkillcraftReport
 from skillforge.models.triggers import TriggerReport
 

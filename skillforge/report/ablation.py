@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from skillforge.models.lift import LiftReport, MetricLift
-from skillforge.models.parts import AblationReport, EffectRow, PartEffect
+from skillforge.models.ablation import AblationReport, EffectRow, PartEffect
 from skillforge.report.facts import DASH, num, pct, signed
 
 TITLE = "Parts of the skill (ablation)"
