@@ -309,9 +309,8 @@ def _norm(text: str) -> str:
 
 def draft_nonce(skill: Skill, existing: EvalSet | None) -> str:
     """A fence nonce found in none of the skill's files, paths or existing case prompts."""
-    texts = [f.text or "" for f in skill.files] + [f.path for f in skill.files]
-    texts += [c.prompt for c in existing.cases] if existing else []
-    return fresh_nonce(texts)
+    prompts = [c.prompt for c in existing.cases] if existing else []
+    return fresh_nonce([t for f in skill.files for t in (f.text or "", f.path)] + prompts)
 
 
 async def draft_cases(
