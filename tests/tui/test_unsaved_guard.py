@@ -124,7 +124,10 @@ async def test_a_change_on_disk_under_edits_offers_reload_keep_or_the_difference
         data["evals"][1]["notes"] = "edited in another editor"
         path.write_text(json.dumps(data, indent=2) + "\n")
         bar = app.workbench.query_one(ConflictBar)
-        await wait_for(pilot, lambda: bar.shown, 10, "the conflict bar")
+        diff = bar.query_one("#conflict-diff")
+        # Shown and laid out: a click lands where the button is drawn, and a bar that has
+        # just been shown has no place on the screen until the next refresh.
+        await wait_for(pilot, lambda: bar.shown and diff.region.area > 0, 10, "the conflict bar")
         labels = {str(b.label) for b in bar.query("Button")}
         assert {"Reload from disk", "Keep mine", "View difference"} <= labels
         await pilot.click("#conflict-diff")
