@@ -70,6 +70,7 @@ def test_a_failed_ping_exits_1(llm_server, monkeypatch):
     assert checks["ping"]["status"] == "fail" and "ANTHROPIC_API_KEY" in checks["ping"]["detail"]
 
 
+@pytest.mark.docker  # the plugin make system-deps places; make test-fast leaves it out
 def test_compose_v2_is_reported_from_the_real_plugin():
     # `make test` installs it first (tools/ensure-compose.sh); `docker compose version` reads
     # no daemon, so the unreachable DOCKER_HOST above does not matter.
