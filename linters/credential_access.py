@@ -19,6 +19,7 @@ from linters.security_context import (
     Hit,
     Logical,
     SecurityText,
+    anchors,
     command_lines,
     in_inline_code,
     inline_span,
@@ -43,7 +44,7 @@ _CREDENTIAL = rx(
     # The whole environment, every secret in it: reported only when sent over the network.
     r"|(?P<envdump>\b(?:printenv|env)(?=\s*\||\s*\)))"
 )
-_CREDENTIAL_ANCHORS = (
+_CREDENTIAL_ANCHORS = anchors(
     b"~/.", b"home/.", b"home}/.", b".env", b"security ", b"cookies", b"login data",
     b"169.254.169.254", b"env |", b"env|", b"(env)", b"printenv",
 )

@@ -22,7 +22,7 @@ from linters.attack_talk import (
     quoted,
 )
 from linters.markdown import MarkdownDoc
-from linters.security_context import Hit, Line, SecurityText, short
+from linters.security_context import Hit, Line, SecurityText, anchors, short
 from skillforge.models.findings import Severity
 
 # --- SF501 ------------------------------------------------------------------------------
@@ -70,10 +70,12 @@ _CONCEAL = rx(
     r"forward|email|install|delete|execute|run\s+(?:curl|wget|the\s+following))\b"
 )
 # Anchors: an SF501 phrase always contains one of these (matched on lower-cased bytes).
-# Each anchor is one pass over the file (~0.6 ns a byte), so the list is kept short: rarer
-# phrasings ("you are now in developer mode") are found on lines that also hold one.
-_OVERRIDE_ANCHORS = (b"ignore", b"disregard", b"forget", b"override", b"no longer")
-_CONCEAL_ANCHORS = (b"mention th",)  # "don't mention this" needs no "user"
+# Each line holding one is decoded and run through the regex, so the list is kept to
+# selective words: rarer phrasings ("you are now in developer mode") are found on lines
+# that also hold one.
+_OVERRIDE_ANCHORS = anchors(b"ignore", b"disregard", b"forget", b"override", b"no longer")
+_CONCEAL_ANCHORS = anchors(b"mention th")  # "don't mention this" needs no "user"
+_USER = anchors(b"user")[0]
 # Most mentions of "user" conceal nothing: look for a refusal or hiding word just before it
 # (in the bytes, without decoding the line) before running the regex.
 _CONCEAL_NEAR = (b"not", b"n't", b"never", b"without", b"from", b"tly ")
@@ -86,15 +88,13 @@ def injection_phrases(st: SecurityText) -> Iterator[tuple[Line, int, int, bool]]
             yield line, m.start(), m.end(), True
     low = st.low
     lines = {ln.start: ln for ln in st.lines_with(*_CONCEAL_ANCHORS)}
-    pos = low.find(b"user")
-    while pos >= 0:
+    for pos in st.places(_USER):
         window = low[max(0, pos - 40) : pos + 30]
         for w in _CONCEAL_NEAR:
             if w in window:
                 line = st.line_at(pos)
                 lines[line.start] = line
                 break
-        pos = low.find(b"user", pos + 4)
     for start in sorted(lines):
         line = lines[start]
         for m in _CONCEAL.finditer(line.low):

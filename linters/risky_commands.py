@@ -18,6 +18,7 @@ from linters.security_context import (
     SPAN_REACH,
     Hit,
     SecurityText,
+    anchors,
     command_lines,
     in_inline_code,
     matches,
@@ -49,11 +50,13 @@ _DISK_WRITE = rx(r">\s*/dev/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d)")
 _FORK_BOMB = rx(r"(:|\w{1,40})\s*\(\s*\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}")
 
 
+# `mkfs`, `dd`, `wipefs` and raw writes all name a device under /dev/.
+_SF505_ANCHORS = anchors(b"rm -", b"/dev/", b"chmod", b":|:")
+
+
 def scan_sf505(st: SecurityText) -> Iterator[Hit]:
-    # `mkfs`, `dd`, `wipefs` and raw writes all name a device under /dev/.
-    anchors = (b"rm -", b"/dev/", b"chmod", b":|:")
     seen: set[int] = set()
-    for log, spans in command_lines(st, anchors):
+    for log, spans in command_lines(st, _SF505_ANCHORS):
         found = [*matches(_DESTRUCTIVE, log, spans), *matches(_DISK_WRITE, log, spans, False),
                  *matches(_FORK_BOMB, log, spans)]
         for m in found:
@@ -102,10 +105,12 @@ _RUNS_STDIN = rx(
 )
 
 
+_SF506_ANCHORS = anchors(b"curl", b"wget", b"iex", b"invoke-expression", b"exec(", b"eval(")
+
+
 def scan_sf506(st: SecurityText) -> Iterator[Hit]:
-    anchors = (b"curl", b"wget", b"iex", b"invoke-expression", b"exec(", b"eval(")
     seen: set[int] = set()
-    for log, spans in command_lines(st, anchors):
+    for log, spans in command_lines(st, _SF506_ANCHORS):
         t = log.text
         low = t.lower()
         # Cheap literal checks first: each regex is ~20 ns a character on a long line.
@@ -149,10 +154,12 @@ _PACKAGE_MANAGERS = {
 }
 
 
+_SF509_ANCHORS = anchors(b"sudo", b"su -", b"doas ", b"chmod")
+
+
 def scan_sf509(st: SecurityText) -> Iterator[Hit]:
-    anchors = (b"sudo", b"su -", b"doas ", b"chmod")
     found: dict[Severity, list[tuple[int, int, str]]] = {}
-    for log, spans in command_lines(st, anchors):
+    for log, spans in command_lines(st, _SF509_ANCHORS):
         for m in matches(_PRIV, log, spans):
             line, col = log.where(m.start())
             # Prose that says "requires sudo" names the tool; only code runs it.
@@ -198,11 +205,13 @@ _B64_EXEC = rx(
 _BLOB = rx(r"[A-Za-z0-9+/]{40,}={0,2}")
 
 
+# `eval(Buffer.from(x, 'base64'))` names base64; `eval(atob(...))` has eval(.
+_SF510_ANCHORS = anchors(b"base64", b"exec(", b"eval(", b"atob(", b"-enc")
+
+
 def scan_sf510(st: SecurityText) -> Iterator[Hit]:
-    # `eval(Buffer.from(x, 'base64'))` names base64; `eval(atob(...))` has eval(.
-    anchors = (b"base64", b"exec(", b"eval(", b"atob(", b"-enc")
     seen: set[int] = set()
-    for log, spans in command_lines(st, anchors):
+    for log, spans in command_lines(st, _SF510_ANCHORS):
         for m in matches(_B64_EXEC, log, spans):
             line, col = log.where(m.start())
             verdict = command_severity(st, line, col, Severity.high)

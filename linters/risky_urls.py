@@ -9,9 +9,10 @@ from collections.abc import Iterator
 
 from linters.compiled_regex import rx
 from linters.attack_talk import prose_talk
-from linters.security_context import Hit, Line, SecurityText, short
+from linters.security_context import Hit, Line, SecurityText, anchors, short
 from skillforge.models.findings import Severity
 
+_SCHEME_SEP = anchors(b"://")[0]
 _URL = rx(r"\b(?:https?|ftp)://[^\s<>\"'`)\]}|\\]+", re.IGNORECASE)
 # From a "://" found by `str.find`: the scheme before it and the rest of the URL after it
 # (anchored matches, so a 5,000-character JSON line is not scanned character by character).
@@ -111,7 +112,7 @@ def scan_sf507(st: SecurityText) -> Iterator[Hit]:
     if st.is_license:
         return
     plain: dict[str, list[tuple[int, int, str]]] = {}
-    for line in st.lines_with(b"://"):
+    for line in st.lines_with(_SCHEME_SEP):
         text = line.text
         xmlns = bool(_XMLNS.search(text)) if ("xmlns" in line.low or "schema" in line.low
                                               or "context" in line.low) else False

@@ -3,9 +3,11 @@ spot is an instruction or talk about one.
 
 Speed: a skill is mostly prose, and Python's `re` pays ~20 ns per character for a pattern
 that starts with an alternation or a look-behind. So no scanner runs a regex over a whole
-file. Each names a few literal *anchors*; `bytes.find` over the lower-cased UTF-8 bytes
-(about 1 ns per byte) finds the lines that hold one, and the rule's regex runs on those lines
-only.
+file. Each declares a few literal *anchors* (`anchors()`), and the rule's regex runs only on
+the lines that hold one. All declared anchors are found together, in one Aho-Corasick pass
+over the lower-cased UTF-8 bytes (ahocorasick_rs, ~2 ms for the 7 MB corpus): one
+`bytes.find` per anchor per file, ~40 of them, cost ~140 ms there. A needle nobody declared
+is still found, by `bytes.find`.
 
 Precision: security-focused skills *discuss* the patterns the rules look for ("attackers
 write `ignore previous instructions`"). `linters.attack_talk` reads the context that tells a
@@ -21,6 +23,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
+from ahocorasick_rs import BytesAhoCorasick, MatchKind
+
 from linters.compiled_regex import rx
 from linters.markdown import MarkdownDoc
 from skillforge.models.findings import Severity
@@ -28,16 +32,32 @@ from skillforge.models.findings import Severity
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 
 _LICENSE_NAMES = ("LICENSE", "LICENCE", "COPYING", "NOTICE")
-# Anchors holding a byte that many files lack: test for that byte first.
-_RARE_BYTE = {
-    b"~/.": b"~", b"home/.": b"$", b"home}/.": b"$", b":|:": b"|", b"<(": b"<", b"$(": b"$",
-}
-# Anchors that share a core: one pass lists the core's places, and each anchor is checked
-# there only (an anchor occurs only around its core). Five `env` anchors cost one pass.
-_CORE = {
-    b".env": b"env", b"env |": b"env", b"env|": b"env", b"(env)": b"env",
-    b"printenv": b"env", b"home/.": b"home", b"home}/.": b"home",
-}
+
+# Every anchor a scanner declared, in declaration order (the automaton's pattern order).
+_DECLARED: dict[bytes, None] = {}
+_finder: tuple[tuple[bytes, ...], BytesAhoCorasick] | None = None
+
+
+def anchors(*needles: bytes) -> tuple[bytes, ...]:
+    """Declare lower-case needles a scanner searches (at import): each file's declared
+    needles are found in one pass. Returns them, for the scanner's constant."""
+    global _finder
+    for needle in needles:
+        if needle not in _DECLARED:
+            _DECLARED[needle] = None
+            _finder = None
+    return needles
+
+
+def _automaton() -> tuple[tuple[bytes, ...], BytesAhoCorasick]:
+    global _finder
+    finder = _finder
+    if finder is None:
+        names = tuple(_DECLARED)
+        # Standard semantics with overlapping matches: every occurrence of every needle,
+        # as a `bytes.find` loop per needle would list them.
+        finder = _finder = (names, BytesAhoCorasick(names, matchkind=MatchKind.Standard))
+    return finder
 
 
 @dataclass(frozen=True)
@@ -107,7 +127,7 @@ class SecurityText:
         self._lines: dict[int, Line] = {}
         self._marks: list[tuple[int, int]] = [(0, 1)]  # (byte offset, line) checkpoints
         self._anchored: dict[bytes, tuple[Line, ...]] = {}
-        self._places: dict[bytes, list[int]] = {}
+        self._places: dict[bytes, list[int]] | None = None
 
     @cached_property
     def doc(self) -> MarkdownDoc | None:
@@ -146,45 +166,28 @@ class SecurityText:
         return [found[k] for k in sorted(found)]
 
     def places(self, needle: bytes) -> list[int]:
-        """Every offset of `needle` (lower-case) in the lower-cased bytes, overlaps included;
-        listed once per file, for the scanners that need each place (not only each line)."""
-        got = self._places.get(needle)
+        """Every offset of `needle` (lower-case) in the lower-cased bytes, overlaps included,
+        in order; for the scanners that need each place (not only each line)."""
+        found = self._places
+        if found is None:
+            names, finder = _automaton()
+            found = self._places = {name: [] for name in names}
+            for idx, start, _end in finder.find_matches_as_indexes(self.low, overlapping=True):
+                found[names[idx]].append(start)
+        got = found.get(needle)
         if got is None:
-            got = self._places[needle] = []
-            find = self.low.find
-            pos = find(needle)
-            while pos >= 0:
-                got.append(pos)
-                pos = find(needle, pos + 1)
+            got = found[needle] = _find_all(self.low, needle)
         return got
 
     def _scan(self, needle: bytes) -> tuple[Line, ...]:
-        low = self.low
-        rare = _RARE_BYTE.get(needle)
-        if rare is not None and rare not in low:
-            return ()  # a one-byte search is memchr, ~50 times cheaper than a word search
-        core = _CORE.get(needle)
-        if core is not None or needle in self._places:
-            # Each place of the anchor holds its core at the same offset from its start.
-            off = needle.index(core) if core is not None else 0
-            found: list[Line] = []
-            end = -1
-            for at in self.places(core if core is not None else needle):
-                start = at - off
-                if start > end and start >= 0 and low.startswith(needle, start):
-                    line = self.line_at(start)
-                    found.append(line)
-                    end = line.end
-            return tuple(found)
-        pos = low.find(needle)
-        if pos < 0:
-            return ()  # the usual case
-        out = []
-        while pos >= 0:
-            line = self.line_at(pos)
-            out.append(line)
-            pos = low.find(needle, line.end + 1)
-        return tuple(out)
+        found: list[Line] = []
+        end = -1
+        for at in self.places(needle):
+            if at > end:  # the first place on a line not listed yet
+                line = self.line_at(at)
+                found.append(line)
+                end = line.end
+        return tuple(found)
 
     def line_at(self, offset: int) -> Line:
         """The physical line holding byte `offset`."""
@@ -248,6 +251,15 @@ class SecurityText:
 
     def is_table_row(self, line: Line) -> bool:
         return self.is_markdown and line.text.lstrip().startswith("|")
+
+
+def _find_all(data: bytes, needle: bytes) -> list[int]:
+    out: list[int] = []
+    pos = data.find(needle)
+    while pos >= 0:
+        out.append(pos)
+        pos = data.find(needle, pos + 1)
+    return out
 
 
 def _continues(text: str) -> bool:
