@@ -23,6 +23,7 @@ from skillforge.models.evals import KINDS, EvalCase
 from widgets.evals_checks import CaseProblems
 from widgets.evals_messages import EditExternally
 from widgets.list_editor import ListEditor
+from widgets.steady import show_text
 
 TEXT_AREAS = ("prompt", "ground_truth")
 LISTS = ("files", "expected_behavior")
@@ -220,12 +221,12 @@ adds an item, **Backspace** in an empty item removes it, **Alt+↑/↓** moves i
             messages = fields.get(name, [])
             row = self.query_one(f"#row-{name}")
             row.set_class(bool(messages), "-invalid")
-            self.query_one(f"#error-{name}", Static).update(
-                Text("\n".join(f"⚠ {m}" for m in messages)))
+            show_text(self.query_one(f"#error-{name}", Static),
+                      Text("\n".join(f"⚠ {m}" for m in messages)))
         case_level = fields.get("case", [])
         box = self.query_one("#case-problems", Static)
         box.display = bool(case_level)
-        box.update(Text("\n".join(f"⚠ {m}" for m in case_level)))
+        show_text(box, Text("\n".join(f"⚠ {m}" for m in case_level)))
 
     def error_text(self, name: str) -> str:
         """The problem shown under a field ('' when none); what the author sees."""

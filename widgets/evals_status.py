@@ -16,6 +16,7 @@ from textual.widgets import Button, Static
 
 from skillforge.models.evals import EVALS_PATH, EvalIssue
 from widgets.evals_editor import EvalsEditor
+from widgets.steady import show_text
 from widgets.words import counted
 
 ISSUES_SHOWN = 5
@@ -44,7 +45,7 @@ class EvalsTopBar(Horizontal):
             title.append(f" · {counted(len(editor.cases), 'case')}", style="dim")
             if bad:
                 title.append(f" · {bad} with problems", style="bold red")
-        self.query_one("#evals-title", Static).update(title)
+        show_text(self.query_one("#evals-title", Static), title)
 
 
 class FileIssues(Static):
