@@ -36,13 +36,22 @@ def make_app(path: Path, settings: Settings | None = None) -> SkillforgeApp:
     return build_app(path, settings or Settings())
 
 
+# How often `wait_for` looks at its condition. Between looks the app runs as it would for a
+# person (its own timers lay out and paint); `pilot.pause` is not used for the polling, since
+# each one sends a message to every widget on the screen and waits for all to answer: polling
+# with it every 20 ms cost more CPU than the app itself in the TUI tests.
+POLL_S = 0.02
+
+
 async def wait_for(pilot, condition: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
-    """Let the app run until `condition()` holds; fail with `what` after `timeout` seconds."""
+    """Let the app run until `condition()` holds; fail with `what` after `timeout` seconds.
+    Once it holds, every message already queued is processed (`pilot.pause(0)`)."""
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout}s waiting for {what or condition}")
-        await pilot.pause(0.02)
+        await asyncio.sleep(POLL_S)
+    await pilot.pause(0)
 
 
 def table(app: SkillforgeApp) -> FindingsTable:
