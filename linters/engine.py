@@ -8,7 +8,6 @@ and shellcheck as processes (cached by content hash) and is merged in when it ar
 
 from __future__ import annotations
 
-import traceback
 from pathlib import Path
 
 from linters.compiled_regex import rx
@@ -51,6 +50,8 @@ def fast_findings(ctx: LintContext) -> list[Finding]:
         try:
             out.extend(f for f in fn(ctx) if f.rule not in disabled)
         except Exception as exc:  # any bug in a check: reported with the check's name
+            import traceback  # here: only a crash needs it (with textwrap, ~1 ms of every start)
+
             raise CheckCrashed(
                 f"check {fn.__module__}.{fn.__name__} crashed on {ctx.skill.root}: {exc!r}\n"
                 + traceback.format_exc()

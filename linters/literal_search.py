@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
+from linters import compiled_regex
 from linters.compiled_regex import rx
 
 # Characters outside ASCII that a case-insensitive pattern matches to ASCII letters ("İ"
@@ -47,7 +48,8 @@ def case_sensitive_twin(rx: re.Pattern[str]) -> re.Pattern[str] | None:
     case-insensitive with only lower-case letters of its own (escapes such as `\\S` aside)."""
     if not rx.flags & re.IGNORECASE or _UPPER.search(_ESCAPE.sub("", rx.pattern)):
         return None
-    return re.compile(rx.pattern, rx.flags & ~re.IGNORECASE)
+    # The twin of a pattern fixed in the source is one too: kept compiled like it.
+    return compiled_regex.rx(rx.pattern, rx.flags & ~re.IGNORECASE)
 
 
 def search_lowered(rx: re.Pattern[str], text: str, low: str | None = None) -> bool:

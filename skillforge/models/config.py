@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from skillforge.models.trial import Condition
+from skillforge.models.conditions import Condition
 
 FailOn = Literal["error", "warning", "never"]
 

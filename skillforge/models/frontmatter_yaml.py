@@ -26,10 +26,12 @@ from ruamel.yaml.resolver import VersionedResolver
 CACHE_SIZE = 256
 _STR_TAG = "tag:yaml.org,2002:str"
 
-# Characters ruamel reads as ordinary text everywhere. Outside it: tabs, carriage returns,
-# other control characters, and the characters YAML 1.1 also takes for line breaks (U+0085,
-# U+2028, U+2029) or a byte order mark: all left to ruamel.
-_UNSAFE = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+# Characters ruamel does not read as ordinary text everywhere: tabs, carriage returns, other
+# control characters, the characters YAML 1.1 also takes for line breaks (U+0085, U+2028,
+# U+2029), surrogates, a byte order mark and the non-characters U+FFFE and U+FFFF: all left
+# to ruamel. Listed as they are, not as the complement of the safe ranges: that class takes
+# `re` ~4 ms to compile at every start.
+_UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 _LINE = re.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$")
 # A plain scalar cannot start with an indicator; "-", "?" and ":" can, before a non-space,
 # but are left to ruamel.

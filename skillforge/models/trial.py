@@ -7,29 +7,22 @@ the run store, the metrics, Skill Lift and the reports never care which engine r
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal, Union
+from typing import Literal
 
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, Field
 
-from skillforge.models.parts import ABLATED_CONDITION_PATTERN, SkillPart, is_ablated
+from skillforge.models.conditions import (  # noqa: F401 - re-exported: trial records' vocabulary
+    BASE_CONDITIONS,
+    AblatedCondition,
+    BaseCondition,
+    Condition,
+    is_condition,
+    stages_target,
+)
+from skillforge.models.parts import SkillPart
 from skillforge.models.skill_mode import CacheMode
 
-BaseCondition = Literal["with_skill", "baseline", "self_generated", "skill_mode"]
-BASE_CONDITIONS: tuple[str, ...] = ("with_skill", "baseline", "self_generated", "skill_mode")
-# `without:<part id>` (skillforge.models.parts): the target with one part removed.
-AblatedCondition = Annotated[str, StringConstraints(pattern=ABLATED_CONDITION_PATTERN)]
-Condition = Union[BaseCondition, AblatedCondition]  # noqa: UP007 - a pydantic union of types
 TrialStatus = Literal["ok", "error", "timeout", "cancelled"]
-
-
-def is_condition(text: str) -> bool:
-    """True for a condition name: one of BASE_CONDITIONS or a `without:<part id>`."""
-    return text in BASE_CONDITIONS or is_ablated(text)
-
-
-def stages_target(condition: str) -> bool:
-    """Whether the target skill is in the trial's sandbox: `with_skill` and its ablations."""
-    return condition == "with_skill" or is_ablated(condition)
 
 WorkspacePolicy = Literal["isolated", "group"]
 
