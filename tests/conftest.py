@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.llm_fixtures import PROVIDER_ENV_PREFIXES, clean_provider_env, llm_server, make_client  # noqa: F401
+from tests.scheduling import spread
 
 # Docker fixtures (the trial image built from Debian packages, run ids) and the real model
 # server (llama.cpp serving SmolLM2-135M) for every test folder.
@@ -71,6 +72,8 @@ def pytest_collection_modifyitems(config, items):
         for fixture, marker in ENGINE_FIXTURES.items():
             if fixture in item.fixturenames:
                 item.add_marker(marker)
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # every worker orders its collection alike
+        items[:] = spread(items)
 
 
 # Python's cyclic collector walked every module, test item and fixture definition again and
