@@ -35,7 +35,7 @@ _LICENSE_NAMES = ("LICENSE", "LICENCE", "COPYING", "NOTICE")
 
 # Every anchor a scanner declared, in declaration order (the automaton's pattern order).
 _DECLARED: dict[bytes, None] = {}
-_finder: tuple[tuple[bytes, ...], BytesAhoCorasick] | None = None
+_finder: tuple[tuple[bytes, ...], frozenset[bytes], BytesAhoCorasick] | None = None
 
 
 def anchors(*needles: bytes) -> tuple[bytes, ...]:
@@ -49,14 +49,15 @@ def anchors(*needles: bytes) -> tuple[bytes, ...]:
     return needles
 
 
-def _automaton() -> tuple[tuple[bytes, ...], BytesAhoCorasick]:
+def _automaton() -> tuple[tuple[bytes, ...], frozenset[bytes], BytesAhoCorasick]:
     global _finder
     finder = _finder
     if finder is None:
         names = tuple(_DECLARED)
         # Standard semantics with overlapping matches: every occurrence of every needle,
         # as a `bytes.find` loop per needle would list them.
-        finder = _finder = (names, BytesAhoCorasick(names, matchkind=MatchKind.Standard))
+        finder = _finder = (names, frozenset(names),
+                            BytesAhoCorasick(names, matchkind=MatchKind.Standard))
     return finder
 
 
@@ -127,7 +128,10 @@ class SecurityText:
         self._lines: dict[int, Line] = {}
         self._marks: list[tuple[int, int]] = [(0, 1)]  # (byte offset, line) checkpoints
         self._anchored: dict[bytes, tuple[Line, ...]] = {}
+        # Each needle's places, once the declared ones are indexed: those that occur, and
+        # any other needle asked about. `_indexed`: the declared needles of the index.
         self._places: dict[bytes, list[int]] | None = None
+        self._indexed: frozenset[bytes] = frozenset()
 
     @cached_property
     def doc(self) -> MarkdownDoc | None:
@@ -150,12 +154,16 @@ class SecurityText:
 
     def lines_with(self, *needles: bytes) -> list[Line]:
         """Every line that contains one of the (lower-case) needles, in file order."""
+        places = self._places if self._places is not None else self._index()
+        indexed = self._indexed
         found: dict[int, Line] | None = None
         anchored = self._anchored
         for needle in needles:
+            if needle in indexed and needle not in places:
+                continue  # the usual case: a declared needle the file does not hold
             got = anchored.get(needle)
             if got is None:
-                got = anchored[needle] = self._scan(needle)
+                got = anchored[needle] = self._lines_at(self.places(needle))
             if got:
                 if found is None:
                     found = {}
@@ -168,21 +176,31 @@ class SecurityText:
     def places(self, needle: bytes) -> list[int]:
         """Every offset of `needle` (lower-case) in the lower-cased bytes, overlaps included,
         in order; for the scanners that need each place (not only each line)."""
-        found = self._places
-        if found is None:
-            names, finder = _automaton()
-            found = self._places = {name: [] for name in names}
-            for idx, start, _end in finder.find_matches_as_indexes(self.low, overlapping=True):
-                found[names[idx]].append(start)
-        got = found.get(needle)
+        places = self._places if self._places is not None else self._index()
+        got = places.get(needle)
         if got is None:
-            got = found[needle] = _find_all(self.low, needle)
+            if needle in self._indexed:
+                return []
+            got = places[needle] = _find_all(self.low, needle)
         return got
 
-    def _scan(self, needle: bytes) -> tuple[Line, ...]:
+    def _index(self) -> dict[bytes, list[int]]:
+        """The places of every declared needle the file holds, found in one pass."""
+        names, self._indexed, finder = _automaton()
+        places: dict[bytes, list[int]] = {}
+        for idx, start, _end in finder.find_matches_as_indexes(self.low, overlapping=True):
+            got = places.get(names[idx])
+            if got is None:
+                places[names[idx]] = [start]
+            else:
+                got.append(start)
+        self._places = places
+        return places
+
+    def _lines_at(self, offsets: list[int]) -> tuple[Line, ...]:
         found: list[Line] = []
         end = -1
-        for at in self.places(needle):
+        for at in offsets:
             if at > end:  # the first place on a line not listed yet
                 line = self.line_at(at)
                 found.append(line)
