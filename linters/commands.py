@@ -218,28 +218,35 @@ def script_runs(text: str) -> list[ScriptRun]:
     """Scripts a command line runs, by interpreter (`python x.py`) or directly (`./x`)."""
     out: list[ScriptRun] = []
     for seg in segments(text):
-        ws = words(seg)
-        i = program(ws)
-        if i >= len(ws):
-            continue
-        prog = ws[i]
-        if "/" in prog and not prog.startswith("-"):
-            out.append(ScriptRun(prog, direct=True))
-            continue
-        name = prog.rsplit("/", 1)[-1]
-        j = i + 1
-        after = ws[j] if j < len(ws) else ""
-        if _RUNNERS.get(name) == after or name in ("npx", "bunx", "pnpx") and after in _TS_RUNNERS:
-            j += 1
-        elif not (PYTHON_PROGRAM.match(name) or name in _SIMPLE_INTERPRETERS):
-            continue
-        j = _skip_options(ws, j)
-        # `uv run python x.py`, `poetry run python x.py`
-        if j < len(ws) and (PYTHON_PROGRAM.match(ws[j]) or ws[j] in _SIMPLE_INTERPRETERS):
-            j = _skip_options(ws, j + 1)
-        if j < len(ws) and _looks_like_script(ws[j]):
-            out.append(ScriptRun(ws[j], direct=False, interpreter=name))
+        run = segment_run(words(seg))
+        if run is not None:
+            out.append(run)
     return out
+
+
+def segment_run(ws: list[str]) -> ScriptRun | None:
+    """The script one simple command (its shell `words`) runs, if any. A segment is its own
+    only segment, so `script_runs(seg)` is this of `words(seg)`."""
+    i = program(ws)
+    if i >= len(ws):
+        return None
+    prog = ws[i]
+    if "/" in prog and not prog.startswith("-"):
+        return ScriptRun(prog, direct=True)
+    name = prog.rsplit("/", 1)[-1]
+    j = i + 1
+    after = ws[j] if j < len(ws) else ""
+    if _RUNNERS.get(name) == after or name in ("npx", "bunx", "pnpx") and after in _TS_RUNNERS:
+        j += 1
+    elif not (PYTHON_PROGRAM.match(name) or name in _SIMPLE_INTERPRETERS):
+        return None
+    j = _skip_options(ws, j)
+    # `uv run python x.py`, `poetry run python x.py`
+    if j < len(ws) and (PYTHON_PROGRAM.match(ws[j]) or ws[j] in _SIMPLE_INTERPRETERS):
+        j = _skip_options(ws, j + 1)
+    if j < len(ws) and _looks_like_script(ws[j]):
+        return ScriptRun(ws[j], direct=False, interpreter=name)
+    return None
 
 
 def _skip_options(ws: list[str], j: int) -> int:

@@ -218,7 +218,9 @@ def duplicated_paragraphs(ctx: LintContext) -> Iterator[Finding]:
     if many:
         word_sets = [(key, line, frozenset(words)) for key, line, words in paragraphs]
     else:
-        probes = [(key, line, *_probe_words(words)) for key, line, words in paragraphs]
+        # Distinct words longest first: the rarest, so a missing one is found soonest.
+        probes = [(key, line, sorted(set(words), key=len, reverse=True))
+                  for key, line, words in paragraphs]
     for f in refs:
         if many:
             ref_words, haystack = _squashed_file(f)
@@ -227,11 +229,12 @@ def duplicated_paragraphs(ctx: LintContext) -> Iterator[Finding]:
         else:
             low_bytes = _lowered_bytes(f)
             if low_bytes is not None:
-                candidates = [(key, line) for key, line, _longest, ascii_first in probes
-                              if all(w in low_bytes for w in ascii_first)]
+                candidates = [(key, line) for key, line, longest_first in probes
+                              if all(w.encode() in low_bytes for w in longest_first
+                                     if w.isascii())]
             else:
                 low = lowered(f.text)
-                candidates = [(key, line) for key, line, longest_first, _ascii in probes
+                candidates = [(key, line) for key, line, longest_first in probes
                               if all(w in low for w in longest_first)]
             if not candidates:
                 continue
@@ -281,13 +284,6 @@ def _long_paragraphs(doc: MarkdownDoc) -> list[tuple[str, int, list[str]]]:
                 seen.add(key)
                 out.append((key, start, words))
     return out
-
-
-def _probe_words(words: list[str]) -> tuple[tuple[str, ...], tuple[bytes, ...]]:
-    """A paragraph's distinct words longest first (the rarest, so a miss is found soonest),
-    and the ASCII ones among them as bytes, for `_lowered_bytes`."""
-    longest_first = tuple(sorted(set(words), key=len, reverse=True))
-    return longest_first, tuple(w.encode() for w in longest_first if w.isascii())
 
 
 # Characters whose str.lower() holds an ASCII letter ("İ" lowers to "i̇", the Kelvin sign to

@@ -16,20 +16,25 @@ _FENCE_LINE = rx(
 _LIST_MARKER = rx(r"[-*+]|\d[.)]")
 
 
-def _fence_lines(text: str) -> dict[int, int]:
-    """{line start: line end (-1 at the end of the text)} of each line holding ``` or ~~~
-    (str.find beats a regex); each line is found once, with its end."""
-    ends: dict[int, int] = {}
+def _fence_lines(text: str) -> list[tuple[int, int]]:
+    """(line start, line end or -1 at the end of the text) of each line holding ``` or ~~~,
+    in order (str.find beats a regex); each line is found once, with its end."""
     find, rfind = text.find, text.rfind
+    per_marker: list[list[tuple[int, int]]] = []
     for marker in ("```", "~~~"):
+        lines: list[tuple[int, int]] = []
         pos = find(marker)
         while pos >= 0:
             end = find("\n", pos)
-            ends[rfind("\n", 0, pos) + 1] = end
+            lines.append((rfind("\n", 0, pos) + 1, end))
             if end < 0:
                 break
             pos = find(marker, end)
-    return ends
+        per_marker.append(lines)
+    backticks, tildes = per_marker
+    if not (backticks and tildes):
+        return backticks or tildes  # one marker only (the usual case): in order already
+    return sorted(dict(backticks + tildes).items())
 
 
 def _fence(line: str) -> tuple[str, str, int, bool] | None:
@@ -52,9 +57,7 @@ def unclosed_fence(text: str, first_line: int = 1) -> int | None:
     indented at most three columns more than the opener (list items included).
     """
     opener: tuple[int, str, int] | None = None  # (offset of its line, marker, indent)
-    ends = _fence_lines(text)
-    for start in sorted(ends):
-        end = ends[start]
+    for start, end in _fence_lines(text):
         fence = _fence(text[start:] if end < 0 else text[start:end])
         if fence is None:
             continue

@@ -78,8 +78,7 @@ class MarkdownDoc:
     fences: list[Fence] = field(init=False, default_factory=list)
     headings: list[Heading] = field(init=False, default_factory=list)
     comments: list[Span] = field(init=False, default_factory=list)
-    _code_lines: set[int] = field(init=False, default_factory=set)
-    # The same lines as [start, end) runs of 0-based indexes, in order.
+    # Fenced and indented code lines as [start, end) runs of 0-based indexes, in order.
     _code_runs: list[tuple[int, int]] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
@@ -94,7 +93,6 @@ class MarkdownDoc:
         fence_char = ""
         comment_start: tuple[int, int, list[str]] | None = None
         prev_prose = ""
-        code = self._code_lines
         runs = self._code_runs
         first_line = self.first_line
         for idx, line in enumerate(self.lines):
@@ -111,7 +109,6 @@ class MarkdownDoc:
                     and stripped == marker[0] * len(stripped)
                 ):
                     self.fences.append(Fence(start, no, lang, tuple(self.lines[body_at:idx])))
-                    code.update(range(start, no + 1))
                     runs.append((start - first_line, idx + 1))
                     fence_open = None
                 continue
@@ -165,7 +162,6 @@ class MarkdownDoc:
                 and not prev_prose.strip()
             ):
                 # Indented code block (only after a blank line, as CommonMark says).
-                code.add(no)
                 if runs and runs[-1][1] == idx:
                     runs[-1] = (runs[-1][0], idx + 1)
                 else:
@@ -201,7 +197,6 @@ class MarkdownDoc:
         if fence_open is not None:
             start, _marker, lang, body_at, _indent = fence_open
             self.fences.append(Fence(start, None, lang, tuple(self.lines[body_at:])))
-            code.update(range(start, len(self.lines) + first_line))
             runs.append((start - first_line, len(self.lines)))
         if comment_start is not None:
             start, col, buf = comment_start
@@ -222,6 +217,12 @@ class MarkdownDoc:
 
     def is_code(self, line_no: int) -> bool:
         return line_no in self._code_lines
+
+    @cached_property
+    def _code_lines(self) -> set[int]:
+        # Made on the first question: many documents are read for their links alone.
+        first = self.first_line
+        return {first + i for start, end in self._code_runs for i in range(start, end)}
 
     def prose_lines(self) -> list[tuple[int, str]]:
         """(line number, text) of every line outside fenced or indented code."""
@@ -268,7 +269,7 @@ class MarkdownDoc:
     def inline_code(self) -> list[Span]:
         out: list[Span] = []
         for no, line in [pl for pl in self.prose_lines() if "`" in pl[1]]:
-            out.extend(Span(no, m.start() + 1, m.group(2)) for m in _INLINE_CODE.finditer(line))
+            out += [Span(no, m.start() + 1, m.group(2)) for m in _INLINE_CODE.finditer(line)]
         return out
 
     def paragraphs(self) -> list[tuple[int, str]]:

@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 
 from linters.compiled_regex import rx
 from linters.command_dirs import BlockShell
-from linters.commands import Command, commands, script_runs, segments, words
+from linters.commands import Command, commands, segment_run, segments, words
 from linters.context import LintContext
 from linters.link_resolver import enclosing_roots, on_disk
 from linters.path_context import Paragraph
@@ -35,9 +35,11 @@ def _runs(ctx: LintContext) -> Iterator[tuple[Command, str, bool]]:
             shell = BlockShell(ctx.skill)  # a new shell: a new block, or one inline command
             block = None if cmd.inline else cmd.block
         for seg in segments(cmd.text):
-            if shell.step(seg, words(seg)) or "/" not in seg and shell.cwd in ("", None):
+            ws = words(seg)
+            if shell.step(seg, ws) or "/" not in seg and shell.cwd in ("", None):
                 continue
-            for run in script_runs(seg):
+            run = segment_run(ws)
+            if run is not None:
                 if run.direct:
                     suffix = PurePosixPath(run.path).suffix.lower()
                     if not _EXEC_PATH.match(run.path) or suffix not in SCRIPT_SUFFIXES:
