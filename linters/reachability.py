@@ -46,24 +46,29 @@ class PathWords:
     text and checked where it occurs (`_word_at`), which is far cheaper than listing every
     word of a long reference; only a text asked about very often gets the full list."""
 
-    __slots__ = ("_asked", "_low", "_words")
+    __slots__ = ("_asked", "_low", "_text", "_words")
 
     # After this many questions, listing the words is the cheaper way to answer.
     SEARCHES = 100
 
     def __init__(self, text: str) -> None:
-        self._low = lowered(text)
+        # Lower-cased on the first question: a reference whose files are all reached
+        # already is never asked one.
+        self._text = text
+        self._low: str | None = None
         self._words: frozenset[str] | None = None
         self._asked = 0
 
     def __contains__(self, key: str) -> bool:
         if self._words is not None:
             return key in self._words
+        low = self._low
+        if low is None:
+            low = self._low = lowered(self._text)
         self._asked += 1
         if self._asked > self.SEARCHES:
-            self._words = _all_path_words(self._low)
+            self._words = _all_path_words(low)
             return key in self._words
-        low = self._low
         pos = low.find(key)
         if pos < 0 or not key or key[-1] in "./-" or not all(map(_is_path_char, key)):
             return False  # a word ends with a name character and holds path characters only
