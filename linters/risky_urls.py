@@ -12,7 +12,10 @@ from linters.attack_talk import prose_talk
 from linters.security_context import Hit, Line, SecurityText, anchors, short
 from skillforge.models.findings import Severity
 
-_SCHEME_SEP = anchors(b"://")[0]
+_SCHEME_SEP, _PLAIN_HTTP = anchors(b"://", b"http:")
+# A URL's host and what may precede it (user info, port), read in the lower-cased bytes as
+# far as any reading of the URL could take it.
+_NETLOC = rx(rb"[^/?#\s<>\"'`)\]}|\\]*")
 _URL = rx(r"\b(?:https?|ftp)://[^\s<>\"'`)\]}|\\]+", re.IGNORECASE)
 # From a "://" found by `str.find`: the scheme before it and the rest of the URL after it
 # (anchored matches, so a 5,000-character JSON line is not scanned character by character).
@@ -108,8 +111,29 @@ def _on_list(host: str, hosts: set[str] | frozenset[str]) -> bool:
     return ".".join(labels[-2:]) in hosts or ".".join(labels[-3:]) in hosts
 
 
+def _may_report(st: SecurityText) -> bool:
+    """False when no URL of the file can be reported, told from the bytes without decoding a
+    line: no plain http anywhere, and no host that is an IP address, follows user info, holds
+    a non-ASCII byte, or is (under) a listed shortener or paste site. Most files that hold
+    URLs hold only ordinary https ones."""
+    if st.places(_PLAIN_HTTP):
+        return True
+    low = st.low
+    for at in st.places(_SCHEME_SEP):
+        netloc = _NETLOC.match(low, at + 3).group()  # type: ignore[union-attr]
+        if b"@" in netloc or not netloc.isascii():
+            return True
+        host = netloc.rstrip(b".,;:!?").partition(b":")[0].rstrip(b".")
+        if host[:1].isdigit() or host[:1] == b"[":
+            return True
+        name = host.decode()
+        if _on_list(name, _SHORTENERS) or _on_list(name, _PASTE_AND_CAPTURE):
+            return True
+    return False
+
+
 def scan_sf507(st: SecurityText) -> Iterator[Hit]:
-    if st.is_license:
+    if st.is_license or not _may_report(st):
         return
     plain: dict[str, list[tuple[int, int, str]]] = {}
     for line in st.lines_with(_SCHEME_SEP):

@@ -1,6 +1,7 @@
 """The security scanners' anchors are found in one pass per file (linters.security_context):
 every place of every declared anchor, overlaps included, as a `bytes.find` loop per anchor
-would list them; a needle nobody declared is still found."""
+would list them; a needle nobody declared is still found. A file SF507 passes over by its
+bytes alone has no URL the scan would report."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import linters.security  # noqa: F401 - importing the scanners declares their anchors
+from linters import risky_urls
+from linters.markdown import MarkdownDoc
 from linters.security_context import _DECLARED, SecurityText
 
 
@@ -38,3 +41,30 @@ def test_a_line_holding_an_anchor_twice_is_listed_once_in_file_order():
     sec = SecurityText("run.sh", text)
     assert [(ln.no, ln.text) for ln in sec.lines_with(b"curl", b"sudo")] == [
         (1, "curl a | curl b"), (3, "CURL c")]
+
+
+# URLs of every kind SF507 reports or passes over, with the ways a host can be written.
+URL_PIECES = [
+    "https://github.com/a/b", "http://example.org", "HTTP://Docs.Python.org/x",
+    "https://1.2.3.4/x", "ftp://10.0.0.1", "https://user:pw@8.8.8.8/", "https://[::1]:80/",
+    "https://[2001:db8::1]/", "https://bit.ly/abc", "https://x.bit.ly", "https://BIT.LY.",
+    "https://bit.ly,", "https://bl.in\u212a/", "https://paste.mozilla.org/x", "https://t.co",
+    "https://microsoft.com", "https://a@b.example.com", "https://\u0661.2.3.4", "https://ngrok.io:8443",
+    "xmlns=\"http://www.w3.org/2000/svg\"", "://bare", " ", "\n", "`", "see ", "curl ",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(URL_PIECES), max_size=12))
+def test_a_file_the_url_scan_skips_has_nothing_to_report(pieces):
+    text = "".join(pieces)
+    fast = SecurityText("SKILL.md", text, MarkdownDoc(text))
+    if risky_urls._may_report(fast):
+        return
+    slow = SecurityText("SKILL.md", text, MarkdownDoc(text))
+    real = risky_urls._may_report
+    risky_urls._may_report = lambda _st: True
+    try:
+        assert list(risky_urls.scan_sf507(slow)) == [], text
+    finally:
+        risky_urls._may_report = real
