@@ -77,8 +77,9 @@ _OVERRIDE_ANCHORS = anchors(b"ignore", b"disregard", b"forget", b"override", b"n
 _CONCEAL_ANCHORS = anchors(b"mention th")  # "don't mention this" needs no "user"
 _USER = anchors(b"user")[0]
 # Most mentions of "user" conceal nothing: look for a refusal or hiding word just before it
-# (in the bytes, without decoding the line) before running the regex.
-_CONCEAL_NEAR = (b"not", b"n't", b"never", b"without", b"from", b"tly ")
+# (in the bytes, without decoding the line, one search for all the words) before running
+# the regex.
+_CONCEAL_NEAR = rx(rb"not|n't|never|without|from|tly ")
 
 
 def injection_phrases(st: SecurityText) -> Iterator[tuple[Line, int, int, bool]]:
@@ -88,13 +89,11 @@ def injection_phrases(st: SecurityText) -> Iterator[tuple[Line, int, int, bool]]
             yield line, m.start(), m.end(), True
     low = st.low
     lines = {ln.start: ln for ln in st.lines_with(*_CONCEAL_ANCHORS)}
+    near = _CONCEAL_NEAR.search
     for pos in st.places(_USER):
-        window = low[max(0, pos - 40) : pos + 30]
-        for w in _CONCEAL_NEAR:
-            if w in window:
-                line = st.line_at(pos)
-                lines[line.start] = line
-                break
+        if near(low, max(0, pos - 40), pos + 30):
+            line = st.line_at(pos)
+            lines[line.start] = line
     for start in sorted(lines):
         line = lines[start]
         for m in _CONCEAL.finditer(line.low):
@@ -233,36 +232,17 @@ def _describe(chars: list[str]) -> str:
 
 # UTF-8 of the reported characters: U+200B-U+200D, U+2060, U+FEFF, U+202A-U+202E,
 # U+2066-U+2069, and the F3 A0 plane-14 prefix of tag characters and variation selectors.
-_INVISIBLE_UTF8 = (
+# (The rest of the E2 80 / E2 81 block is ordinary punctuation: dashes, quotes, bullets.)
+# UTF-8 is self-synchronising, so each is found only where such a character is.
+_INVISIBLE_UTF8 = anchors(
     b"\xe2\x80\x8b", b"\xe2\x80\x8c", b"\xe2\x80\x8d", b"\xe2\x81\xa0", b"\xef\xbb\xbf",
     b"\xe2\x80\xaa", b"\xe2\x80\xab", b"\xe2\x80\xac", b"\xe2\x80\xad", b"\xe2\x80\xae",
     b"\xe2\x81\xa6", b"\xe2\x81\xa7", b"\xe2\x81\xa8", b"\xe2\x81\xa9", b"\xf3\xa0",
 )
-_ASCII = bytes(range(128))
-# Third bytes after E2 80 / E2 81 that are reported (the rest of that block is ordinary
-# punctuation: dashes, quotes, ellipses, bullets).
-_E280 = frozenset(b"\x8b\x8c\x8d\xaa\xab\xac\xad\xae")
-_E281 = frozenset(b"\xa0\xa6\xa7\xa8\xa9")
-
-
-def _has_invisible(residue: bytes) -> bool:
-    if b"\xef\xbb\xbf" in residue or b"\xf3\xa0" in residue:
-        return True
-    for prefix, thirds in ((b"\xe2\x80", _E280), (b"\xe2\x81", _E281)):
-        pos = residue.find(prefix)
-        while pos >= 0:
-            if pos + 2 < len(residue) and residue[pos + 2] in thirds:
-                return True
-            pos = residue.find(prefix, pos + 3)
-    return False
 
 
 def scan_sf502(st: SecurityText) -> Iterator[Hit]:
     if st.text.isascii():
-        return
-    # Dropping every ASCII byte leaves a short string of whole multi-byte characters;
-    # UTF-8 is self-synchronising, so a match there is a real character.
-    if not _has_invisible(st.raw.translate(None, _ASCII)):
         return
     by_line: dict[int, tuple[int, list[str]]] = {}
     for line in st.lines_with(*_INVISIBLE_UTF8):
@@ -314,8 +294,11 @@ _DIRECTIVE = rx(
 )
 
 
+_COMMENT_OPEN = anchors(b"<!--")[0]
+
+
 def scan_sf503(st: SecurityText) -> Iterator[Hit]:
-    if "<!--" not in st.text or not st.is_markdown:
+    if not st.is_markdown or not st.places(_COMMENT_OPEN):
         return
     # A file whose line breaks confuse the shared parse still gets its comments read.
     doc = st.doc or MarkdownDoc(st.text)
