@@ -6,6 +6,7 @@ from collections.abc import Callable, Hashable
 from functools import cached_property
 from typing import TypeVar
 
+from linters.anchor_index import AnchorIndex, file_bytes
 from linters.literal_search import folds_safely
 from linters.markdown import MarkdownDoc
 from linters.registry import rule
@@ -25,6 +26,7 @@ class LintContext:
         self.skill = skill
         self.config = config or LintConfig()
         self._docs: dict[str, MarkdownDoc] = {}
+        self._anchors: dict[str, AnchorIndex] = {}
         self._memo: dict[Hashable, object] = {}
 
     def finding(
@@ -77,6 +79,16 @@ class LintContext:
                 return None
             self._docs[path] = MarkdownDoc(f.text)
         return self._docs[path]
+
+    def anchors(self, f: SkillFile) -> AnchorIndex:
+        """The declared needles' places in a file (linters.anchor_index), found once per pass
+        for every rule that asks."""
+        index = self._anchors.get(f.path)
+        if index is None:
+            # The file's own bytes, unless decoding replaced some: then the text's.
+            raw = f.raw if f.raw is not None and f.decode_error is None else None
+            index = self._anchors[f.path] = AnchorIndex(file_bytes(f.text or "", raw))
+        return index
 
     def markdown_files(self) -> list[SkillFile]:
         """Markdown files that are part of the skill's instructions (not evals, not docs)."""

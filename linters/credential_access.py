@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from linters.anchor_index import declare
 from linters.compiled_regex import rx
 from linters.attack_talk import Verdict, command_severity, downgraded
 from linters.security_context import (
@@ -19,7 +20,6 @@ from linters.security_context import (
     Hit,
     Logical,
     SecurityText,
-    anchors,
     command_lines,
     in_inline_code,
     inline_span,
@@ -44,7 +44,7 @@ _CREDENTIAL = rx(
     # The whole environment, every secret in it: reported only when sent over the network.
     r"|(?P<envdump>\b(?:printenv|env)(?=\s*\||\s*\)))"
 )
-_CREDENTIAL_ANCHORS = anchors(
+_CREDENTIAL_ANCHORS = declare(
     b"~/.", b"home/.", b"home}/.", b".env", b"security ", b"cookies", b"login data",
     b"169.254.169.254", b"env |", b"env|", b"(env)", b"printenv",
 )

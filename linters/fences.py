@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from linters.anchor_index import declare
 from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.registry import check
@@ -14,6 +15,7 @@ _FENCE_LINE = rx(
     r"((?:[ \t]{0,3}>)*)([ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*)(`{3,}|~{3,})(.*)"
 )
 _LIST_MARKER = rx(r"[-*+]|\d[.)]")
+_MARKERS = declare(b"```", b"~~~")
 
 
 def _fence_lines(text: str) -> list[tuple[int, int]]:
@@ -85,8 +87,9 @@ def unclosed_fences(ctx: LintContext) -> Iterator[Finding]:
             text, first = ctx.skill.body, ctx.skill.body_start_line
         else:
             text, first = f.text or "", 1
-        if "```" not in text and "~~~" not in text:
-            continue
+        index = ctx.anchors(f)
+        if all(index.lacks(marker) for marker in _MARKERS):
+            continue  # no fence anywhere in the file (a find for each costs a pass)
         start = unclosed_fence(text, first)
         if start is not None:
             yield ctx.finding(

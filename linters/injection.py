@@ -7,6 +7,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
+from linters.anchor_index import declare
 from linters.compiled_regex import rx
 from linters.attack_talk import (
     Verdict,
@@ -22,7 +23,7 @@ from linters.attack_talk import (
     quoted,
 )
 from linters.markdown import MarkdownDoc
-from linters.security_context import Hit, Line, SecurityText, anchors, short
+from linters.security_context import Hit, Line, SecurityText, short
 from skillforge.models.findings import Severity
 
 # --- SF501 ------------------------------------------------------------------------------
@@ -73,9 +74,9 @@ _CONCEAL = rx(
 # Each line holding one is decoded and run through the regex, so the list is kept to
 # selective words: rarer phrasings ("you are now in developer mode") are found on lines
 # that also hold one.
-_OVERRIDE_ANCHORS = anchors(b"ignore", b"disregard", b"forget", b"override", b"no longer")
-_CONCEAL_ANCHORS = anchors(b"mention th")  # "don't mention this" needs no "user"
-_USER = anchors(b"user")[0]
+_OVERRIDE_ANCHORS = declare(b"ignore", b"disregard", b"forget", b"override", b"no longer")
+_CONCEAL_ANCHORS = declare(b"mention th")  # "don't mention this" needs no "user"
+_USER = declare(b"user")[0]
 # Most mentions of "user" conceal nothing: look for a refusal or hiding word just before it
 # (in the bytes, without decoding the line, one search for all the words) before running
 # the regex.
@@ -234,7 +235,7 @@ def _describe(chars: list[str]) -> str:
 # U+2066-U+2069, and the F3 A0 plane-14 prefix of tag characters and variation selectors.
 # (The rest of the E2 80 / E2 81 block is ordinary punctuation: dashes, quotes, bullets.)
 # UTF-8 is self-synchronising, so each is found only where such a character is.
-_INVISIBLE_UTF8 = anchors(
+_INVISIBLE_UTF8 = declare(
     b"\xe2\x80\x8b", b"\xe2\x80\x8c", b"\xe2\x80\x8d", b"\xe2\x81\xa0", b"\xef\xbb\xbf",
     b"\xe2\x80\xaa", b"\xe2\x80\xab", b"\xe2\x80\xac", b"\xe2\x80\xad", b"\xe2\x80\xae",
     b"\xe2\x81\xa6", b"\xe2\x81\xa7", b"\xe2\x81\xa8", b"\xe2\x81\xa9", b"\xf3\xa0",
@@ -294,7 +295,7 @@ _DIRECTIVE = rx(
 )
 
 
-_COMMENT_OPEN = anchors(b"<!--")[0]
+_COMMENT_OPEN = declare(b"<!--")[0]
 
 
 def scan_sf503(st: SecurityText) -> Iterator[Hit]:

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 from urllib.parse import unquote
 
+from linters.anchor_index import AnchorIndex, declare
 from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.link_resolver import Resolver
@@ -65,6 +66,7 @@ _CODE_PATH = rx(
     rf"(?:\.{{1,2}}/)*(?:(?:{_DIRS})/(?:[\w.@+-]+/)*|\./(?:[\w.@+-]+/)*)[\w@+-][\w.@+-]*{_EXT}"
 )
 _ANCHORS = (*(d + "/" for d in CONVENTIONAL_DIRS), "./")
+_ANCHOR_BYTES = declare(*(a.encode() for a in _ANCHORS))
 _PROSE_PATH = rx(
     rf"(?<![\w./~$@%\\-])((?:\./)?(?:{_DIRS})/(?:[\w.-]+/)*[\w-][\w.-]*{_EXT}|\./(?:[\w.-]+/)*"
     rf"[\w-][\w.-]*{_EXT})(?![\w/])"
@@ -210,12 +212,16 @@ def _candidates(text: str) -> list[int]:
     return out
 
 
-def _may_refer(text: str) -> bool:
+def _may_refer(text: str, index: AnchorIndex | None = None) -> bool:
     """False when `text` surely holds no reference: every path mention holds one of the
     anchors `_candidates` looks for, and every link a target `_clean_link` may keep (most
-    links in reference docs are URLs)."""
-    if any(a in text for a in _ANCHORS):
-        return True
+    links in reference docs are URLs). `index`: the file's AnchorIndex, whose absences
+    spare the searches (a text that lacks an anchor lower-cased lacks it as written)."""
+    if index is None or not all(index.lacks(a) for a in _ANCHOR_BYTES):
+        if any(a in text for a in _ANCHORS):
+            return True
+    if index is not None and all(index.lacks(m) for m in _MARKER_BYTES):
+        return False
     for marker, target in _TARGET_AFTER:
         pos = text.find(marker)
         while pos >= 0:
@@ -233,6 +239,7 @@ def _may_refer(text: str) -> bool:
 # The target after a link's "](" or a reference definition's "]:", as `_LINK` and `_REF_DEF`
 # (linters.markdown) read it.
 _TARGET_AFTER = (("](", rx(r"\s*<?([^)\s>]*)")), ("]:", rx(r"\s*<?(\S*)")))
+_MARKER_BYTES = declare(*(marker.encode() for marker, _target in _TARGET_AFTER))
 
 
 # Targets starting so are never checked (`_clean_link`); nor are these URLs.
@@ -309,7 +316,7 @@ def broken_references(ctx: LintContext) -> Iterator[Finding]:
         # relative to wherever that ends up, not to the skill.
         if f.kind == "asset" or f.top in OUTPUT_SAMPLE_DIRS:
             continue
-        if not _may_refer(f.text or ""):
+        if not _may_refer(f.text or "", ctx.anchors(f)):
             continue  # no link and no path: not worth parsing
         doc = ctx.doc(f.path)
         if doc is None:

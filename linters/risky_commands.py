@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from linters.anchor_index import declare
 from linters.compiled_regex import rx
 from linters.attack_talk import command_severity, downgraded
 from linters.risky_urls import is_placeholder_host, url_host
@@ -18,7 +19,6 @@ from linters.security_context import (
     SPAN_REACH,
     Hit,
     SecurityText,
-    anchors,
     command_lines,
     in_inline_code,
     matches,
@@ -51,7 +51,7 @@ _FORK_BOMB = rx(r"(:|\w{1,40})\s*\(\s*\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}")
 
 
 # `mkfs`, `dd`, `wipefs` and raw writes all name a device under /dev/.
-_SF505_ANCHORS = anchors(b"rm -", b"/dev/", b"chmod", b":|:")
+_SF505_ANCHORS = declare(b"rm -", b"/dev/", b"chmod", b":|:")
 
 
 def scan_sf505(st: SecurityText) -> Iterator[Hit]:
@@ -105,7 +105,7 @@ _RUNS_STDIN = rx(
 )
 
 
-_SF506_ANCHORS = anchors(b"curl", b"wget", b"iex", b"invoke-expression", b"exec(", b"eval(")
+_SF506_ANCHORS = declare(b"curl", b"wget", b"iex", b"invoke-expression", b"exec(", b"eval(")
 
 
 def scan_sf506(st: SecurityText) -> Iterator[Hit]:
@@ -154,7 +154,7 @@ _PACKAGE_MANAGERS = {
 }
 
 
-_SF509_ANCHORS = anchors(b"sudo", b"su -", b"doas ", b"chmod")
+_SF509_ANCHORS = declare(b"sudo", b"su -", b"doas ", b"chmod")
 
 
 def scan_sf509(st: SecurityText) -> Iterator[Hit]:
@@ -206,7 +206,7 @@ _BLOB = rx(r"[A-Za-z0-9+/]{40,}={0,2}")
 
 
 # `eval(Buffer.from(x, 'base64'))` names base64; `eval(atob(...))` has eval(.
-_SF510_ANCHORS = anchors(b"base64", b"exec(", b"eval(", b"atob(", b"-enc")
+_SF510_ANCHORS = declare(b"base64", b"exec(", b"eval(", b"atob(", b"-enc")
 
 
 def scan_sf510(st: SecurityText) -> Iterator[Hit]:

@@ -7,12 +7,13 @@ import ipaddress
 import re
 from collections.abc import Iterator
 
+from linters.anchor_index import declare
 from linters.compiled_regex import rx
 from linters.attack_talk import prose_talk
-from linters.security_context import Hit, Line, SecurityText, anchors, short
+from linters.security_context import Hit, Line, SecurityText, short
 from skillforge.models.findings import Severity
 
-_SCHEME_SEP, _PLAIN_HTTP = anchors(b"://", b"http:")
+_SCHEME_SEP, _PLAIN_HTTP = declare(b"://", b"http:")
 # A URL's host and what may precede it (user info, port), read in the lower-cased bytes as
 # far as any reading of the URL could take it.
 _NETLOC = rx(rb"[^/?#\s<>\"'`)\]}|\\]*")

@@ -20,9 +20,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
+from linters.anchor_index import declare
 from linters.compiled_regex import rx
 from linters.secret_detectors import Detector, detectors
-from linters.security_context import Hit, Line, SecurityText, anchors
+from linters.security_context import Hit, Line, SecurityText
 from skillforge.models.findings import Severity
 
 # Where to look. A token-shaped secret is random: it holds an alphanumeric run of 16+
@@ -33,7 +34,7 @@ _ALNUM = bytes(0x61 if chr(i).isascii() and chr(i).isalnum() else 0x20 for i in 
 _LONG_RUN = b"a" * 16
 _DIGITS = b"0123456789"
 _LETTERS = bytes(range(65, 91)) + bytes(range(97, 123))
-_LINE_ANCHORS = anchors(b"://", b"private key", b"_authtoken")
+_LINE_ANCHORS = declare(b"://", b"private key", b"_authtoken")
 
 # Values that are obviously not real: documentation keys, fill-in markers, templates.
 _PLACEHOLDER = rx(

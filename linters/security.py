@@ -17,6 +17,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 
+from linters.anchor_index import AnchorIndex
 from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.credential_access import scan_sf508
@@ -60,10 +61,11 @@ def scan_text(
     rules: Iterable[str] = FILE_RULES,
     raw: bytes | None = None,
     owner: str = "",
+    index: AnchorIndex | None = None,
 ) -> tuple[Hit, ...]:
     """Every security hit in one file's text (uncached). `raw`: its UTF-8 bytes, if known;
-    `owner`: the skill's name."""
-    st = SecurityText(path, text, doc, raw, owner)
+    `owner`: the skill's name; `index`: the AnchorIndex of those bytes, if made already."""
+    st = SecurityText(path, text, doc, raw, owner, index)
     hits: list[Hit] = []
     for rid in rules:
         # Licence texts are boilerplate nobody follows; only hidden characters and leaked
@@ -88,7 +90,7 @@ def cached_scan(ctx: LintContext, f: SkillFile, rules: tuple[str, ...]) -> tuple
     doc = (lambda: ctx.doc(path)) if path.lower().endswith((".md", ".markdown", ".mdx")) else None
     # The file's bytes spare an encode, unless decoding replaced invalid bytes.
     raw = f.raw if f.raw is not None and f.decode_error is None else None
-    result = scan_text(path, text, doc, rules, raw, owner)
+    result = scan_text(path, text, doc, rules, raw, owner, ctx.anchors(f))
     if sha is not None:
         with _cache_lock:
             _cache[key] = result

@@ -3,11 +3,9 @@ spot is an instruction or talk about one.
 
 Speed: a skill is mostly prose, and Python's `re` pays ~20 ns per character for a pattern
 that starts with an alternation or a look-behind. So no scanner runs a regex over a whole
-file. Each declares a few literal *anchors* (`anchors()`), and the rule's regex runs only on
-the lines that hold one. All declared anchors are found together, in one Aho-Corasick pass
-over the lower-cased UTF-8 bytes (ahocorasick_rs, ~2 ms for the 7 MB corpus): one
-`bytes.find` per anchor per file, ~40 of them, cost ~140 ms there. A needle nobody declared
-is still found, by `bytes.find`.
+file. Each declares a few literal *anchors* (`linters.anchor_index.declare`), and the
+rule's regex runs only on the lines that hold one: the file's shared `AnchorIndex` lists
+them, found in one pass with every other rule's needles.
 
 Precision: security-focused skills *discuss* the patterns the rules look for ("attackers
 write `ignore previous instructions`"). `linters.attack_talk` reads the context that tells a
@@ -23,8 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
-from ahocorasick_rs import BytesAhoCorasick, MatchKind
-
+from linters.anchor_index import AnchorIndex, file_bytes
 from linters.compiled_regex import rx
 from linters.markdown import MarkdownDoc
 from skillforge.models.findings import Severity
@@ -32,34 +29,6 @@ from skillforge.models.findings import Severity
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 
 _LICENSE_NAMES = ("LICENSE", "LICENCE", "COPYING", "NOTICE")
-
-# Every anchor a scanner declared, in declaration order (the automaton's pattern order).
-_DECLARED: dict[bytes, None] = {}
-_finder: tuple[tuple[bytes, ...], frozenset[bytes], BytesAhoCorasick] | None = None
-
-
-def anchors(*needles: bytes) -> tuple[bytes, ...]:
-    """Declare lower-case needles a scanner searches (at import): each file's declared
-    needles are found in one pass. Returns them, for the scanner's constant."""
-    global _finder
-    for needle in needles:
-        if needle not in _DECLARED:
-            _DECLARED[needle] = None
-            _finder = None
-    return needles
-
-
-def _automaton() -> tuple[tuple[bytes, ...], frozenset[bytes], BytesAhoCorasick]:
-    global _finder
-    finder = _finder
-    if finder is None:
-        names = tuple(_DECLARED)
-        # Standard semantics with overlapping matches: every occurrence of every needle,
-        # as a `bytes.find` loop per needle would list them.
-        finder = _finder = (names, frozenset(names),
-                            BytesAhoCorasick(names, matchkind=MatchKind.Standard))
-    return finder
-
 
 @dataclass(frozen=True)
 class Hit:
@@ -110,6 +79,7 @@ class SecurityText:
         doc: MarkdownDoc | Callable[[], MarkdownDoc | None] | None = None,
         raw: bytes | None = None,
         owner: str = "",
+        index: AnchorIndex | None = None,
     ) -> None:
         self.path = path
         self.text = text
@@ -118,20 +88,14 @@ class SecurityText:
         # Parsing Markdown costs more than most scans: take a factory and parse only when a
         # hit needs its context (code block? heading?) or the file has HTML comments.
         self._doc = doc
-        if raw is None:
-            raw = text.encode("utf-8", "surrogatepass")
-        elif raw.startswith(b"\xef\xbb\xbf"):
-            raw = raw[3:]
-        self.raw = raw
+        # The index of these very bytes (`file_bytes(text, raw)`), when a rule made it first.
+        self.index = index if index is not None else AnchorIndex(file_bytes(text, raw))
+        self.raw = self.index.raw
         self.is_markdown = path.lower().endswith(MARKDOWN_SUFFIXES)
         self.is_license = path.rsplit("/", 1)[-1].upper().startswith(_LICENSE_NAMES)
         self._lines: dict[int, Line] = {}
         self._marks: list[tuple[int, int]] = [(0, 1)]  # (byte offset, line) checkpoints
         self._anchored: dict[bytes, tuple[Line, ...]] = {}
-        # Each needle's places, once the declared ones are indexed: those that occur, and
-        # any other needle asked about. `_indexed`: the declared needles of the index.
-        self._places: dict[bytes, list[int]] | None = None
-        self._indexed: frozenset[bytes] = frozenset()
 
     @cached_property
     def doc(self) -> MarkdownDoc | None:
@@ -145,25 +109,24 @@ class SecurityText:
         lines = self.raw.count(b"\n") + (0 if self.raw.endswith(b"\n") else 1)
         return doc if doc.first_line - 1 + len(doc.lines) == lines else None
 
-    @cached_property
+    @property
     def low(self) -> bytes:
         """Lower-cased UTF-8 bytes: ASCII-only lowering, cheap and offset-preserving."""
-        return self.raw.lower()
+        return self.index.low
 
     # --- finding lines ----------------------------------------------------------------
 
     def lines_with(self, *needles: bytes) -> list[Line]:
         """Every line that contains one of the (lower-case) needles, in file order."""
-        places = self._places if self._places is not None else self._index()
-        indexed = self._indexed
+        index = self.index
         found: dict[int, Line] | None = None
         anchored = self._anchored
         for needle in needles:
-            if needle in indexed and needle not in places:
+            if index.lacks(needle):
                 continue  # the usual case: a declared needle the file does not hold
             got = anchored.get(needle)
             if got is None:
-                got = anchored[needle] = self._lines_at(self.places(needle))
+                got = anchored[needle] = self._lines_at(index.places(needle))
             if got:
                 if found is None:
                     found = {}
@@ -176,26 +139,7 @@ class SecurityText:
     def places(self, needle: bytes) -> list[int]:
         """Every offset of `needle` (lower-case) in the lower-cased bytes, overlaps included,
         in order; for the scanners that need each place (not only each line)."""
-        places = self._places if self._places is not None else self._index()
-        got = places.get(needle)
-        if got is None:
-            if needle in self._indexed:
-                return []
-            got = places[needle] = _find_all(self.low, needle)
-        return got
-
-    def _index(self) -> dict[bytes, list[int]]:
-        """The places of every declared needle the file holds, found in one pass."""
-        names, self._indexed, finder = _automaton()
-        places: dict[bytes, list[int]] = {}
-        for idx, start, _end in finder.find_matches_as_indexes(self.low, overlapping=True):
-            got = places.get(names[idx])
-            if got is None:
-                places[names[idx]] = [start]
-            else:
-                got.append(start)
-        self._places = places
-        return places
+        return self.index.places(needle)
 
     def _lines_at(self, offsets: list[int]) -> tuple[Line, ...]:
         found: list[Line] = []
@@ -269,15 +213,6 @@ class SecurityText:
 
     def is_table_row(self, line: Line) -> bool:
         return self.is_markdown and line.text.lstrip().startswith("|")
-
-
-def _find_all(data: bytes, needle: bytes) -> list[int]:
-    out: list[int] = []
-    pos = data.find(needle)
-    while pos >= 0:
-        out.append(pos)
-        pos = data.find(needle, pos + 1)
-    return out
 
 
 def _continues(text: str) -> bool:
