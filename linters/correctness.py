@@ -288,7 +288,8 @@ def description_field(ctx: LintContext) -> Iterator[Finding]:
             "into the body.",
             line=line,
         )
-    brackets = _BRACKETS.search(value)
+    # (Only a text with a bracket is searched: `\S*` makes the regex retry every word.)
+    brackets = _BRACKETS.search(value) if "<" in value or ">" in value else None
     if brackets:
         tag = _TAG.search(value)
         if tag:

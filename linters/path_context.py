@@ -16,6 +16,7 @@ import bisect
 import re
 
 from linters.compiled_regex import rx
+from linters.literal_search import finditer_at_words
 from linters.markdown import MarkdownDoc
 
 # Words that make a path an illustration rather than a reference: "e.g. `scripts/x.py`",
@@ -100,6 +101,7 @@ _EXAMPLE_LABEL = rx(r"^\W*(?:examples?|e\.g\.)\b", re.IGNORECASE)
 _SENTENCE_END = rx(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)[.!?](?=\s)")
 _ITEM_START = rx(r"^[ \t]*(?:[-*+]|\d{1,9}[.)]|\|)", re.MULTILINE)
 # A code span: a backtick run, then text up to the same run; never across a blank line.
+# (Tried only at backticks: its leading look-behind made `re` try every position.)
 INLINE_CODE = rx(r"(?<!`)(`+)(?!`)((?:[^`\n]|\n(?![ \t]*\n))+?)(?<!`)\1(?!`)")
 
 
@@ -132,7 +134,8 @@ class Paragraph:
         self.offsets = [0]
         for ln in self.lines[:-1]:
             self.offsets.append(self.offsets[-1] + len(ln) + 1)
-        self.spans = [(m.start(), m.end(), m.group(2)) for m in INLINE_CODE.finditer(self.text)]
+        self.spans = [(m.start(), m.end(), m.group(2))
+                      for m in finditer_at_words(INLINE_CODE, self.text, ("`",))]
         self._bounds: list[int] | None = None
         self._example_label: bool | None = None
         self._doc = doc

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from linters.compiled_regex import rx
 from linters.context import LintContext
-from linters.literal_search import any_match, search_lowered
+from linters.literal_search import any_match, search_at_words
 
 # Parts every skill must have. A rule about them is always applicable; if the part is
 # missing or unreadable the rule counts as failed.
@@ -19,6 +19,7 @@ _WORKFLOW_HEADING = rx(
     re.IGNORECASE,
 )
 _MCP = rx(r"\bmcp\b|\bmcp__\w+|model context protocol", re.IGNORECASE)
+_MCP_STARTS = ("mcp", "model context protocol")  # every match of `_MCP` begins with one
 
 
 def has_workflow(ctx: LintContext) -> bool:
@@ -57,7 +58,7 @@ def _mentions_mcp(body: str, low: str) -> bool:
     # A cheap substring test first: most skills never mention MCP.
     if "mcp" not in low and "model context protocol" not in low:
         return False
-    return search_lowered(_MCP, body, low)
+    return search_at_words(_MCP, body, _MCP_STARTS, low) is not None
 
 
 def _has_key(key: str) -> Callable[[LintContext], bool]:
