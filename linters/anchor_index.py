@@ -83,10 +83,12 @@ class AnchorIndex:
             got = places[needle] = _find_all(self.low, needle)
         return got
 
-    def lacks(self, needle: bytes) -> bool:
-        """True when `needle` is declared and the file does not hold it (lower-cased)."""
+    def held(self, needles: tuple[bytes, ...]) -> list[bytes]:
+        """The needles the file may hold: every one but the declared ones it lacks
+        (lower-cased). Empty: it holds none of them."""
         places = self._places if self._places is not None else self._index()
-        return needle in self._indexed and needle not in places
+        indexed = self._indexed
+        return [n for n in needles if n in places or n not in indexed]
 
     def _index(self) -> dict[bytes, list[int]]:
         names, self._indexed, finder = _automaton()

@@ -88,7 +88,7 @@ def unclosed_fences(ctx: LintContext) -> Iterator[Finding]:
         else:
             text, first = f.text or "", 1
         index = ctx.anchors(f)
-        if all(index.lacks(marker) for marker in _MARKERS):
+        if not index.held(_MARKERS):
             continue  # no fence anywhere in the file (a find for each costs a pass)
         start = unclosed_fence(text, first)
         if start is not None:

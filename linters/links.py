@@ -217,10 +217,10 @@ def _may_refer(text: str, index: AnchorIndex | None = None) -> bool:
     anchors `_candidates` looks for, and every link a target `_clean_link` may keep (most
     links in reference docs are URLs). `index`: the file's AnchorIndex, whose absences
     spare the searches (a text that lacks an anchor lower-cased lacks it as written)."""
-    if index is None or not all(index.lacks(a) for a in _ANCHOR_BYTES):
+    if index is None or index.held(_ANCHOR_BYTES):
         if any(a in text for a in _ANCHORS):
             return True
-    if index is not None and all(index.lacks(m) for m in _MARKER_BYTES):
+    if index is not None and not index.held(_MARKER_BYTES):
         return False
     for marker, target in _TARGET_AFTER:
         pos = text.find(marker)

@@ -121,9 +121,7 @@ class SecurityText:
         index = self.index
         found: dict[int, Line] | None = None
         anchored = self._anchored
-        for needle in needles:
-            if index.lacks(needle):
-                continue  # the usual case: a declared needle the file does not hold
+        for needle in index.held(needles):  # usually none: most needles are absent
             got = anchored.get(needle)
             if got is None:
                 got = anchored[needle] = self._lines_at(index.places(needle))

@@ -13,9 +13,10 @@ from collections.abc import Iterator
 from functools import cached_property
 from itertools import accumulate
 
+from linters.anchor_index import declare
 from linters.compiled_regex import rx
 from linters.context import LintContext
-from linters.literal_search import finditer_at_words, spans
+from linters.literal_search import finditer_at_words, folds_safely, spans
 from linters.registry import check
 from skillforge.models.findings import Finding
 
@@ -105,6 +106,18 @@ def prose_view(ctx: LintContext) -> ProseView:
     return view
 
 
+def held_words(ctx: LintContext, words: tuple[str, ...]) -> tuple[str, ...]:
+    """The lower-case `words` the prose may hold: SKILL.md's anchor index rules out those
+    declared words the whole file lacks (one search each spared), unless lower-casing could
+    turn another character into an ASCII letter."""
+    md = ctx.skill.skill_md
+    view = prose_view(ctx)
+    if md is None or md.text is None or not folds_safely(view.raw, view.low):
+        return words
+    held = ctx.anchors(md).held(tuple(w.encode() for w in words))
+    return tuple(w for w in words if w.encode() in held)
+
+
 def _quoted(line: str, col: int) -> bool:
     """Column `col` of `line` sits inside a "quoted" example request."""
     before = line[:col - 1]
@@ -135,13 +148,15 @@ _TIME_SENSITIVE = rx(
 
 _TIME_KEYWORDS = ("as of", "writing", "19", "20", "week", "month", "year", "quarter", "release",
                   "launched", "introduced", "announced", "deprecated", "shipped", "soon")
+# All but the commonest found with every other rule's needles (see `held_words`).
+declare(*(w.encode() for w in _TIME_KEYWORDS if w != "20"))
 
 
 @check("SF308")
 def time_sensitive(ctx: LintContext) -> Iterator[Finding]:
     """Facts pinned to "now" go stale without anyone noticing."""
     view = prose_view(ctx)
-    for i in view.lines_with(_TIME_KEYWORDS):
+    for i in view.lines_with(held_words(ctx, _TIME_KEYWORDS)):
         line = view.blank_line(i)
         for start, end in spans(_TIME_SENSITIVE, line):
             if _quoted(line, start + 1):
@@ -179,6 +194,8 @@ _NEGATED = rx(r"\b(?:not|never|n't|avoid|without)\W*$", re.IGNORECASE)
 # "ſ" to "s", "K" to "k"): a line holding one is left to the regex whatever its words are.
 _ASCII_FOLDS = ("\u0130", "\u0131", "\u017f", "\u212a")
 _CHOICE_VERBS = ("use", "try", "install", "run", "call")
+_CHOICE_KEYWORDS = (" or ", "either", "between", "one of", "there are")
+declare(*(w.encode() for w in _CHOICE_KEYWORDS if w != " or "))
 
 
 def _may_offer_choice(line: str) -> bool:
@@ -201,7 +218,7 @@ def _may_offer_choice(line: str) -> bool:
 def menu_without_default(ctx: LintContext) -> Iterator[Finding]:
     """A menu of equal options makes the agent pick at random; name the default."""
     view = prose_view(ctx)
-    for i in view.lines_with((" or ", "either", "between", "one of", "there are")):
+    for i in view.lines_with(held_words(ctx, _CHOICE_KEYWORDS)):
         line = view.line_text(i)
         if not _may_offer_choice(line):
             continue
