@@ -5,6 +5,8 @@ from __future__ import annotations
 import gc
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -56,6 +58,27 @@ def _isolated_caches(tmp_path_factory, monkeypatch):
     for name in list(os.environ):
         if name.startswith(PROVIDER_ENV_PREFIXES):
             monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(scope="session")
+def _warm_cache_seed(tmp_path_factory) -> Path:
+    """A cache dir as a first `skillforge` process leaves it: the tokenizer's decoded tables,
+    the rules' compiled regexes, detect-secrets' plugin table (made once per test process by
+    `linters.engine.warm_up` in a child, as the LSP server and the TUI do at start)."""
+    seed = tmp_path_factory.mktemp("warm-cache")
+    subprocess.run([sys.executable, "-c", "from linters.engine import warm_up; warm_up()"],
+                   env={**os.environ, "SKILLFORGE_CACHE_DIR": str(seed)}, cwd=ROOT,
+                   check=True, capture_output=True, timeout=120)
+    return seed
+
+
+@pytest.fixture
+def warm_caches(_isolated_caches, _warm_cache_seed) -> None:
+    """This test's cache dir starts with what every earlier run would have left in it, so the
+    `skillforge` processes it starts (the CLI, the LSP server) do not each decode the
+    tokenizer (~0.15 s) and compile the rules' regexes again. Copies, not links: a test may
+    damage a file of its own cache dir on purpose."""
+    shutil.copytree(_warm_cache_seed, os.environ["SKILLFORGE_CACHE_DIR"], dirs_exist_ok=True)
 
 
 # The fast tier (`make test-fast`) deselects tests that need a real engine. A test is marked

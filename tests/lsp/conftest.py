@@ -148,6 +148,11 @@ def apply_text_edits(text: str, edits: list[types.TextEdit]) -> str:
     return text
 
 
+@pytest.fixture(autouse=True)
+def _warm(warm_caches):
+    """The server finds the caches an earlier run would have left (tests/conftest.py)."""
+
+
 @pytest.fixture
 def skill(tmp_path: Path) -> Path:
     """A copy of the weekly-report fixture: a small real skill with one defect, an unknown
