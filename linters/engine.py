@@ -8,8 +8,10 @@ and shellcheck as processes (cached by content hash) and is merged in when it ar
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+from linters.anchor_index import AnchorIndex, declare
 from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.registry import checks
@@ -20,6 +22,7 @@ from skillforge.models.skill import Skill, SkillFile, load_skill
 
 _DIRECTIVE = rx(r"skillforge:\s*disable\s+((?:SF\d{3}[\s,]*)+)")
 _RULE_ID = rx(r"SF\d{3}")
+_MARKER = declare(b"skillforge:")
 
 
 class CheckCrashed(RuntimeError):
@@ -67,11 +70,16 @@ def external_findings(ctx: LintContext) -> list[Finding]:
     return [f for f in run_external_linters(ctx) if f.rule not in disabled]
 
 
-def inline_suppressions(skill: Skill) -> dict[str, set[str]]:
-    """Rule ids disabled per file by `skillforge: disable SFxxx` comments."""
+def inline_suppressions(
+    skill: Skill, anchors: Callable[[SkillFile], AnchorIndex] | None = None
+) -> dict[str, set[str]]:
+    """Rule ids disabled per file by `skillforge: disable SFxxx` comments. `anchors`: the
+    lint pass's file indexes (LintContext.anchors), which spare a search of each file."""
     out: dict[str, set[str]] = {}
     for f in skill.files:
-        if f.text is not None and "skillforge:" in f.text:
+        if f.text is None or (anchors is not None and not anchors(f).held(_MARKER)):
+            continue
+        if "skillforge:" in f.text:
             for m in _DIRECTIVE.finditer(f.text):
                 out.setdefault(f.path, set()).update(_RULE_ID.findall(m.group(1)))
     return out
@@ -81,10 +89,12 @@ def _commentable(f: SkillFile | None) -> bool:
     return f is not None and f.text is not None and f.suffix not in (".json", ".jsonl")
 
 
-def suppress(skill: Skill, findings: list[Finding]) -> tuple[list[Finding], int]:
+def suppress(
+    skill: Skill, findings: list[Finding], anchors: Callable[[SkillFile], AnchorIndex] | None = None
+) -> tuple[list[Finding], int]:
     """Drop findings silenced inline. Security findings cannot be silenced inline: a hostile
     skill would otherwise hide its own payload from the scan (use `[lint] disable`)."""
-    table = inline_suppressions(skill)
+    table = inline_suppressions(skill, anchors)
     if not table:
         return findings, 0
     skill_wide = table.get("SKILL.md", set())
@@ -105,7 +115,7 @@ def build_report(
     ctx: LintContext, findings: list[Finding], *, scripts_pending: bool = False
 ) -> LintReport:
     """Suppress, score, grade and gate a list of findings for one skill."""
-    kept, dropped = suppress(ctx.skill, findings)
+    kept, dropped = suppress(ctx.skill, findings, ctx.anchors)
     # One finding per (rule, place): checks may reach the same spot twice.
     unique: dict[tuple, Finding] = {}
     for f in kept:

@@ -6,6 +6,7 @@ import posixpath
 import re
 from collections.abc import Iterator
 
+from linters.anchor_index import declare
 from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.links import CONVENTIONAL_DIRS, DRIVE, MD_ESCAPE, SCHEME, link_target_starts
@@ -25,6 +26,8 @@ _HOME_PATH = rx(
     r"(?<![\w.~$%-])(?:/Users/|/home/|/mnt/[a-z]/Users/|[A-Za-z]:(?:\\{1,2}|/)Users(?:\\{1,2}|/))"
     r"(?P<user>[A-Za-z0-9][\w.-]*)(?=[\\/\s\"'`)\]>:,;]|$)"
 )
+# Every match holds one of these (lower-cased here): a file without any is not searched.
+_HOME_ANCHORS = declare(b"/home/", b"users/", b"users\\")
 # User names that are placeholders or generic container/CI accounts, not somebody's laptop.
 GENERIC_USERS = frozenset({
     "user", "username", "user-name", "user_name", "users", "you", "your", "yourname",
@@ -208,8 +211,8 @@ def machine_paths(ctx: LintContext) -> Iterator[Finding]:
     """Home-directory paths of a real user (`/Users/alice/...`) in any file the agent sees."""
     for f in ctx.text_files():
         text = f.text or ""
-        if "/home/" not in text and "Users/" not in text and "Users\\" not in text:
-            continue
+        if not ctx.anchors(f).held(_HOME_ANCHORS):
+            continue  # (lower-cased, in the pass every file gets: "Users/" as "users/")
         last_line = 0
         for m in _home_paths(text):
             if not _real_user(m.group("user")):
