@@ -12,6 +12,9 @@ A path that does not resolve is reported only when the text presents it as a fil
 skill to read or run (`linters.path_context`): not an example of a path or link format, a
 file the agent is told to write, the user's project file (`./package.json`), a file a
 changelog says was removed, an index entry "(coming soon)", or a footnote.
+
+How a reference is read off the text is `linters.path_refs`; the text gates that spare
+parsing a file with nothing to report are `linters.link_gates`.
 """
 
 from __future__ import annotations
@@ -20,12 +23,10 @@ import bisect
 import posixpath
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
-from urllib.parse import unquote
 
-from linters.anchor_index import AnchorIndex, declare
 from linters.compiled_regex import rx
 from linters.context import LintContext
+from linters.link_gates import all_resolve, may_refer
 from linters.link_resolver import Resolver
 from linters.markdown import MarkdownDoc
 from linters.path_context import (
@@ -34,80 +35,21 @@ from linters.path_context import (
     in_history,
     project_file,
 )
+from linters.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
 from linters.registry import check
 from skillforge.models.findings import Finding
 from skillforge.models.skill import Skill
 
-CONVENTIONAL_DIRS = ("scripts", "references", "reference", "assets", "templates")
-_DIRS = "|".join(CONVENTIONAL_DIRS)
 OUTPUT_SAMPLE_DIRS = ("examples", "example", "samples", "sample")
-_EXT = r"\.[A-Za-z0-9]{1,8}"
-
-SCHEME = rx(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
-DRIVE = rx(r"^[A-Za-z]:[\\/]")
-# CommonMark backslash escapes (`\_`, `\(`): not path separators.
-MD_ESCAPE = rx(r"\\([!-/:-@\[-`{-~])")
-# A leading variable that stands for the skill's own folder: `{baseDir}/`, `${CLAUDE_SKILL_DIR}/`,
-# `<skill-dir>/`. What follows it is checkable from the skill root.
-_SKILL_ROOT_VAR = rx(
-    r"^(?:\$\{?[A-Za-z_]*(?:skill|base)[A-Za-z_]*\}?|\{\{?\s*[A-Za-z_]*(?:skill|base)[A-Za-z_]*"
-    r"\s*\}\}?|<[\w-]*(?:skill|base)[\w-]*>)[/\\]",
-    re.IGNORECASE,
-)
-# Anything still templated or globbed after that cannot be checked.
-_TEMPLATE = rx(r"[{}<>$*?\[\]|]|%\w+%")
 
 # Links, reference definitions and autolinks: a path inside them is the link's business.
 _MD_LINK = rx(
     r"!?\[[^\]\n]*\]\([^)\n]*\)|^ {0,3}\[[^\]\n]+\]:[^\n]*|<[a-z]+://[^>\n]*>", re.MULTILINE
 )
 _URL = rx(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
-_CODE_PATH = rx(
-    rf"(?:\.{{1,2}}/)*(?:(?:{_DIRS})/(?:[\w.@+-]+/)*|\./(?:[\w.@+-]+/)*)[\w@+-][\w.@+-]*{_EXT}"
-)
-_ANCHORS = (*(d + "/" for d in CONVENTIONAL_DIRS), "./")
-_ANCHOR_BYTES = declare(*(a.encode() for a in _ANCHORS))
-_PROSE_PATH = rx(
-    rf"(?<![\w./~$@%\\-])((?:\./)?(?:{_DIRS})/(?:[\w.-]+/)*[\w-][\w.-]*{_EXT}|\./(?:[\w.-]+/)*"
-    rf"[\w-][\w.-]*{_EXT})(?![\w/])"
-)
-_LINE_NO = rx(r":\d+(?::\d+)?$")
-
-class PathRef(NamedTuple):
-    """A path the text points to, where it was found, and how it is resolved."""
-
-    file: str  # the Markdown file holding it (skill-relative)
-    line: int
-    column: int | None
-    raw: str  # as written
-    path: str  # cleaned: anchors, escapes and skill-root variables removed
-    link: bool  # a Markdown link (resolved from its file only) or a mention (root too)
-    from_root: bool = False  # written after a skill-root variable such as {baseDir}/
-    # Where a mention sits, for judging it (linters.path_context) only if it does not resolve.
-    para: Paragraph | None = None
-    offset: int = 0
 
 
 # --- finding references --------------------------------------------------------------------
-
-
-def _clean_link(target: str) -> tuple[str, bool] | None:
-    """The checkable path of a link target and whether it is skill-root based, or None."""
-    t = target.strip()
-    if not t or t.startswith(("#", "~", "/")) or DRIVE.match(t) or SCHEME.match(t):
-        return None
-    t = MD_ESCAPE.sub(r"\1", t.split("#", 1)[0].split("?", 1)[0])
-    return _strip_template(unquote(t))
-
-
-def _strip_template(t: str) -> tuple[str, bool] | None:
-    from_root = False
-    m = _SKILL_ROOT_VAR.match(t)
-    if m:
-        t, from_root = t[m.end():], True
-    if not t or _TEMPLATE.search(t):
-        return None
-    return t, from_root
 
 
 def references(doc: MarkdownDoc, path: str,
@@ -118,7 +60,7 @@ def references(doc: MarkdownDoc, path: str,
     for link in doc.links:
         if link.text.startswith("^"):
             continue  # a footnote (`[^t]: The package ships ...`), not a link
-        cleaned = _clean_link(link.target)
+        cleaned = clean_link(link.target)
         if cleaned is not None:
             yield PathRef(path, link.line, link.column, link.target, cleaned[0], True, cleaned[1])
     text = doc.text
@@ -128,7 +70,7 @@ def references(doc: MarkdownDoc, path: str,
     link_spans: dict[int, _Spans] = {}
     idx = pos = 0
     # Paths are rare: find their anchors first and parse only the paragraphs around them.
-    for start in _candidates(text):
+    for start in anchor_offsets(text):
         idx += text.count("\n", pos, start)
         pos = start
         if idx >= len(doc.lines) or doc.is_code(idx + doc.first_line):
@@ -142,14 +84,14 @@ def references(doc: MarkdownDoc, path: str,
             done.add((para.first, span[0]))
             body = " ".join(span[2].split())
             if " " not in body:
-                cleaned = _mention(body)
+                cleaned = mention(body)
                 if cleaned is not None:
                     line_idx, col, _line = para.where(span[0])
                     no = line_idx + doc.first_line
                     yield PathRef(path, no, col, body, cleaned[0], False, cleaned[1],
                                   para, span[0])
             continue
-        m = _PROSE_PATH.match(para.text, offset)
+        m = PROSE_PATH.match(para.text, offset)
         if m is None or (para.first, m.end()) in done:
             continue
         done.add((para.first, m.end()))
@@ -196,71 +138,6 @@ def _top(path: str) -> str:
     return path.split("/", 1)[0]
 
 
-def _candidates(text: str) -> list[int]:
-    """Sorted offsets where `scripts/`, `references/`, ... or `./` start.
-
-    One str.find loop per anchor: hits are rare, and this beats a regex or a look at every
-    `/` of the URLs that fill reference docs.
-    """
-    out: list[int] = []
-    for anchor in _ANCHORS:
-        pos = text.find(anchor)
-        while pos >= 0:
-            out.append(pos)
-            pos = text.find(anchor, pos + len(anchor))
-    out.sort()
-    return out
-
-
-def _may_refer(text: str, index: AnchorIndex | None = None) -> bool:
-    """False when `text` surely holds no reference: every path mention holds one of the
-    anchors `_candidates` looks for, and every link a target `_clean_link` may keep (most
-    links in reference docs are URLs). `index`: the file's AnchorIndex, whose absences
-    spare the searches (a text that lacks an anchor lower-cased lacks it as written)."""
-    if index is None or index.held(_ANCHOR_BYTES):
-        if any(a in text for a in _ANCHORS):
-            return True
-    if index is not None and not index.held(_MARKER_BYTES):
-        return False
-    for marker, target in _TARGET_AFTER:
-        pos = text.find(marker)
-        while pos >= 0:
-            pos += len(marker)
-            # The usual targets, told by their first characters: a web link, an anchor.
-            if text[pos : pos + 1] not in _SKIPPED_FIRST and not text.startswith(_WEB, pos):
-                t = target.match(text, pos).group(1)
-                if not t or not (t.startswith(_SKIPPED_FIRST_TUPLE) or DRIVE.match(t)
-                                 or SCHEME.match(t)):
-                    return True
-            pos = text.find(marker, pos)
-    return False
-
-
-# The target after a link's "](" or a reference definition's "]:", as `_LINK` and `_REF_DEF`
-# (linters.markdown) read it.
-_TARGET_AFTER = (("](", rx(r"\s*<?([^)\s>]*)")), ("]:", rx(r"\s*<?(\S*)")))
-_MARKER_BYTES = declare(*(marker.encode() for marker, _target in _TARGET_AFTER))
-
-
-# Targets starting so are never checked (`_clean_link`); nor are these URLs.
-_SKIPPED_FIRST_TUPLE = ("#", "~", "/")
-_SKIPPED_FIRST = frozenset(_SKIPPED_FIRST_TUPLE)
-_WEB = ("https://", "http://")
-
-
-def link_target_starts(text: str) -> Iterator[str]:
-    """For every place a link or reference definition may be in `text`, the text its target
-    starts with; a link the Markdown reader finds has a target starting there (it may be
-    shorter: inline code is blanked out before links are read). Rules gate on these to skip
-    parsing documents whose links cannot concern them."""
-    for marker, target in _TARGET_AFTER:
-        pos = text.find(marker)
-        while pos >= 0:
-            pos += len(marker)
-            yield target.match(text, pos).group(1)
-            pos = text.find(marker, pos)
-
-
 def _paragraph(doc: MarkdownDoc, idx: int, paragraphs: dict[int, Paragraph]) -> Paragraph:
     """The paragraph holding line `idx`, read once for all its lines."""
     para = paragraphs.get(idx)
@@ -294,18 +171,6 @@ class _Spans:
         return i >= 0 and self._reach[i] > offset
 
 
-def _inside_link(line: str, start: int) -> bool:
-    return any(a <= start < b for a, b in _link_spans(line))
-
-
-def _mention(span: str) -> tuple[str, bool] | None:
-    """(path, from skill root) when an inline code span is a plain path into the skill."""
-    cleaned = _strip_template(_LINE_NO.sub("", span))
-    if cleaned is None or not _CODE_PATH.fullmatch(cleaned[0]):
-        return None
-    return cleaned
-
-
 @check("SF116")
 def broken_references(ctx: LintContext) -> Iterator[Finding]:
     """Links and path mentions in Markdown that point at files the skill does not have."""
@@ -316,8 +181,11 @@ def broken_references(ctx: LintContext) -> Iterator[Finding]:
         # relative to wherever that ends up, not to the skill.
         if f.kind == "asset" or f.top in OUTPUT_SAMPLE_DIRS:
             continue
-        if not _may_refer(f.text or "", ctx.anchors(f)):
+        index = ctx.anchors(f)
+        if not may_refer(f.text or "", index):
             continue  # no link and no path: not worth parsing
+        if all_resolve(f.text or "", f.path, resolver, index):
+            continue  # every path it may name is there: nothing to report
         doc = ctx.doc(f.path)
         if doc is None:
             continue

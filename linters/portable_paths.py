@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from linters.anchor_index import declare
 from linters.compiled_regex import rx
 from linters.context import LintContext
-from linters.links import CONVENTIONAL_DIRS, DRIVE, MD_ESCAPE, SCHEME, link_target_starts
+from linters.link_gates import link_target_starts
+from linters.path_refs import CONVENTIONAL_DIRS, DRIVE, MD_ESCAPE, SCHEME
 from linters.markdown import MarkdownDoc
 from linters.path_context import hedged, line_col
 from linters.registry import check

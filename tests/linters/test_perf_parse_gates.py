@@ -3,7 +3,8 @@
 SF116 (links), SF122 (backslash paths) and SF303/SF304 (reference reach) look at a
 reference's text before parsing it (issue 14: parsing every reference cost ~40 ms of the
 corpus lint). Each gate must say "maybe" whenever the parsed document would give the rule
-something: checked here on random Markdown-ish texts against the parse itself.
+something: checked here on random Markdown-ish texts against the parse itself. SF116's
+second gate passes over a file whose every possible reference resolves.
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linters.context import LintContext
-from linters.links import _ANCHORS, _clean_link, _may_refer, link_target_starts, references
+from linters.link_gates import all_resolve, link_target_starts, may_refer
+from linters.link_resolver import Resolver
+from linters.links import references
+from linters.path_refs import ANCHORS, clean_link
 from linters.markdown import MarkdownDoc
 from linters.reachability import _links_to_references, may_link_to_reference
 from skillforge.models.skill import Skill, SkillFile, classify
@@ -30,10 +34,10 @@ TEXT = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
 @given(TEXT)
 @settings(max_examples=examples(1500), deadline=None)
 def test_sf116_skips_only_texts_without_a_checkable_reference(text):
-    if _may_refer(text):
+    if may_refer(text):
         return
     doc = MarkdownDoc(text)
-    assert all(_clean_link(link.target) is None for link in doc.links), text
+    assert all(clean_link(link.target) is None for link in doc.links), text
     assert list(references(doc, "references/a.md")) == [], text
 
 
@@ -76,10 +80,10 @@ def test_reach_skips_only_texts_without_a_link_to_a_reference(text, names):
 
 
 def test_the_gates_open_for_plain_cases():
-    assert _may_refer("See [the guide](guide.md).")
-    assert not _may_refer("See [the site](https://example.com) and [top](#top).")
-    assert _may_refer("Run `scripts/run.py`.")  # a path mention: anchors decide
-    assert all(a in "scripts/ references/ reference/ assets/ templates/ ./" for a in _ANCHORS)
+    assert may_refer("See [the guide](guide.md).")
+    assert not may_refer("See [the site](https://example.com) and [top](#top).")
+    assert may_refer("Run `scripts/run.py`.")  # a path mention: anchors decide
+    assert all(a in "scripts/ references/ reference/ assets/ templates/ ./" for a in ANCHORS)
     ctx, doc = _skill("Read [a](a.md) next.", ["references/a.md"])
     assert may_link_to_reference(ctx, doc)
     assert list(_links_to_references(ctx, doc)) == [(1, ctx.skill.file("references/a.md"))]
@@ -93,3 +97,29 @@ def test_evals_rules_name_the_evals_file_as_the_models_do():
     from skillforge.models import evals
 
     assert evals_rules.EVALS_PATH == evals.EVALS_PATH
+
+
+# Paths, code spans and link targets that resolve or not, and what changes how they read.
+RESOLVING = st.lists(st.sampled_from(PIECES + [
+    "[a](a.md)", "[b](b.md)", "[m](missing.md)", "[x]: b.md", "[y]: <a.md> t", "`a.md`",
+    "`references/a.md`", "`references/gone.md`", "references/b.md", "references/gone.md",
+    "./a.md", "`./a.md`", "scripts/run.py", "`scripts/run.py`", "(`scripts/run.py`)",
+    "{baseDir}/scripts/run.py", "[r](../SKILL.md)", "\r", "\x0b", "\u2028", "\xa0", "x[1]: ",
+    "`` a`b ``", "[c](`a.md`)", "arr[0](missing.md)", "`../../scripts/run.py`",
+    '[t](a`b` "title")']), max_size=30).map("".join)
+EXISTING = st.lists(st.sampled_from(
+    ["references/a.md", "references/b.md", "scripts/run.py", "a.md", "references/sub/a.md",
+     "references/a`b`"]),
+    unique=True, max_size=5)
+
+
+@given(RESOLVING, EXISTING)
+@settings(max_examples=examples(3000), deadline=None)
+def test_sf116_passes_over_only_texts_whose_references_all_resolve(text, names):
+    ctx, doc_file = _skill(text, names)
+    resolver = Resolver(ctx.skill)
+    if not all_resolve(text, doc_file.path, resolver, ctx.anchors(doc_file)):
+        return
+    for ref in references(MarkdownDoc(text), doc_file.path):
+        ref = ref._replace(path=ref.path.replace("\\", "/"))
+        assert resolver.exists(ref), (text, names, ref)
