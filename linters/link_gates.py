@@ -96,12 +96,13 @@ def all_resolve(text: str, path: str, resolver: Resolver, index: AnchorIndex) ->
     has nothing to report. The paths tried are a superset of those the reader finds: each
     link or definition target as its text starts (with and without a closing ">"), and at
     each path anchor the path `PROSE_PATH` reads there and the code span token holding it.
-    A target holding a backtick, which the reader would have blanked out, and a token too
-    long to follow leave it to the reader (False)."""
+    A target holding a backtick, which the reader would have blanked out, a token too long
+    to follow and a path only the disk can tell leave it to the reader (False)."""
 
     def resolves(raw: str, link: bool, from_root: bool) -> bool:
+        # Inside the skill only: what only the disk can tell is left to the reader.
         p = raw.replace("\\", "/")
-        return resolver.exists(PathRef(path, 0, None, raw, p, link, from_root))
+        return resolver.in_skill(PathRef(path, 0, None, raw, p, link, from_root))
 
     plain_lines = not index.held(_OTHER_BREAKS) and text.count("\r") == text.count("\r\n")
     for start in link_target_starts(text, definitions_only=plain_lines):

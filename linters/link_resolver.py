@@ -50,12 +50,14 @@ class Resolver:
         self._by_name: dict[str, list[str]] | None = None
 
     def exists(self, ref: PathRef) -> bool:
+        return self.in_skill(ref) or self._outside(ref)
+
+    def in_skill(self, ref: PathRef) -> bool:
+        """`ref` is a file or folder of the loaded skill (the disk is not asked)."""
         base = "" if ref.from_root else posixpath.dirname(ref.file)
         target = posixpath.normpath(posixpath.join(base, ref.path))
         if target == ".." or target.startswith("../"):
-            # Outside the skill folder (a sibling skill of the same plugin): only the disk
-            # can tell. Accept it when it is there.
-            return self._on_disk(self.skill.root, target)
+            return False
         if self.skill.exists(target):
             return True
         if not ref.link and base:
@@ -63,6 +65,15 @@ class Resolver:
             root_rel = posixpath.normpath(ref.path)
             if not root_rel.startswith("..") and self.skill.exists(root_rel):
                 return True
+        return False
+
+    def _outside(self, ref: PathRef) -> bool:
+        base = "" if ref.from_root else posixpath.dirname(ref.file)
+        target = posixpath.normpath(posixpath.join(base, ref.path))
+        if target == ".." or target.startswith("../"):
+            # Outside the skill folder (a sibling skill of the same plugin): only the disk
+            # can tell. Accept it when it is there.
+            return self._on_disk(self.skill.root, target)
         # A skill nested inside another skill may point at the enclosing skill's files.
         return any(self._on_disk(outer, ref.path) for outer in self.enclosing_roots())
 

@@ -181,10 +181,7 @@ class Skill(BaseModel):
             return True
         if path in self._index() or path in self.nested_paths:
             return True
-        prefix = path + "/"
-        return any(p.startswith(prefix) for p in self._index()) or any(
-            p.startswith(prefix) for p in self.nested_paths
-        )
+        return path in self._folders()
 
     def of_kind(self, kind: FileKind) -> list[SkillFile]:
         return [f for f in self.files if f.kind == kind]
@@ -203,6 +200,22 @@ class Skill(BaseModel):
             idx = {f.path: f for f in self.files}
             self.__dict__["_idx"] = idx
         return idx
+
+    def _folders(self) -> set[str]:
+        """Every `a`, `a/b` that a file (or nested skill's file) path runs through: the paths
+        P with some path starting with P + "/". Made once, not a scan of every path per
+        question (rules ask about many paths that are not files)."""
+        key = (len(self.files), len(self.nested_paths))
+        cached = self.__dict__.get("_dirs")
+        if cached is None or cached[0] != key:
+            dirs: set[str] = set()
+            for p in (*self._index(), *self.nested_paths):
+                cut = p.find("/")
+                while cut >= 0:
+                    dirs.add(p[:cut])
+                    cut = p.find("/", cut + 1)
+            cached = self.__dict__["_dirs"] = (key, dirs)
+        return cached[1]
 
     def content_hash(self) -> str:
         """sha256 over every file's path and hash: the identity of this version of the skill."""
