@@ -33,11 +33,20 @@ The files of the current skill; the number after a file is how many findings it 
         self.border_title = "Files"
         self.show_root = True
         self.guide_depth = 2
+        self._shown: tuple | None = None  # what the tree shows now (see show_skill)
 
     def show_skill(self, skill: Skill | None, findings: list[Finding]) -> None:
         counts: dict[str, int] = {}
         for f in findings:
             counts[f.path or ""] = counts.get(f.path or "", 0) + 1
+        # Most saves change neither the files nor their counts: rebuilding the tree then
+        # only lays the screen out again and loses the author's place in it.
+        shown = None if skill is None else (
+            skill.display_name, tuple((f.path, f.is_dir) for f in skill.files if f.present),
+            tuple(sorted(counts.items())))
+        if shown is not None and shown == self._shown:
+            return
+        self._shown = shown
         self.clear()
         if skill is None:
             self.root.set_label("(no skill)")

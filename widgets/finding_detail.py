@@ -64,12 +64,19 @@ fix, its diff is shown: **f** applies it, **F** applies every safe fix of the sk
         super().__init__(**kwargs)
         self.border_title = "Detail"
         self._body = Static(Text("Select a finding to see why it matters.", style="dim"))
+        self._shown: tuple | None = None  # what show() was last given
 
     def compose(self):
         yield self._body
 
     def show(self, finding: Finding | None, rule: Rule | None, text: str | None, dark: bool = True,
              fix: tuple[Fix, str] | None = None) -> None:
+        # Shown already (the same finding after a save that changed nothing it shows): an
+        # update would lay the screen out again and scroll the author back to the top.
+        key = (finding, rule.id if rule else None, text, dark, fix)
+        if key == self._shown:
+            return
+        self._shown = key
         if finding is None:
             self._body.update(Text("No finding here: nothing to fix in this view.", style="dim"))
             self.border_subtitle = ""

@@ -57,6 +57,7 @@ below; **e** opens your `$EDITOR` at that line.
     def __init__(self, **kwargs) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
         self._all: list[Finding] = []
+        self._filled = False  # rows made at least once
         self._shown: list[Finding] = []
         self.sort_by = "severity"
         self.category: str | None = None
@@ -87,6 +88,12 @@ below; **e** opens your `$EDITOR` at that line.
     # --- data ---------------------------------------------------------------------------
 
     def show(self, findings: list[Finding]) -> None:
+        if self._filled and findings == self._all and self.row_count == len(self._shown):
+            # The same findings (a save that changed none, the scripts' pass adding none):
+            # the rows stay, cursor and all; the detail still hears which one is current,
+            # since the text around it may have changed.
+            self.post_message(self.Highlighted(self.current()))
+            return
         self._all = list(findings)
         self._refresh_rows()
 
@@ -122,6 +129,7 @@ below; **e** opens your `$EDITOR` at that line.
 
     def _refresh_rows(self) -> None:
         previous = self.current()
+        self._filled = True
         self._shown = self._sorted([f for f in self._all if self._keep(f)])
         self.clear()
         for i, f in enumerate(self._shown):
