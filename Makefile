@@ -13,7 +13,8 @@ SKILL ?= sample_skills/csv-insights
 # worker recompiles ~370 test modules (6 s of CPU each time).
 PYTEST_ENV := PYTHONDONTWRITEBYTECODE=
 # make test-fast: twice as many workers as cores, since the TUI tests spend about half
-# their time waiting on timers, threads and subprocesses (156 s with 4 workers, 213 s with 2).
+# their time waiting on timers, threads and subprocesses (idle 2-core machine: 143 s with 4
+# workers, 148 s with 3, 155 s with 6).
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 2 )))
 
 .PHONY: run test test-fast bench system-deps lock clean
