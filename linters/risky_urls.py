@@ -15,8 +15,10 @@ from skillforge.models.findings import Severity
 
 _SCHEME_SEP, _PLAIN_HTTP = declare(b"://", b"http:")
 # A URL's host and what may precede it (user info, port), read in the lower-cased bytes as
-# far as any reading of the URL could take it.
-_NETLOC = rx(rb"[^/?#\s<>\"'`)\]}|\\]*")
+# far as any reading of the URL could take it: it ends where `_URL_REST`, a str pattern,
+# ends it, so at \x1c-\x1f too (white space to `\s` in str, not in bytes); else a host
+# written `pastebin.com\x1f` would be read as another and the file passed over.
+_NETLOC = rx(rb"[^/?#\s\x1c-\x1f<>\"'`)\]}|\\]*")
 _URL = rx(r"\b(?:https?|ftp)://[^\s<>\"'`)\]}|\\]+", re.IGNORECASE)
 # From a "://" found by `str.find`: the scheme before it and the rest of the URL after it
 # (anchored matches, so a 5,000-character JSON line is not scanned character by character).
