@@ -4,7 +4,8 @@ A rule that looks for a few literal words in every file (the security scanners' 
 the link and fence markers) declares them with `declare()` when its module loads. The
 first rule to ask about a file has all declared needles found together, in one
 Aho-Corasick pass over the file's lower-cased UTF-8 bytes (ahocorasick_rs, ~2 ms for the
-7 MB corpus); one `find` per needle per file, ~40 of them, cost ~140 ms. `LintContext.anchors`
+7 MB corpus); one `find` per needle per file, for the ~40 the scanners alone declared, cost
+~140 ms. `LintContext.anchors`
 keeps each file's index for the rest of its lint. A needle nobody declared is still found,
 by `bytes.find`.
 

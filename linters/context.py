@@ -85,7 +85,8 @@ class LintContext:
         for every rule that asks."""
         index = self._anchors.get(f.path)
         if index is None:
-            # The file's own bytes, unless decoding replaced some: then the text's.
+            # The file's own bytes, unless they did not decode as UTF-8 (replaced bytes, NULs,
+            # UTF-16): then the text's.
             raw = f.raw if f.raw is not None and f.decode_error is None else None
             index = self._anchors[f.path] = AnchorIndex(file_bytes(f.text or "", raw))
         return index

@@ -14,8 +14,8 @@ encoder) only. A missing, stale or unreadable copy is simply read from tiktoken 
 Counts are kept there too, beside the tables and named after the same files: one small file
 per text, named by the text's sha256. Counting a corpus's long bodies costs ~150 ms of CPU
 and building the encoder ~60 ms more; a re-lint of unchanged skills reads the counts and
-never builds the encoder, nor imports tiktoken. Only tiktoken's counts are kept (never the estimate), and an
-unreadable count is counted again.
+never builds the encoder, nor imports tiktoken. Only tiktoken's counts are kept (never the
+estimate), and an unreadable count is counted again.
 """
 
 from __future__ import annotations

@@ -7,9 +7,9 @@ lists of such scalars (`allowed-tools:` then `- Read` lines, or `mcp: [rube]`) a
 `>` block scalars for a long description. `simple_mapping` reads exactly those shapes into
 the types ruamel builds for them (CommentedMap and CommentedSeq with their line, column and
 flow-style data, `str`, `bool`, LiteralScalarString, FoldedScalarString with its fold
-positions) and returns None for anything else: comments, flow mappings, escapes, tabs,
-multi-line plain scalars, indentation indicators, blank-first or space-only lines in a block
-scalar, duplicate keys, `key:` with nothing under it and any plain scalar ruamel would
+positions), plain scalars over several lines included, and returns None for anything else:
+comments, flow mappings, escapes, tabs, indentation indicators, blank-first or space-only
+lines in a block scalar, duplicate keys, `key:` with nothing under it and any plain scalar ruamel would
 resolve to another type (`1.0`, `null`, a date). Those go to ruamel.
 `load_frontmatter` caches what ruamel reads by text, so a re-lint of an unchanged SKILL.md
 parses nothing (each caller gets its own copy of the data).
@@ -38,8 +38,8 @@ _STR_TAG = "tag:yaml.org,2002:str"
 # `re` ~4 ms to compile at every start.
 _UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 _LINE = re.compile(r"( *)([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$")
-# A plain scalar cannot start with an indicator; "-", "?" and ":" can, before a non-space,
-# but are left to ruamel.
+# A plain scalar cannot start with an indicator; "-", "?" and ":" can, before a non-space:
+# `_scalar` takes a leading "-" so (`-21risk`) and leaves "?" and ":" to ruamel.
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 
 # ruamel's implicit resolvers (YAML 1.2, as its round-trip loader uses), by the first
