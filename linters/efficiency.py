@@ -16,7 +16,7 @@ from pathlib import PurePosixPath
 from linters import tokens
 from linters.compiled_regex import rx
 from linters.context import MARKDOWN_SUFFIXES, LintContext
-from linters.literal_search import lowered
+from linters.literal_search import ASCII_FOLDS, lowered
 from linters.markdown import MarkdownDoc
 from linters.registry import check
 from skillforge.models.findings import Finding
@@ -227,7 +227,7 @@ def duplicated_paragraphs(ctx: LintContext) -> Iterator[Finding]:
             repeated = [line for key, line, words in word_sets
                         if ref_words.issuperset(words) and f" {key} " in haystack]
         else:
-            low_bytes = _lowered_bytes(f)
+            low_bytes = _lowered_bytes(ctx, f)
             if low_bytes is not None:
                 candidates = [(key, line) for key, line, longest_first in probes
                               if all(w.encode() in low_bytes for w in longest_first
@@ -286,22 +286,18 @@ def _long_paragraphs(doc: MarkdownDoc) -> list[tuple[str, int, list[str]]]:
     return out
 
 
-# Characters whose str.lower() holds an ASCII letter ("İ" lowers to "i̇", the Kelvin sign to
-# "k"): no others exist.
-_LOWERS_TO_ASCII = ("\u0130", "\u212a")
-
-
-def _lowered_bytes(f: SkillFile) -> bytes | None:
-    """The file's UTF-8 bytes with ASCII lower-cased, when every ASCII word of its
-    `str.lower()` is in them too (so a word missing there is missing from the text); else
-    None. Lowering bytes costs ~0.3 ns a byte where `str.lower()` of a non-ASCII text costs
-    several ns a character. Non-ASCII words are not looked for in them."""
+def _lowered_bytes(ctx: LintContext, f: SkillFile) -> bytes | None:
+    """The file's UTF-8 bytes with ASCII lower-cased (its anchor index's, made once per pass),
+    when every ASCII word of its `str.lower()` is in them too (so a word missing there is
+    missing from the text); else None. Lowering bytes costs ~0.3 ns a byte where
+    `str.lower()` of a non-ASCII text costs several ns a character. Non-ASCII words are not
+    looked for in them."""
     text = f.text or ""
     if f.raw is None or f.decode_error is not None:
         return None
-    if not text.isascii() and any(c in text for c in _LOWERS_TO_ASCII):
+    if not text.isascii() and any(c in text for c in ASCII_FOLDS):
         return None
-    return f.raw.lower()
+    return ctx.anchors(f).low
 
 
 def _squashed_file(f: SkillFile) -> tuple[frozenset[str], str]:
