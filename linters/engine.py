@@ -71,17 +71,16 @@ def external_findings(ctx: LintContext) -> list[Finding]:
 
 
 def inline_suppressions(
-    skill: Skill, anchors: Callable[[SkillFile], AnchorIndex] | None = None
+    skill: Skill, anchors: Callable[[SkillFile], AnchorIndex]
 ) -> dict[str, set[str]]:
     """Rule ids disabled per file by `skillforge: disable SFxxx` comments. `anchors`: the
-    lint pass's file indexes (LintContext.anchors), which spare a search of each file."""
+    lint pass's file indexes (LintContext.anchors): a file without the marker is not read."""
     out: dict[str, set[str]] = {}
     for f in skill.files:
-        if f.text is None or (anchors is not None and not anchors(f).held(_MARKER)):
+        if f.text is None or not anchors(f).held(_MARKER):
             continue
-        if "skillforge:" in f.text:
-            for m in _DIRECTIVE.finditer(f.text):
-                out.setdefault(f.path, set()).update(_RULE_ID.findall(m.group(1)))
+        for m in _DIRECTIVE.finditer(f.text):
+            out.setdefault(f.path, set()).update(_RULE_ID.findall(m.group(1)))
     return out
 
 
@@ -90,7 +89,7 @@ def _commentable(f: SkillFile | None) -> bool:
 
 
 def suppress(
-    skill: Skill, findings: list[Finding], anchors: Callable[[SkillFile], AnchorIndex] | None = None
+    skill: Skill, findings: list[Finding], anchors: Callable[[SkillFile], AnchorIndex]
 ) -> tuple[list[Finding], int]:
     """Drop findings silenced inline. Security findings cannot be silenced inline: a hostile
     skill would otherwise hide its own payload from the scan (use `[lint] disable`)."""

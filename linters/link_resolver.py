@@ -52,10 +52,15 @@ class Resolver:
     def exists(self, ref: PathRef) -> bool:
         return self.in_skill(ref) or self._outside(ref)
 
+    @staticmethod
+    def _target(ref: PathRef) -> tuple[str, str]:
+        """(the folder `ref` is read from, the path it names from the skill root)."""
+        base = "" if ref.from_root else posixpath.dirname(ref.file)
+        return base, posixpath.normpath(posixpath.join(base, ref.path))
+
     def in_skill(self, ref: PathRef) -> bool:
         """`ref` is a file or folder of the loaded skill (the disk is not asked)."""
-        base = "" if ref.from_root else posixpath.dirname(ref.file)
-        target = posixpath.normpath(posixpath.join(base, ref.path))
+        base, target = self._target(ref)
         if target == ".." or target.startswith("../"):
             return False
         if self.skill.exists(target):
@@ -68,8 +73,7 @@ class Resolver:
         return False
 
     def _outside(self, ref: PathRef) -> bool:
-        base = "" if ref.from_root else posixpath.dirname(ref.file)
-        target = posixpath.normpath(posixpath.join(base, ref.path))
+        _base, target = self._target(ref)
         if target == ".." or target.startswith("../"):
             # Outside the skill folder (a sibling skill of the same plugin): only the disk
             # can tell. Accept it when it is there.

@@ -116,21 +116,19 @@ def _on_list(host: str, hosts: set[str] | frozenset[str]) -> bool:
 
 def _may_report(st: SecurityText) -> bool:
     """False when no URL of the file can be reported, told from the bytes without decoding a
-    line: no plain http anywhere, and no host that is an IP address, follows user info, holds
-    a non-ASCII byte, or is (under) a listed shortener or paste site. Most files that hold
-    URLs hold only ordinary https ones."""
+    line: no plain http anywhere, and no host (read by `_host`, as `_url_hit` reads it) that
+    is an IP address, holds a non-ASCII byte, or is (under) a listed shortener or paste site.
+    Most files that hold URLs hold only ordinary https ones."""
     if st.places(_PLAIN_HTTP):
         return True
     low = st.low
     for at in st.places(_SCHEME_SEP):
         netloc = _NETLOC.match(low, at + 3).group()  # type: ignore[union-attr]
-        if b"@" in netloc or not netloc.isascii():
+        if not netloc.isascii():
             return True
-        host = netloc.rstrip(b".,;:!?").partition(b":")[0].rstrip(b".")
-        if host[:1].isdigit() or host[:1] == b"[":
-            return True
-        name = host.decode()
-        if _on_list(name, _SHORTENERS) or _on_list(name, _PASTE_AND_CAPTURE):
+        host = _host("://" + netloc.rstrip(b".,;:!?").decode())
+        if host and (_ip(host) is not None or _on_list(host, _SHORTENERS)
+                     or _on_list(host, _PASTE_AND_CAPTURE)):
             return True
     return False
 

@@ -59,13 +59,12 @@ def scan_text(
     text: str,
     doc: MarkdownDoc | Callable[[], MarkdownDoc | None] | None = None,
     rules: Iterable[str] = FILE_RULES,
-    raw: bytes | None = None,
     owner: str = "",
     index: AnchorIndex | None = None,
 ) -> tuple[Hit, ...]:
-    """Every security hit in one file's text (uncached). `raw`: its UTF-8 bytes, if known;
-    `owner`: the skill's name; `index`: the AnchorIndex of those bytes, if made already."""
-    st = SecurityText(path, text, doc, raw, owner, index)
+    """Every security hit in one file's text (uncached). `owner`: the skill's name;
+    `index`: the AnchorIndex of the file's bytes (LintContext.anchors), if made already."""
+    st = SecurityText(path, text, doc, owner, index)
     hits: list[Hit] = []
     for rid in rules:
         # Licence texts are boilerplate nobody follows; only hidden characters and leaked
@@ -88,9 +87,8 @@ def cached_scan(ctx: LintContext, f: SkillFile, rules: tuple[str, ...]) -> tuple
                 _cache.move_to_end(key)
                 return hit
     doc = (lambda: ctx.doc(path)) if path.lower().endswith((".md", ".markdown", ".mdx")) else None
-    # The file's bytes spare an encode, unless decoding replaced invalid bytes.
-    raw = f.raw if f.raw is not None and f.decode_error is None else None
-    result = scan_text(path, text, doc, rules, raw, owner, ctx.anchors(f))
+    # The pass's index of the file's bytes (made once for every rule) holds them.
+    result = scan_text(path, text, doc, rules, owner=owner, index=ctx.anchors(f))
     if sha is not None:
         with _cache_lock:
             _cache[key] = result

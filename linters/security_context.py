@@ -77,7 +77,6 @@ class SecurityText:
         path: str,
         text: str,
         doc: MarkdownDoc | Callable[[], MarkdownDoc | None] | None = None,
-        raw: bytes | None = None,
         owner: str = "",
         index: AnchorIndex | None = None,
     ) -> None:
@@ -88,8 +87,9 @@ class SecurityText:
         # Parsing Markdown costs more than most scans: take a factory and parse only when a
         # hit needs its context (code block? heading?) or the file has HTML comments.
         self._doc = doc
-        # The index of these very bytes (`file_bytes(text, raw)`), when a rule made it first.
-        self.index = index if index is not None else AnchorIndex(file_bytes(text, raw))
+        # The index of the file's bytes (LintContext.anchors), when a rule made it first;
+        # else of the text's UTF-8.
+        self.index = index if index is not None else AnchorIndex(file_bytes(text))
         self.raw = self.index.raw
         self.is_markdown = path.lower().endswith(MARKDOWN_SUFFIXES)
         self.is_license = path.rsplit("/", 1)[-1].upper().startswith(_LICENSE_NAMES)

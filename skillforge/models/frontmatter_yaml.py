@@ -105,11 +105,8 @@ class _Reader:
 
     def next_entry(self) -> int:
         """Index of the next line that is not blank (from `pos`, which it moves there)."""
-        lines, pos = self.lines, self.pos
-        while pos < len(lines) and not lines[pos].strip(" "):
-            pos += 1
-        self.pos = pos
-        return pos
+        self.pos = _skip_blank(self.lines, self.pos)
+        return self.pos
 
     def mapping(self, at: int, indent: int) -> CommentedMap | None:
         """The block mapping whose first key is on line `at`, at column `indent`."""
@@ -175,9 +172,8 @@ class _Reader:
         parts = [text]
         k = at + 1
         while True:
-            nxt = k
-            while nxt < len(lines) and not lines[nxt].strip(" "):
-                nxt += 1  # a blank line, or one of spaces only: a line break to ruamel
+            # A blank line, or one of spaces only, is a line break to ruamel.
+            nxt = _skip_blank(lines, k)
             if nxt >= len(lines):
                 break
             line = lines[nxt]
@@ -296,6 +292,13 @@ class _Reader:
         return end
 
 
+def _skip_blank(lines: list[str], pos: int) -> int:
+    """Index of the first line from `pos` on that holds more than spaces."""
+    while pos < len(lines) and not lines[pos].strip(" "):
+        pos += 1
+    return pos
+
+
 def _flow_sequence(line: str, at: int, no: int) -> CommentedSeq:
     """`[a, b]` of plain scalars, the whole rest of `line` from column `at`."""
     if not line.endswith("]") or line.count("[") != 1 or line.count("]") != 1:
@@ -306,9 +309,10 @@ def _flow_sequence(line: str, at: int, no: int) -> CommentedSeq:
     pos = at + 1
     for item in line[at + 1:-1].split(","):
         text = item.strip(" ")
-        if not text or any(c in text for c in "{}'\":?#") or _scalar(text) is None:
+        value = None if not text or any(c in text for c in "{}'\":?#") else _scalar(text)
+        if value is None:
             raise _NotSimple
-        out.append(_scalar(text))
+        out.append(value)
         out.lc.add_kv_line_col(len(out) - 1, [no, pos + len(item) - len(item.lstrip(" "))])
         pos += len(item) + 1
     return out
