@@ -10,7 +10,7 @@ from linters.anchor_index import AnchorIndex, file_bytes
 from linters.literal_search import folds_safely
 from linters.markdown import MarkdownDoc
 from linters.registry import rule
-from skillforge.models.config import LintConfig
+from skillforge.models.lint_config import LintConfig
 from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import Skill, SkillFile
 

@@ -16,7 +16,7 @@ from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.registry import checks
 from linters.scoring import gate, grade, security_score, structural_scores
-from skillforge.models.config import LintConfig
+from skillforge.models.lint_config import LintConfig
 from skillforge.models.findings import Category, Finding, LintReport
 from skillforge.models.skill import Skill, SkillFile, load_skill
 

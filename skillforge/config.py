@@ -21,11 +21,14 @@ import json
 import os
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
+from skillforge.models.lint_config import LintConfig
 
-from skillforge.models.config import Settings
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+    from skillforge.models.config import Settings
 
 CONFIG_NAME = "skillforge.toml"
 ENV_PREFIX = "SKILLFORGE_"
@@ -99,6 +102,10 @@ def load_settings(
     environ: dict[str, str] | None = None,
 ) -> Settings:
     """Merge every layer into one validated `Settings`."""
+    from pydantic import ValidationError
+
+    from skillforge.models.config import Settings
+
     merged: dict[str, Any] = {}
     files = config_files(skill_dir, launch_dir)
     for path in files:
@@ -129,7 +136,34 @@ def _drop_none(d: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def lint_settings(
+    files: list[Path],
+    skill_dir: Path | None = None,
+    *,
+    overrides: dict[str, Any] | None = None,
+    environ: dict[str, str] | None = None,
+) -> LintConfig:
+    """The `[lint]` settings for a skill whose config files are `files` (`config_files`).
+
+    With no file and no SKILLFORGE_* variable there is nothing to validate but the flags,
+    so the section is built directly, without pydantic (a one-shot lint would spend about
+    a third of its time loading it); otherwise every layer is merged and validated as in
+    `load_settings`, and a broken one is the same `ConfigError`."""
+    env = dict(os.environ if environ is None else environ)
+    if files or any(k.startswith(ENV_PREFIX) and "__" in k for k in env):
+        return load_settings(skill_dir, overrides=overrides, environ=env).lint
+    lint = _drop_none(dict((overrides or {}).get("lint") or {}))
+    try:
+        return LintConfig(**lint)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"flags: invalid configuration\n  [lint] {exc}") from None
+
+
 def _validate_layer(layer: dict[str, Any], where: str) -> None:
+    from pydantic import ValidationError
+
+    from skillforge.models.config import Settings
+
     try:
         Settings.model_validate(layer)
     except ValidationError as exc:
@@ -142,8 +176,12 @@ def _explain(exc: ValidationError, where: str) -> str:
         loc = ".".join(str(p) for p in err["loc"])
         section, _, key = loc.partition(".")
         pretty = f"[{section}] {key}" if key else loc
-        if err["type"] == "extra_forbidden":
+        if err["type"] in ("extra_forbidden", "unexpected_keyword_argument"):
+            # (the second: the [lint] section, a dataclass, names an unknown key so)
             lines.append(f"  {pretty}: unknown key; see the README's configuration table")
+        elif err["type"] == "value_error" and not key:
+            # A section's own check (LintConfig.__post_init__) names the key itself.
+            lines.append(f"  [{section}] {err['ctx']['error']}")
         else:
             lines.append(f"  {pretty}: {err['msg']} (got {err.get('input')!r})")
     return "\n".join(lines)

@@ -33,7 +33,7 @@ from pathlib import Path
 from linters import lint_skill
 from skillforge.authoring.describe_prompt import lint_feedback, propose_description
 from skillforge.lift.triggers import compare, flips, pick_best
-from skillforge.models.config import LintConfig
+from skillforge.models.lint_config import LintConfig
 from skillforge.models.fileio import atomic_write_text
 from skillforge.models.findings import Finding, Severity
 from skillforge.models.llm import ModelClient

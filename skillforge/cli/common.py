@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING
 import click
 
 from skillforge.config import ConfigError, load_settings
-from skillforge.models.config import Settings
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from skillforge.models.config import Settings
 
 
 def console(stderr: bool = False) -> Console:

@@ -42,7 +42,7 @@ def report_validation(root: Path | None, target: Path, findings: list[Finding],
             "version": 1, "path": shown_path(root) if root else None,
             "evals_path": shown_path(target), "exists": not missing, "valid": valid,
             "paths_checked": paths_checked, "cases": len(cases), "kinds": kinds,
-            "findings": [f.model_dump(mode="json") for f in findings]}, indent=2,
+            "findings": [f.as_dict() for f in findings]}, indent=2,
             ensure_ascii=False))
         return
     out = console()

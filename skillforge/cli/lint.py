@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
-    from skillforge.models.config import LintConfig
+    from skillforge.models.lint_config import LintConfig
     from skillforge.models.findings import LintReport
 
 FORMATS = ("text", "json", "sarif", "github")
@@ -80,7 +80,7 @@ def _lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: s
         if rule is None:
             raise click.UsageError(f"unknown rule {explain!r}; `skillforge lint --list-rules` lists them")
         if fmt == "json":
-            click.echo(json.dumps(rule.model_dump(mode="json"), indent=2))
+            click.echo(json.dumps(rule.as_dict(), indent=2))
         else:
             from skillforge.formats.lint_text import print_explain
 
@@ -153,8 +153,7 @@ def _configs(skills: list[Path], overrides: dict) -> dict[Path, LintConfig]:
     folder of 150 skills usually shares one (the launch directory's or the user's). A skill
     without a config file of its own has exactly the files that apply to no skill, so only
     the others pay `config_files`' path resolving."""
-    from skillforge.cli.common import settings_for
-    from skillforge.config import CONFIG_NAME, config_files
+    from skillforge.config import CONFIG_NAME, ConfigError, config_files, lint_settings
 
     by_files: dict[tuple[Path, ...], LintConfig] = {}
     out: dict[Path, LintConfig] = {}
@@ -163,7 +162,11 @@ def _configs(skills: list[Path], overrides: dict) -> dict[Path, LintConfig]:
         own = (skill_dir / CONFIG_NAME).is_file()
         files = tuple(config_files(skill_dir)) if own else shared
         if files not in by_files:
-            by_files[files] = settings_for(skill_dir, overrides).lint
+            try:
+                by_files[files] = lint_settings(list(files), skill_dir, overrides=overrides)
+            except ConfigError as exc:
+                click.echo(f"skillforge: {exc}", err=True)
+                sys.exit(2)
         out[skill_dir] = by_files[files]
     return out
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from skillforge.models.config import LintConfig
+from skillforge.models.lint_config import LintConfig
 from skillforge.workspace.fixing import FixWriteError, fix_skill, write_plan
 
 

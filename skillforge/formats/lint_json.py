@@ -6,8 +6,6 @@ from typing import Any
 
 from skillforge.models.findings import LintReport, Rule
 
-FINDING_KEYS = ("rule", "code", "category", "severity", "message", "path", "line", "column", "source")
-
 
 def report_dict(report: LintReport, shown_path: str) -> dict[str, Any]:
     return {
@@ -18,10 +16,7 @@ def report_dict(report: LintReport, shown_path: str) -> dict[str, Any]:
         "security_score": report.security_score,
         "passed_gate": report.passed_gate,
         "categories": {name: cat.score for name, cat in report.categories.items()},
-        "findings": [
-            {k: v for k, v in f.model_dump(mode="json").items() if k in FINDING_KEYS}
-            for f in report.findings
-        ],
+        "findings": [f.as_dict() for f in report.findings],
     }
 
 

@@ -12,20 +12,11 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from skillforge.models.conditions import Condition
-
-FailOn = Literal["error", "warning", "never"]
+from skillforge.models.lint_config import LintConfig
 
 
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-
-class LintConfig(_Section):
-    disable: list[str] = Field(default_factory=list)
-    fail_under: float = Field(70.0, ge=0, le=100)
-    fail_on: FailOn = "error"
-    # Run ruff and shellcheck over scripts (slower; results arrive after the rest).
-    scripts: bool = True
 
 
 class ProviderConfig(_Section):

@@ -1,10 +1,16 @@
-"""Lint findings, rules and reports (CONTRACTS.md section 2)."""
+"""Lint findings, rules and reports (CONTRACTS.md section 2).
+
+Plain dataclasses, not pydantic models: every lint builds thousands of findings from values
+the checks already typed, and a one-shot `skillforge lint` (a pre-commit hook, CI) would
+otherwise spend more time importing pydantic and building its validators than linting a
+skill. Nothing here is parsed from outside input; `as_dict` gives the JSON form.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from enum import Enum
-
-from pydantic import BaseModel, Field
+from typing import Any
 
 
 class Category(str, Enum):
@@ -51,7 +57,8 @@ _RANK = {
 }
 
 
-class Finding(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class Finding:
     """One problem found in a skill: what is wrong and what to do, and where."""
 
     rule: str
@@ -75,8 +82,17 @@ class Finding(BaseModel):
     def sort_key(self) -> tuple:
         return (self.path or "", self.line or 0, self.column or 0, -self.severity.rank, self.rule)
 
+    def as_dict(self) -> dict[str, Any]:
+        """The finding as JSON values (the enums by their value), in field order."""
+        return {
+            "rule": self.rule, "category": self.category.value, "severity": self.severity.value,
+            "message": self.message, "path": self.path, "line": self.line,
+            "column": self.column, "source": self.source, "code": self.code,
+        }
 
-class Rule(BaseModel):
+
+@dataclass(slots=True, kw_only=True)
+class Rule:
     """A catalogue entry: stable id, what it checks, why, and how a fixed skill looks."""
 
     id: str
@@ -96,14 +112,30 @@ class Rule(BaseModel):
     fix: str = ""
     fix_summary: str = ""
 
+    def __post_init__(self) -> None:
+        # The catalogue's TOML gives category and severity as strings.
+        self.category = Category(self.category)
+        self.severity = Severity(self.severity)
 
-class CategoryScore(BaseModel):
+    def as_dict(self) -> dict[str, Any]:
+        """The rule as JSON values (the enums by their value), in field order."""
+        return {
+            "id": self.id, "category": self.category.value, "severity": self.severity.value,
+            "title": self.title, "explanation": self.explanation, "example": self.example,
+            "subject": self.subject, "phase": self.phase, "fix": self.fix,
+            "fix_summary": self.fix_summary,
+        }
+
+
+@dataclass(slots=True, kw_only=True)
+class CategoryScore:
     score: float
-    applicable: list[str] = Field(default_factory=list)
-    failed: list[str] = Field(default_factory=list)
+    applicable: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
 
 
-class LintReport(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class LintReport:
     """Everything `skillforge lint` knows about one skill."""
 
     path: str
@@ -112,7 +144,7 @@ class LintReport(BaseModel):
     grade: str
     security_score: int
     passed_gate: bool
-    gate_reasons: list[str] = Field(default_factory=list)
+    gate_reasons: list[str] = field(default_factory=list)
     categories: dict[str, CategoryScore]
     findings: list[Finding]
     suppressed: int = 0

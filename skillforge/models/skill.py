@@ -9,10 +9,10 @@ correctness linter turns into findings.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
 from ruamel.yaml.comments import TaggedScalar
 
 if TYPE_CHECKING:
@@ -53,10 +53,9 @@ FrontmatterStatus = Literal[
 ]
 
 
-class SkillFile(BaseModel):
+@dataclass(kw_only=True)
+class SkillFile:
     """One file of the skill, by its POSIX path relative to the skill root."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     path: str
     size: int
@@ -68,8 +67,8 @@ class SkillFile(BaseModel):
     present: bool = True
     binary: bool = False
     is_dir: bool = False
-    text: str | None = Field(default=None, repr=False, exclude=True)
-    raw: bytes | None = Field(default=None, repr=False, exclude=True)
+    text: str | None = field(default=None, repr=False)
+    raw: bytes | None = field(default=None, repr=False)
     decode_error: str | None = None
     read_error: str | None = None
     bom: bool = False
@@ -94,7 +93,8 @@ class SkillFile(BaseModel):
         return self.text.splitlines() if self.text is not None else []
 
 
-class LoadIssue(BaseModel):
+@dataclass(kw_only=True)
+class LoadIssue:
     """Something the loader could not make sense of; the linters turn it into a finding."""
 
     kind: FrontmatterStatus | Literal["bom", "unreadable", "not_utf8"]
@@ -111,17 +111,16 @@ def plain(value: Any) -> Any:
     return value
 
 
-class Frontmatter(BaseModel):
+@dataclass(kw_only=True)
+class Frontmatter:
     """The YAML block at the top of SKILL.md, kept in ruamel's round-trip form."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     raw: str = ""
     # 1-based line numbers in SKILL.md of the opening and closing `---`.
     start_line: int = 1
     end_line: int | None = None
-    data: Any = Field(default=None, exclude=True, repr=False)
-    key_lines: dict[str, int] = Field(default_factory=dict)
+    data: Any = field(default=None, repr=False)
+    key_lines: dict[str, int] = field(default_factory=dict)
 
     def get(self, key: str, default: Any = None) -> Any:
         if isinstance(self.data, dict):
@@ -132,22 +131,21 @@ class Frontmatter(BaseModel):
         return self.key_lines.get(key)
 
 
-class Skill(BaseModel):
+@dataclass(kw_only=True)
+class Skill:
     """A loaded skill folder: SKILL.md split into frontmatter and body, plus its files."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
     root: Path
-    files: list[SkillFile] = Field(default_factory=list)
+    files: list[SkillFile] = field(default_factory=list)
     frontmatter: Frontmatter | None = None
     frontmatter_status: FrontmatterStatus = "ok"
     body: str = ""
     # 1-based line in SKILL.md where the body starts.
     body_start_line: int = 1
-    issues: list[LoadIssue] = Field(default_factory=list)
+    issues: list[LoadIssue] = field(default_factory=list)
     # Relative paths of nested skills' files: they belong to their own skill, but links
     # into them are not broken.
-    nested_paths: set[str] = Field(default_factory=set)
+    nested_paths: set[str] = field(default_factory=set)
 
     @property
     def folder_name(self) -> str:

@@ -12,6 +12,7 @@ import os
 import stat
 import threading
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from ruamel.yaml import YAML
@@ -122,8 +123,7 @@ def read_file(root: Path, rel: str, st: os.stat_result | None = None,
             st = (root / rel).stat()
         except OSError as exc:
             return SkillFile(path=rel, size=0, kind=kind, read_error=str(exc))
-    # Every field is worked out first and the model built once: assigning to a pydantic
-    # model field by field costs more than reading a small file.
+    # Every field is worked out first and the file built once, with its content.
     fields: dict = {"path": rel, "size": st.st_size, "kind": kind,
                     "executable": bool(st.st_mode & _EXEC_BITS)}
     try:
@@ -227,7 +227,7 @@ def load_skill(root: Path | str, extra_files: list[SkillFile] | None = None,
             known.add(rel)
     for extra in extra_files or []:
         if extra.path not in known:
-            skill.files.append(extra.model_copy(update={"present": False, "kind": classify(extra.path)}))
+            skill.files.append(replace(extra, present=False, kind=classify(extra.path)))
     for f in skill.files:
         if f.read_error:
             skill.issues.append(LoadIssue(kind="unreadable", path=f.path, detail=f.read_error))

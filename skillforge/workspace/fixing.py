@@ -19,7 +19,7 @@ from linters.context import LintContext
 from linters.engine import build_report, fast_findings
 from linters.fixes import fixes_for
 from linters.fixes.apply import FileChange, FixPlan, plan_fixes
-from skillforge.models.config import LintConfig
+from skillforge.models.lint_config import LintConfig
 from skillforge.models.fileio import atomic_write_bytes
 from skillforge.models.fixes import Fix
 from skillforge.models.skill import JUNK_DIRS, SKIP_DIRS, load_skill

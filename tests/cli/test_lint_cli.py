@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -87,6 +88,20 @@ def test_broken_config_is_a_clear_usage_error(tmp_path: Path):
     (skill / "skillforge.toml").write_text("[lint\n")
     proc = run("lint", str(skill), "--no-scripts")
     assert proc.returncode == 2 and "line 1" in proc.stderr
+    # The [lint] section is a dataclass pydantic validates: out of range and unknown keys
+    # are named as for any other section.
+    (skill / "skillforge.toml").write_text("[lint]\nfail_under = 200\n")
+    proc = run("lint", str(skill), "--no-scripts")
+    assert proc.returncode == 2
+    assert "[lint] fail_under must be between 0 and 100 (got 200" in proc.stderr, proc.stderr
+    (skill / "skillforge.toml").write_text("[lint]\nfail_undr = 80\n")
+    proc = run("lint", str(skill), "--no-scripts")
+    assert proc.returncode == 2
+    assert "[lint] fail_undr: unknown key" in proc.stderr, proc.stderr
+    (skill / "skillforge.toml").unlink()
+    proc = run("lint", str(skill), "--no-scripts", env={**os.environ, "SKILLFORGE_LINT__FAIL_ON": "sometimes"})
+    assert proc.returncode == 2
+    assert "SKILLFORGE_" in proc.stderr and "[lint] fail_on" in proc.stderr, proc.stderr
 
 
 def test_config_disable_and_inline_suppression(tmp_path: Path):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 from skillforge.models.skill import Skill, load_skill
@@ -43,7 +44,7 @@ def load(root: Path, skill_dir: Path) -> Skill:
     placeholders = {f.path for f in missing_files(original)}
     skill = load_skill(skill_dir)
     skill.files = [
-        f.model_copy(update={"present": False, "text": None, "raw": None, "sha256": None})
+        replace(f, present=False, text=None, raw=None, sha256=None)
         if f.path in placeholders else f
         for f in skill.files
     ]

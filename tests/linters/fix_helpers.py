@@ -8,7 +8,7 @@ from pathlib import Path
 from linters import lint_skill
 from linters.fixes import fixes_for
 from linters.fixes.apply import FixPlan, plan_fixes
-from skillforge.models.config import LintConfig
+from skillforge.models.lint_config import LintConfig
 from skillforge.models.fixes import Fix
 from skillforge.models.skill import load_skill
 from skillforge.workspace.fixing import write_plan

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skillforge.models.config import LintConfig
+from skillforge.models.lint_config import LintConfig
 from skillforge.workspace.fixing import fix_skill, write_plan
 from tests.linters.fix_helpers import failing_fixture, fired, fix_rule, fixes_of
 

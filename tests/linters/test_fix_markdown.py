@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from linters.fixes.toc import anchor
-from skillforge.models.config import LintConfig
+from skillforge.models.lint_config import LintConfig
 from skillforge.workspace.fixing import fix_skill, write_plan
 from tests.conftest import RULE_FIXTURES
 from tests.linters.fix_helpers import FIX_FIXTURES, copy_skill, failing_fixture, fired, fix_rule, fixes_of

@@ -32,7 +32,7 @@ from linters.path_context import (
     line_col,
     section_title,
 )
-from skillforge.models.config import LintConfig
+from skillforge.models.lint_config import LintConfig
 from tests.hypothesis_budget import examples
 
 # Words the four patterns look for (and near misses), runs of spaces and punctuation that

@@ -22,7 +22,7 @@ from linters.context import LintContext
 from linters.external_linters import run_external_linters
 from linters.scripts import is_python_script, is_shell_script, python_syntax, syntax_problem
 from linters.tool_cache import cache_root, clear_memory_cache
-from skillforge.models.config import LintConfig
+from skillforge.models.lint_config import LintConfig
 from skillforge.models.findings import Severity
 from skillforge.models.skill import SkillFile, load_skill
 from tests.conftest import ROOT

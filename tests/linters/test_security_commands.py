@@ -13,7 +13,7 @@ import time
 from linters import lint_skill
 from linters.markdown import MarkdownDoc
 from linters.security import scan_text, shell_grant, split_tools
-from skillforge.models.config import LintConfig
+from skillforge.models.lint_config import LintConfig
 from skillforge.models.findings import Severity
 from tests.linters.test_security import make_skill
 

@@ -1,0 +1,34 @@
+"""The `[lint]` section of skillforge.toml (CONTRACTS.md section 3), as a plain dataclass.
+
+Kept apart from `skillforge.models.config` so that a lint loads no pydantic: with no config
+file and no SKILLFORGE_* variable, `skillforge.config.lint_settings` builds it straight from
+the flags. When a file or a variable applies, `Settings` (pydantic) validates the section
+with the other ones: `__pydantic_config__` forbids unknown keys there, and `__post_init__`
+checks the range, whichever way it is built.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, get_args
+
+FailOn = Literal["error", "warning", "never"]
+
+
+@dataclass(kw_only=True)
+class LintConfig:
+    # Read by pydantic when Settings validates a file's [lint] table: a typo is an error.
+    __pydantic_config__ = {"extra": "forbid"}
+
+    disable: list[str] = field(default_factory=list)
+    fail_under: float = 70.0
+    fail_on: FailOn = "error"
+    # Run ruff and shellcheck over scripts (slower; results arrive after the rest).
+    scripts: bool = True
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.fail_under <= 100:
+            raise ValueError(f"fail_under must be between 0 and 100 (got {self.fail_under!r})")
+        if self.fail_on not in get_args(FailOn):
+            raise ValueError(f"fail_on must be one of {', '.join(get_args(FailOn))} "
+                             f"(got {self.fail_on!r})")
