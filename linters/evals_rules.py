@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from skillforge.models.evals import EvalCase, EvalIssue, EvalSet
 
 # skillforge.models.evals.EVALS_PATH (a test holds them equal): the evals models load only
-# for a skill that has the file, not on every lint (~6 ms of pydantic model building).
+# for a skill that has the file, not on every lint (they bring pydantic, ~0.1 s to import).
 EVALS_PATH = "evals/evals.json"
 
 MIN_CASES = 3

@@ -146,8 +146,8 @@ def lint_settings(
     """The `[lint]` settings for a skill whose config files are `files` (`config_files`).
 
     With no file and no SKILLFORGE_* variable there is nothing to validate but the flags,
-    so the section is built directly, without pydantic (a one-shot lint would spend about
-    a third of its time loading it); otherwise every layer is merged and validated as in
+    so the section is built directly, without pydantic (loading it was about half of a
+    one-skill lint); otherwise every layer is merged and validated as in
     `load_settings`, and a broken one is the same `ConfigError`."""
     env = dict(os.environ if environ is None else environ)
     if files or any(k.startswith(ENV_PREFIX) and "__" in k for k in env):

@@ -2,6 +2,6 @@
 
 pydantic v2 for what is read from files (evals, trajectories, trial records, config); the
 skill, its lint findings and the `[lint]` settings are plain dataclasses, so that `skillforge
-lint` loads no pydantic (a third of a one-skill lint) unless a config file asks to be
-validated.
+lint` loads no pydantic (half of a one-skill lint) unless a config file or an evals file
+asks to be validated.
 """
