@@ -150,7 +150,7 @@ def lint_settings(
     one-skill lint); otherwise every layer is merged and validated as in
     `load_settings`, and a broken one is the same `ConfigError`."""
     env = dict(os.environ if environ is None else environ)
-    if files or any(k.startswith(ENV_PREFIX) and "__" in k for k in env):
+    if files or _env_layer(env):
         return load_settings(skill_dir, overrides=overrides, environ=env).lint
     lint = _drop_none(dict((overrides or {}).get("lint") or {}))
     try:

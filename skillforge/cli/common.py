@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
-from skillforge.config import ConfigError, load_settings
+from skillforge.config import ConfigError, lint_settings, load_settings
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from skillforge.models.config import Settings
+    from skillforge.models.lint_config import LintConfig
+
+T = TypeVar("T")
 
 
 def console(stderr: bool = False) -> Console:
@@ -35,8 +39,17 @@ def shown_path(path: Path) -> str:
 
 
 def settings_for(skill_dir: Path | None, overrides: dict | None = None) -> Settings:
+    return _config_or_exit(lambda: load_settings(skill_dir, overrides=overrides))
+
+
+def lint_settings_for(files: list[Path], skill_dir: Path, overrides: dict) -> LintConfig:
+    """`skillforge.config.lint_settings`, exiting 2 on a broken config as `settings_for`."""
+    return _config_or_exit(lambda: lint_settings(files, skill_dir, overrides=overrides))
+
+
+def _config_or_exit(load: Callable[[], T]) -> T:
     try:
-        return load_settings(skill_dir, overrides=overrides)
+        return load()
     except ConfigError as exc:
         click.echo(f"skillforge: {exc}", err=True)
         sys.exit(2)

@@ -153,7 +153,8 @@ def _configs(skills: list[Path], overrides: dict) -> dict[Path, LintConfig]:
     folder of 150 skills usually shares one (the launch directory's or the user's). A skill
     without a config file of its own has exactly the files that apply to no skill, so only
     the others pay `config_files`' path resolving."""
-    from skillforge.config import CONFIG_NAME, ConfigError, config_files, lint_settings
+    from skillforge.cli.common import lint_settings_for
+    from skillforge.config import CONFIG_NAME, config_files
 
     by_files: dict[tuple[Path, ...], LintConfig] = {}
     out: dict[Path, LintConfig] = {}
@@ -162,11 +163,7 @@ def _configs(skills: list[Path], overrides: dict) -> dict[Path, LintConfig]:
         own = (skill_dir / CONFIG_NAME).is_file()
         files = tuple(config_files(skill_dir)) if own else shared
         if files not in by_files:
-            try:
-                by_files[files] = lint_settings(list(files), skill_dir, overrides=overrides)
-            except ConfigError as exc:
-                click.echo(f"skillforge: {exc}", err=True)
-                sys.exit(2)
+            by_files[files] = lint_settings_for(list(files), skill_dir, overrides)
         out[skill_dir] = by_files[files]
     return out
 
