@@ -5,9 +5,8 @@ the link and fence markers) declares them with `declare()` when its module loads
 first rule to ask about a file has all declared needles found together, in one
 Aho-Corasick pass over the file's lower-cased UTF-8 bytes (ahocorasick_rs, ~2 ms for the
 7 MB corpus); one `find` per needle per file, for the ~40 the scanners alone declared, cost
-~140 ms. `LintContext.anchors`
-keeps each file's index for the rest of its lint. A needle nobody declared is still found,
-by `bytes.find`.
+~140 ms. `LintContext.anchors` keeps each file's index for the rest of its lint. A needle
+nobody declared is still found, by `bytes.find`.
 
 Lower-casing is ASCII-only, so offsets are the file's byte offsets, and a needle holding
 no ASCII letter (``` ](  <!--) is found exactly as written. A needle with letters is found

@@ -152,7 +152,7 @@ def lint_settings(
     env = dict(os.environ if environ is None else environ)
     if files or _env_layer(env):
         return load_settings(skill_dir, overrides=overrides, environ=env).lint
-    lint = _drop_none(dict((overrides or {}).get("lint") or {}))
+    lint = _drop_none((overrides or {}).get("lint") or {})
     try:
         return LintConfig(**lint)
     except (TypeError, ValueError) as exc:

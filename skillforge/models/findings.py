@@ -8,7 +8,7 @@ skill. Nothing here is parsed from outside input; `as_dict` gives the JSON form.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
 
@@ -57,6 +57,16 @@ _RANK = {
 }
 
 
+def _json_fields(obj: Any) -> dict[str, Any]:
+    """A dataclass's fields by name, in order, an enum by its value (every field here is a
+    plain JSON value otherwise)."""
+    out = {}
+    for f in fields(obj):
+        value = getattr(obj, f.name)
+        out[f.name] = value.value if isinstance(value, Enum) else value
+    return out
+
+
 @dataclass(slots=True, kw_only=True)
 class Finding:
     """One problem found in a skill: what is wrong and what to do, and where."""
@@ -83,12 +93,8 @@ class Finding:
         return (self.path or "", self.line or 0, self.column or 0, -self.severity.rank, self.rule)
 
     def as_dict(self) -> dict[str, Any]:
-        """The finding as JSON values (the enums by their value), in field order."""
-        return {
-            "rule": self.rule, "category": self.category.value, "severity": self.severity.value,
-            "message": self.message, "path": self.path, "line": self.line,
-            "column": self.column, "source": self.source, "code": self.code,
-        }
+        """The finding as JSON values, in field order."""
+        return _json_fields(self)
 
 
 @dataclass(slots=True, kw_only=True)
@@ -118,13 +124,8 @@ class Rule:
         self.severity = Severity(self.severity)
 
     def as_dict(self) -> dict[str, Any]:
-        """The rule as JSON values (the enums by their value), in field order."""
-        return {
-            "id": self.id, "category": self.category.value, "severity": self.severity.value,
-            "title": self.title, "explanation": self.explanation, "example": self.example,
-            "subject": self.subject, "phase": self.phase, "fix": self.fix,
-            "fix_summary": self.fix_summary,
-        }
+        """The rule as JSON values, in field order."""
+        return _json_fields(self)
 
 
 @dataclass(slots=True, kw_only=True)

@@ -9,8 +9,8 @@ the types ruamel builds for them (CommentedMap and CommentedSeq with their line,
 flow-style data, `str`, `bool`, LiteralScalarString, FoldedScalarString with its fold
 positions), plain scalars over several lines included, and returns None for anything else:
 comments, flow mappings, escapes, tabs, indentation indicators, blank-first or space-only
-lines in a block scalar, duplicate keys, `key:` with nothing under it and any plain scalar ruamel would
-resolve to another type (`1.0`, `null`, a date). Those go to ruamel.
+lines in a block scalar, duplicate keys, `key:` with nothing under it and any plain scalar
+ruamel would resolve to another type (`1.0`, `null`, a date). Those go to ruamel.
 `load_frontmatter` caches what ruamel reads by text, so a re-lint of an unchanged SKILL.md
 parses nothing (each caller gets its own copy of the data).
 """
