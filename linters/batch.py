@@ -8,9 +8,10 @@ This process and its children take skills from one queue until it is empty, so a
 skill does not leave the other cores idle, and each child sends its reports back pickled.
 The reports come back in the order of `skills`, whatever order they were linted in.
 
-A check that crashes in a child is raised here as it would be in one process (the crash of
-the first such skill, in `skills` order). A child that dies without a word (killed, out of
-memory) loses nothing: whatever it did not send is linted again in this process.
+A skill that no process finished is linted again here at the end, in `skills` order: one
+whose check crashed (the crash is then raised here, with its own traceback, as it would be
+in one process), or one a child took before it died without a word (killed, out of memory).
+A process stops at its first crash; the others empty the queue.
 
 Elsewhere (no fork, or macOS, where forking a process that loaded system frameworks is not
 safe), with one core, or for a handful of skills, it is one skill after another.
@@ -81,30 +82,24 @@ def lint_skills(
                 _child(skills, configs, queue_r, result_w, batch)
             os.close(result_w)
             children.append((pid, result_r))
-        crashes: dict[int, BaseException] = {}
-        _work(skills, configs, queue_r, batch, reports, crashes)
-        for pid, result_r in children:
-            sent = _receive(result_r)
-            if sent is not None:
-                reports.update(sent[0])
-                crashes.update(sent[1])
+        _work(skills, configs, queue_r, batch, reports)
+        for _pid, result_r in children:
+            reports.update(_receive(result_r))
     finally:
         os.close(queue_r)
         for pid, result_r in children:
             _close_quietly(result_r)
             os.waitpid(pid, 0)
-    if crashes:
-        raise crashes[min(crashes)]
-    for i, skill in enumerate(skills):  # what a child that died did not send
+    for i, skill in enumerate(skills):  # a crash, or a child that died: see the docstring
         if i not in reports:
             reports[i] = lint_skill(skill, configs[skill])
     return [reports[i] for i in range(len(skills))]
 
 
 def _work(skills: Sequence[Path], configs: Mapping[Path, LintConfig], queue_r: int, batch: int,
-          reports: dict[int, LintReport], crashes: dict[int, BaseException]) -> None:
-    """Take batches from the queue until it is empty; a crash stops this process's work
-    (the others finish theirs, and the first crash in `skills` order is raised)."""
+          reports: dict[int, LintReport]) -> None:
+    """Take batches from the queue until it is empty or a check crashes (that skill is left
+    out, for the parent to lint again)."""
     while True:
         token = os.read(queue_r, _TOKEN.size)  # a pipe hands each token to one reader
         if len(token) < _TOKEN.size:
@@ -113,8 +108,7 @@ def _work(skills: Sequence[Path], configs: Mapping[Path, LintConfig], queue_r: i
         for i in range(start, min(start + batch, len(skills))):
             try:
                 reports[i] = lint_skill(skills[i], configs[skills[i]])
-            except Exception as exc:  # noqa: BLE001 - handed to the parent to raise
-                crashes[i] = exc
+            except Exception:  # noqa: BLE001 - raised again when the parent lints it
                 return
 
 
@@ -125,28 +119,23 @@ def _child(skills: Sequence[Path], configs: Mapping[Path, LintConfig], queue_r: 
     code = 1
     try:
         reports: dict[int, LintReport] = {}
-        crashes: dict[int, BaseException] = {}
-        _work(skills, configs, queue_r, batch, reports, crashes)
-        try:
-            payload = pickle.dumps((reports, crashes), pickle.HIGHEST_PROTOCOL)
-        except Exception:  # noqa: BLE001 - an exception that does not pickle: its text
-            payload = pickle.dumps((reports, {i: RuntimeError(repr(e)) for i, e in crashes.items()}))
+        _work(skills, configs, queue_r, batch, reports)
         with os.fdopen(result_w, "wb") as out:
-            out.write(payload)
+            pickle.dump(reports, out, pickle.HIGHEST_PROTOCOL)
         code = 0
     finally:
         os._exit(code)
 
 
-def _receive(fd: int) -> tuple[dict[int, LintReport], dict[int, BaseException]] | None:
-    """A child's reports and crashes, or None when it died before sending them."""
+def _receive(fd: int) -> dict[int, LintReport]:
+    """A child's reports; none when it died before sending them all."""
     chunks = []
     while chunk := os.read(fd, 1 << 20):
         chunks.append(chunk)
     try:
         return pickle.loads(b"".join(chunks))
     except Exception:  # noqa: BLE001 - cut short: the parent lints those skills itself
-        return None
+        return {}
 
 
 def _close_quietly(fd: int) -> None:

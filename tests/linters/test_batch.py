@@ -29,10 +29,10 @@ def _document(reports) -> str:
                       sort_keys=True)
 
 
-def _pid_log(tmp_path: Path, monkeypatch, crash_in_child=None, die_in_child=False,
+def _pid_log(tmp_path: Path, monkeypatch, crash_on=(), crash_in_child=False, die_in_child=False,
              parent_pause=0.0, pause=0.0) -> tuple[Path, int]:
     """Wrap `lint_skill` (forked children inherit the wrapper) to log which process linted
-    which skill, and optionally to crash or die in a child."""
+    which skill, and optionally to crash (on some skills, or on all in a child) or die."""
     log = tmp_path / "pids.log"
     parent = os.getpid()
 
@@ -40,10 +40,12 @@ def _pid_log(tmp_path: Path, monkeypatch, crash_in_child=None, die_in_child=Fals
         with log.open("a") as out:
             out.write(f"{os.getpid()} {target}\n")
         time.sleep(pause)  # every process gets a share of the queue
+        if target in crash_on:
+            raise CheckCrashed(f"planted crash on {target}")
         if os.getpid() != parent:
             if die_in_child:
                 os.kill(os.getpid(), signal.SIGKILL)
-            if crash_in_child is not None:
+            if crash_in_child:
                 raise CheckCrashed(f"planted crash on {target}")
         else:
             time.sleep(parent_pause)
@@ -64,10 +66,21 @@ def test_forked_jobs_give_the_one_process_result_in_order(tmp_path, monkeypatch)
     assert sorted(path for _, path in lines) == sorted(map(str, SKILLS)), "each skill once"
 
 
-def test_a_crash_in_a_child_is_raised_in_the_parent(tmp_path, monkeypatch):
-    _pid_log(tmp_path, monkeypatch, crash_in_child=True, parent_pause=0.2)
-    with pytest.raises(CheckCrashed, match="planted crash on"):
-        batch.lint_skills(SKILLS[:12], CONFIGS, jobs=2)
+def test_a_crash_is_raised_as_in_one_process_the_first_in_order(tmp_path, monkeypatch):
+    _pid_log(tmp_path, monkeypatch, crash_on={SKILLS[14], SKILLS[5]}, pause=0.01)
+    with pytest.raises(CheckCrashed, match=f"planted crash on {SKILLS[5]}$"):
+        batch.lint_skills(SKILLS, CONFIGS, jobs=3)
+
+
+def test_a_skill_that_crashed_only_in_a_child_is_linted_again_here(tmp_path, monkeypatch):
+    serial = batch.lint_skills(SKILLS[:12], CONFIGS, jobs=1)
+    log, parent = _pid_log(tmp_path, monkeypatch, crash_in_child=True, parent_pause=0.05)
+    forked = batch.lint_skills(SKILLS[:12], CONFIGS, jobs=2)
+    assert [r.findings for r in forked] == [r.findings for r in serial]
+    lines = [line.split(" ", 1) for line in log.read_text().splitlines()]
+    crashed = [path for pid, path in lines if int(pid) != parent]
+    assert crashed, "the child took a skill and crashed on it"
+    assert [path for pid, path in lines if int(pid) == parent].count(crashed[0]) == 1
 
 
 def test_a_child_that_dies_loses_no_skill(tmp_path, monkeypatch):
