@@ -14,7 +14,9 @@ in one process), or one a child took before it died without a word (killed, out 
 A process stops at its first crash; the others empty the queue.
 
 Elsewhere (no fork, or macOS, where forking a process that loaded system frameworks is not
-safe), with one core, or for a handful of skills, it is one skill after another.
+safe), in a process where another thread is running (a lock it holds would stay locked in
+the children forever), with one core, or for a handful of skills, it is one skill after
+another.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import os
 import pickle
 import struct
 import sys
+import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -51,8 +54,8 @@ def usable_cores() -> int:
 
 def job_count(requested: int | None, skills: int) -> int:
     """How many processes lint `skills` skills: `requested` (None or 0: one per usable core),
-    never more than there are batches of MIN_SKILLS_PER_JOB skills, and 1 without fork."""
-    if not can_fork():
+    never more than there are batches of MIN_SKILLS_PER_JOB skills; 1 without a safe fork."""
+    if not can_fork() or threading.active_count() > 1:
         return 1
     wanted = requested if requested else usable_cores()
     return max(1, min(wanted, skills // MIN_SKILLS_PER_JOB))

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -100,6 +101,15 @@ def test_jobs_follow_the_cores_and_the_number_of_skills(monkeypatch):
     assert batch.job_count(3, 152) == 3
     assert batch.job_count(None, 3) == 1, "a handful of skills is not worth a fork"
     assert batch.job_count(None, 9) == 2
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert batch.job_count(4, 152) == 1, "no fork while another thread runs"
+    finally:
+        stop.set()
+        other.join()
+    assert batch.job_count(4, 152) == 4
     monkeypatch.setattr(batch, "can_fork", lambda: False)
     assert batch.job_count(4, 152) == 1
 
