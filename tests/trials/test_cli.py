@@ -22,6 +22,12 @@ from tests.trials.scripted_agent import SKILL_MD, answer, bash, case_of, read, w
 pytestmark = [pytest.mark.docker, pytest.mark.timeout(300)]
 
 SKILLFORGE = str(Path(sys.executable).with_name("skillforge"))
+# A person's ctrl+c reaches a command run in the foreground. A suite started in the
+# background by a shell without job control (`make test &` in a script) inherits SIGINT
+# ignored, and so would every command it starts, so the interrupt test would wait forever
+# for an exit: the command is started with SIGINT's default restored, then exec'd as is.
+FOREGROUND = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+              "os.execv(sys.argv[1], sys.argv[1:])")
 
 
 @pytest.fixture
@@ -45,7 +51,8 @@ def cli(llm_server, tmp_path, trial_image):
         full_env = {**base_env, **(env or {})}
         full_env = {k: v for k, v in full_env.items() if v is not None}
         if not wait:
-            return subprocess.Popen(argv, env=full_env, cwd=tmp_path, stdout=subprocess.PIPE,
+            return subprocess.Popen([sys.executable, "-c", FOREGROUND, *argv], env=full_env,
+                                    cwd=tmp_path, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, text=True)
         return subprocess.run(argv, env=full_env, cwd=tmp_path, capture_output=True, text=True,
                               timeout=240, check=False)
