@@ -45,6 +45,12 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and sys.platform != "darwin"
 
 
+def threads_running() -> bool:
+    """Whether a thread other than this one runs (then no fork: a lock it holds would stay
+    locked in the children forever)."""
+    return threading.active_count() > 1
+
+
 def usable_cores() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -55,7 +61,7 @@ def usable_cores() -> int:
 def job_count(requested: int | None, skills: int) -> int:
     """How many processes lint `skills` skills: `requested` (None or 0: one per usable core),
     never more than there are batches of MIN_SKILLS_PER_JOB skills; 1 without a safe fork."""
-    if not can_fork() or threading.active_count() > 1:
+    if not can_fork() or threads_running():
         return 1
     wanted = requested if requested else usable_cores()
     return max(1, min(wanted, skills // MIN_SKILLS_PER_JOB))

@@ -25,6 +25,13 @@ SKILLS = corpus_skill_dirs()[:24]
 CONFIGS = {d: LintConfig(scripts=False) for d in SKILLS}
 
 
+@pytest.fixture
+def forkable(monkeypatch):
+    """The suite's own server threads (the loopback LLM server, log readers) would keep
+    `lint_skills` in one process; the children here only lint, pickle and `os._exit`."""
+    monkeypatch.setattr(batch, "threads_running", lambda: False)
+
+
 def _document(reports) -> str:
     return json.dumps(lint_document([(str(d), r) for d, r in zip(SKILLS, reports, strict=True)]),
                       sort_keys=True)
@@ -56,7 +63,7 @@ def _pid_log(tmp_path: Path, monkeypatch, crash_on=(), crash_in_child=False, die
     return log, parent
 
 
-def test_forked_jobs_give_the_one_process_result_in_order(tmp_path, monkeypatch):
+def test_forked_jobs_give_the_one_process_result_in_order(tmp_path, monkeypatch, forkable):
     serial = batch.lint_skills(SKILLS, CONFIGS, jobs=1)
     log, parent = _pid_log(tmp_path, monkeypatch, pause=0.02)
     forked = batch.lint_skills(SKILLS, CONFIGS, jobs=3)
@@ -67,13 +74,13 @@ def test_forked_jobs_give_the_one_process_result_in_order(tmp_path, monkeypatch)
     assert sorted(path for _, path in lines) == sorted(map(str, SKILLS)), "each skill once"
 
 
-def test_a_crash_is_raised_as_in_one_process_the_first_in_order(tmp_path, monkeypatch):
+def test_a_crash_is_raised_as_in_one_process_the_first_in_order(tmp_path, monkeypatch, forkable):
     _pid_log(tmp_path, monkeypatch, crash_on={SKILLS[14], SKILLS[5]}, pause=0.01)
     with pytest.raises(CheckCrashed, match=f"planted crash on {SKILLS[5]}$"):
         batch.lint_skills(SKILLS, CONFIGS, jobs=3)
 
 
-def test_a_skill_that_crashed_only_in_a_child_is_linted_again_here(tmp_path, monkeypatch):
+def test_a_skill_that_crashed_only_in_a_child_is_linted_again_here(tmp_path, monkeypatch, forkable):
     serial = batch.lint_skills(SKILLS[:12], CONFIGS, jobs=1)
     log, parent = _pid_log(tmp_path, monkeypatch, crash_in_child=True, parent_pause=0.05)
     forked = batch.lint_skills(SKILLS[:12], CONFIGS, jobs=2)
@@ -84,7 +91,7 @@ def test_a_skill_that_crashed_only_in_a_child_is_linted_again_here(tmp_path, mon
     assert [path for pid, path in lines if int(pid) == parent].count(crashed[0]) == 1
 
 
-def test_a_child_that_dies_loses_no_skill(tmp_path, monkeypatch):
+def test_a_child_that_dies_loses_no_skill(tmp_path, monkeypatch, forkable):
     serial = batch.lint_skills(SKILLS, CONFIGS, jobs=1)
     log, parent = _pid_log(tmp_path, monkeypatch, die_in_child=True, parent_pause=0.01)
     forked = batch.lint_skills(SKILLS, CONFIGS, jobs=2)
@@ -93,7 +100,7 @@ def test_a_child_that_dies_loses_no_skill(tmp_path, monkeypatch):
     assert {int(pid) for pid, _ in lines} - {parent}, "a child took a skill before it died"
 
 
-def test_jobs_follow_the_cores_and_the_number_of_skills(monkeypatch):
+def test_jobs_follow_the_cores_and_the_number_of_skills(monkeypatch, forkable):
     monkeypatch.setattr(batch, "usable_cores", lambda: 8)
     assert batch.job_count(None, 152) == 8
     assert batch.job_count(0, 152) == 8
@@ -101,17 +108,22 @@ def test_jobs_follow_the_cores_and_the_number_of_skills(monkeypatch):
     assert batch.job_count(3, 152) == 3
     assert batch.job_count(None, 3) == 1, "a handful of skills is not worth a fork"
     assert batch.job_count(None, 9) == 2
+    monkeypatch.setattr(batch, "threads_running", lambda: True)
+    assert batch.job_count(4, 152) == 1, "no fork while another thread runs"
+    monkeypatch.setattr(batch, "threads_running", lambda: False)
+    monkeypatch.setattr(batch, "can_fork", lambda: False)
+    assert batch.job_count(4, 152) == 1
+
+
+def test_a_running_thread_is_seen():
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()
     try:
-        assert batch.job_count(4, 152) == 1, "no fork while another thread runs"
+        assert batch.threads_running()
     finally:
         stop.set()
         other.join()
-    assert batch.job_count(4, 152) == 4
-    monkeypatch.setattr(batch, "can_fork", lambda: False)
-    assert batch.job_count(4, 152) == 1
 
 
 def test_the_cli_prints_the_same_document_whatever_the_jobs():
