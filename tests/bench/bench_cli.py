@@ -34,6 +34,8 @@ import sys
 import time
 from pathlib import Path
 
+from linters.batch import usable_cores
+
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus" / "skills"
 SKILLFORGE = Path(sys.executable).with_name("skillforge")
@@ -137,7 +139,7 @@ def main() -> None:
 
     doc = {
         "benchmark": "cli",
-        "machine": {"cpus": os.cpu_count(), "usable_cores": len(os.sched_getaffinity(0)),
+        "machine": {"cpus": os.cpu_count(), "usable_cores": usable_cores(),
                     "load_before": [round(x, 2) for x in load_before],
                     "load_after": [round(x, 2) for x in os.getloadavg()]},
         "note": "wall = minimum over runs of a fresh process; cpu = child user + sys",
