@@ -110,7 +110,7 @@ def _lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: s
 
     # Processes, not threads: the checks are pure Python, so threads only fought over the
     # GIL (4 workers cost ~70 ms more CPU than none over the 152-skill corpus).
-    reports = list(zip([shown[d] for d in skills], lint_skills(skills, configs, jobs), strict=True))
+    reports = [(shown[d], r) for d, r in zip(skills, lint_skills(skills, configs, jobs), strict=True)]
     _print(reports, fmt, rules)
     sys.exit(0 if all(r.passed_gate for _s, r in reports) else 1)
 
