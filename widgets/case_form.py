@@ -22,6 +22,7 @@ from textual.widgets import Input, Label, Select, Static, TextArea
 from skillforge.models.evals import KINDS, EvalCase
 from widgets.evals_checks import CaseProblems
 from widgets.evals_messages import EditExternally
+from widgets.focus_border import FocusWithinBorder
 from widgets.list_editor import ListEditor
 from widgets.steady import show_text
 
@@ -54,7 +55,7 @@ def list_text(items: list[str]) -> str:
     return "\n".join(items)
 
 
-class CaseForm(VerticalScroll):
+class CaseForm(FocusWithinBorder, VerticalScroll):
     """Every field of the selected case, with inline validation."""
 
     HELP = """## Case
@@ -65,7 +66,6 @@ adds an item, **Backspace** in an empty item removes it, **Alt+↑/↓** moves i
 """
     DEFAULT_CSS = """
     CaseForm { height: 1fr; border: round $panel; padding: 0 1; }
-    CaseForm:focus-within { border: round $accent; }
     CaseForm .field { height: auto; margin-bottom: 1; }
     CaseForm .field-head { height: 1; }
     CaseForm .field-name { width: auto; text-style: bold; }

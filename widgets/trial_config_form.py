@@ -22,6 +22,8 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList, Static
 
+from widgets.focus_border import FocusWithinBorder
+
 CONDITIONS = (("with_skill", "with the skill"), ("baseline", "baseline (skill withheld)"),
               ("self_generated", "self-generated notes"),
               ("skill_mode", "skill mode (own code skills)"))
@@ -57,7 +59,7 @@ def _cell(label: str, widget: Widget, cell_id: str) -> Horizontal:
                       id=f"knob-{cell_id}")
 
 
-class TrialConfigForm(Vertical):
+class TrialConfigForm(FocusWithinBorder, Vertical):
     """Run configuration with Start and Cancel."""
 
     HELP = """## Trial run
@@ -73,7 +75,6 @@ and whether the LLM **judge** scores the run. The values are remembered per skil
 """
     DEFAULT_CSS = """
     TrialConfigForm { height: auto; border: round $panel; padding: 0 1; }
-    TrialConfigForm:focus-within { border: round $accent; }
     TrialConfigForm #form-actions { height: 1; }
     TrialConfigForm #form-actions Button { margin-right: 1; min-width: 10; }
     TrialConfigForm #form-state { width: 1fr; color: $foreground-muted; padding-left: 1; }
