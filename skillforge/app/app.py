@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 
 from skillforge.app.commands import WorkbenchCommands
+from skillforge.app.idle_gc import CHECK_EVERY_S, IdleCollector
 from skillforge.workspace.live import Workspace
 from skillforge.models.config import Settings
 from skillforge.screens.workbench import WorkbenchScreen
@@ -41,12 +43,23 @@ class SkillforgeApp(App[None]):
         self.workspace = workspace
         self.settings = settings
         self.status_text = ""
+        self.idle_gc = IdleCollector()
         self.theme = settings.ui.theme if settings.ui.theme in self.available_themes else DARK
 
     def on_mount(self) -> None:
         if self.settings.ui.keys:
             self.set_keymap(dict(self.settings.ui.keys))
         self.push_screen(self.make_workbench())
+        self.idle_gc.start()
+        self.set_interval(CHECK_EVERY_S, self.idle_gc.tick)
+
+    def on_unmount(self) -> None:
+        self.idle_gc.stop()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.MouseEvent)):
+            self.idle_gc.input_seen()
+        await super().on_event(event)
 
     def make_workbench(self) -> WorkbenchScreen:
         return WorkbenchScreen(self.workspace, debounce_ms=self.settings.ui.watch_debounce_ms)
