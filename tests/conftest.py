@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import itertools
 import os
 import shutil
 import subprocess
@@ -50,11 +51,33 @@ def rule_fixture(tmp_path):
     return get
 
 
+def fresh_dir(root: Path) -> Path:
+    """A new, empty folder under `root`, named by a counter of this test process.
+
+    Not `tmp_path_factory.mktemp`: that lists the whole base folder to find the next free
+    number, so each call cost more than the last (three calls a test, thousands of tests a
+    worker, and one a Hypothesis example in the fuzz tests)."""
+    path = root / str(next(_FRESH))
+    path.mkdir()
+    return path
+
+
+_FRESH = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def fresh_root(tmp_path_factory) -> Path:
+    """The one folder under which `fresh_dir` makes the per-test folders of this process."""
+    return tmp_path_factory.mktemp("fresh")
+
+
 @pytest.fixture(autouse=True)
-def _isolated_caches(tmp_path_factory, monkeypatch):
+def _isolated_caches(fresh_root, monkeypatch):
     """Keep test runs away from the user's cache, config and real API keys."""
-    monkeypatch.setenv("SKILLFORGE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+    base = fresh_dir(fresh_root)
+    for var, name in (("SKILLFORGE_CACHE_DIR", "cache"), ("XDG_CONFIG_HOME", "config")):
+        (base / name).mkdir()
+        monkeypatch.setenv(var, str(base / name))
     for name in list(os.environ):
         if name.startswith(PROVIDER_ENV_PREFIXES):
             monkeypatch.delenv(name, raising=False)

@@ -11,6 +11,7 @@ from ruamel.yaml import YAML
 from linters.context import LintContext
 from linters.engine import build_report, fast_findings
 from skillforge.models.skill import load_skill, parse_skill_text
+from tests.conftest import fresh_dir
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -47,8 +48,8 @@ def _lint_dir(path):
 
 @FUZZ
 @given(st.binary(max_size=3000))
-def test_random_bytes_as_skill_md(tmp_path_factory, data):
-    root = tmp_path_factory.mktemp("skill") / "fuzzed-skill"
+def test_random_bytes_as_skill_md(fresh_root, data):
+    root = fresh_dir(fresh_root) / "fuzzed-skill"
     root.mkdir()
     (root / "SKILL.md").write_bytes(data)
     report = _lint_dir(root)
@@ -57,8 +58,8 @@ def test_random_bytes_as_skill_md(tmp_path_factory, data):
 
 @FUZZ
 @given(frontmatter_maps, st.text(max_size=500))
-def test_random_yaml_frontmatter(tmp_path_factory, fm, body):
-    root = tmp_path_factory.mktemp("skill") / "fuzzed-skill"
+def test_random_yaml_frontmatter(fresh_root, fm, body):
+    root = fresh_dir(fresh_root) / "fuzzed-skill"
     root.mkdir()
     (root / "SKILL.md").write_text(f"---\n{_dump(fm)}---\n{body}", encoding="utf-8")
     report = _lint_dir(root)
@@ -87,8 +88,8 @@ def test_random_line_structure_splits_without_raising(ls):
 @FUZZ
 @given(st.dictionaries(st.sampled_from(["scripts/run.py", "scripts/x.sh", "references/a.md", "evals/evals.json",
                                         "assets/t.txt", "SKILL.md", "README.md"]), st.binary(max_size=800), max_size=6))
-def test_random_files_in_a_skill(tmp_path_factory, files):
-    root = tmp_path_factory.mktemp("skill") / "fuzzed-skill"
+def test_random_files_in_a_skill(fresh_root, files):
+    root = fresh_dir(fresh_root) / "fuzzed-skill"
     for rel, data in files.items():
         p = root / rel
         p.parent.mkdir(parents=True, exist_ok=True)
