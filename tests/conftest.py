@@ -51,6 +51,9 @@ def rule_fixture(tmp_path):
     return get
 
 
+_FRESH = itertools.count()
+
+
 def fresh_dir(root: Path) -> Path:
     """A new, empty folder under `root`, named by a counter of this test process.
 
@@ -60,9 +63,6 @@ def fresh_dir(root: Path) -> Path:
     path = root / str(next(_FRESH))
     path.mkdir()
     return path
-
-
-_FRESH = itertools.count()
 
 
 @pytest.fixture(scope="session")

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from textual.color import Color
 
-EDGES = ("border_top", "border_right", "border_bottom", "border_left")
-
 
 class FocusWithinBorder:
     """Mixin for a Widget whose CSS draws its border in another colour: while the focus is
@@ -23,6 +21,7 @@ class FocusWithinBorder:
 
     FOCUS_BORDER = "round"
     FOCUS_COLOR = "accent"
+    _focus_border: tuple[str, Color] | None = None  # as last set
 
     def _on_mount(self) -> None:
         self.watch(self.screen, "focused", self._paint_focus_border)
@@ -35,8 +34,9 @@ class FocusWithinBorder:
     def _paint_focus_border(self) -> None:
         if not self.is_attached:
             return
+        border = None  # None: the inline border is cleared and the CSS one shows
         if self.has_focus_within:
-            color = Color.parse(self.app.theme_variables[self.FOCUS_COLOR])
-            self.styles.border = (self.FOCUS_BORDER, color)
-        elif any([self.styles.inline.clear_rule(edge) for edge in EDGES]):
-            self.refresh()
+            border = (self.FOCUS_BORDER, Color.parse(self.app.theme_variables[self.FOCUS_COLOR]))
+        if border != self._focus_border:
+            self._focus_border = border
+            self.styles.border = border
