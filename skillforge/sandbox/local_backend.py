@@ -52,6 +52,35 @@ _warned = False
 KILL_GRACE_S = 2.0
 
 
+
+def extract_data(tar: tarfile.TarFile, target: Path, members: list[tarfile.TarInfo],
+                 has_filters: bool = hasattr(tarfile, "data_filter")) -> None:
+    """Extract `members` under `target` with tarfile's "data" filter: nothing lands outside
+    `target`, no links lead out of it, no devices or pipes, no set-id bits. Python before
+    3.11.4 (Debian 12's python3 is 3.11.2) has no extraction filters, so there the same
+    checks run here first and a member that fails them stops the copy."""
+    if has_filters:
+        tar.extractall(target, members=members, filter="data")
+        return
+    root = target.resolve()
+
+    def inside(path: Path) -> bool:
+        return path == root or root in path.parents
+
+    for m in members:
+        dest = (root / m.name).resolve()
+        if os.path.isabs(m.name) or not inside(dest):
+            raise SandboxError(f"cannot copy {m.name!r}: it would land outside {target}")
+        if not (m.isfile() or m.isdir() or m.issym() or m.islnk()):
+            raise SandboxError(f"cannot copy {m.name!r}: only files, folders and links are copied")
+        if m.issym() or m.islnk():
+            link = dest.parent / m.linkname if m.issym() else root / m.linkname
+            if os.path.isabs(m.linkname) or not inside(link.resolve()):
+                raise SandboxError(f"cannot copy {m.name!r}: its link leads outside {target}")
+        m.mode &= 0o755  # no set-id bits, no group or other write (as the filter)
+        m.uid, m.gid, m.uname, m.gname = os.getuid(), os.getgid(), "", ""  # ours, as root too
+    tar.extractall(target, members=members)
+
 class LocalSandbox(Sandbox):
     """A temp folder standing in for a container. Not a security boundary."""
 
@@ -135,7 +164,7 @@ class LocalSandbox(Sandbox):
                     raise SandboxError(f"the local sandbox cannot place {m.name!r} outside "
                                        "its mapped folders")
                 members.append(m)
-            tar.extractall(target, members=members, filter="data")
+            extract_data(tar, target, members)
             # Mirror the container's permissions: staged skills are read-only.
             skills = self.root / "skills"
             for m in members:
