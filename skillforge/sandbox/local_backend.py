@@ -52,7 +52,6 @@ _warned = False
 KILL_GRACE_S = 2.0
 
 
-
 def extract_data(tar: tarfile.TarFile, target: Path, members: list[tarfile.TarInfo],
                  has_filters: bool = hasattr(tarfile, "data_filter")) -> None:
     """Extract `members` under `target` with tarfile's "data" filter: nothing lands outside
@@ -63,23 +62,20 @@ def extract_data(tar: tarfile.TarFile, target: Path, members: list[tarfile.TarIn
         tar.extractall(target, members=members, filter="data")
         return
     root = target.resolve()
-
-    def inside(path: Path) -> bool:
-        return path == root or root in path.parents
-
     for m in members:
         dest = (root / m.name).resolve()
-        if os.path.isabs(m.name) or not inside(dest):
+        if os.path.isabs(m.name) or not dest.is_relative_to(root):
             raise SandboxError(f"cannot copy {m.name!r}: it would land outside {target}")
         if not (m.isfile() or m.isdir() or m.issym() or m.islnk()):
             raise SandboxError(f"cannot copy {m.name!r}: only files, folders and links are copied")
         if m.issym() or m.islnk():
             link = dest.parent / m.linkname if m.issym() else root / m.linkname
-            if os.path.isabs(m.linkname) or not inside(link.resolve()):
+            if os.path.isabs(m.linkname) or not link.resolve().is_relative_to(root):
                 raise SandboxError(f"cannot copy {m.name!r}: its link leads outside {target}")
         m.mode &= 0o755  # no set-id bits, no group or other write (as the filter)
         m.uid, m.gid, m.uname, m.gname = os.getuid(), os.getgid(), "", ""  # ours, as root too
     tar.extractall(target, members=members)
+
 
 class LocalSandbox(Sandbox):
     """A temp folder standing in for a container. Not a security boundary."""
