@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy import stats
+import scipy  # scipy.stats loads on first use, not in every worker's collection
 
 from skillforge.lift.skew_t import skew_t_bounds, skew_t_interval
 from skillforge.lift.stats import t_interval
@@ -46,7 +46,7 @@ def test_a_symmetric_interval_would_fail_on_skewed_deltas_where_the_default_hold
     deltas = rng.exponential(0.2, (10_000, 10)) - 0.1
     low, high = skew_t_bounds(deltas)
     m, se = deltas.mean(1), deltas.std(1, ddof=1) / np.sqrt(10)
-    q = stats.t.ppf(0.975, 9)
+    q = scipy.stats.t.ppf(0.975, 9)
     assert np.mean((m - q * se <= 0.1) & (0.1 <= m + q * se)) < 0.92
     assert np.mean((low <= 0.1) & (0.1 <= high)) >= 0.93
     assert skew_t_interval(deltas[0].tolist()) == pytest.approx((low[0], high[0]), abs=1e-12)

@@ -6,7 +6,7 @@ from itertools import pairwise
 
 import numpy as np
 import pytest
-from scipy import stats
+import scipy  # scipy.stats loads on first use, not in every worker's collection
 
 from skillforge.lift.compute import compute_lift
 from skillforge.lift.planner import cases_needed, half_width, plan_sample
@@ -29,7 +29,7 @@ def test_cases_needed_is_the_smallest_n_scipy_agrees_with():
     for sd in (0.03, 0.12, 0.31, 0.5):
         n = cases_needed(sd)
         def hw(k: int, sd: float = sd) -> float:
-            return stats.t.ppf(0.975, k - 1) * sd / np.sqrt(k)
+            return scipy.stats.t.ppf(0.975, k - 1) * sd / np.sqrt(k)
 
         assert hw(n) <= 0.05 < (hw(n - 1) if n > 2 else np.inf)
 
@@ -78,7 +78,7 @@ def test_attempts_cannot_beat_case_spread():
     assert "add cases" in plan.note
     sd = float(np.std(deltas, ddof=1))
     # planned for the default skew-t interval at the deltas' skewness; the t plan on request
-    assert plan.cases_needed == cases_needed(sd, skew=float(stats.skew(deltas)))
+    assert plan.cases_needed == cases_needed(sd, skew=float(scipy.stats.skew(deltas)))
     assert plan_sample(deltas, with_att, base_att, ci="t").cases_needed == cases_needed(sd)
 
 
@@ -96,7 +96,7 @@ def test_inconclusive_metrics_carry_a_plan_conclusive_ones_do_not():
     assert report.metrics["overall"].verdict == "inconclusive"
     deltas = [0.2, -0.15, 0.05, -0.1, 0.12]
     assert report.extra.plans["overall"].cases_needed == cases_needed(
-        float(np.std(deltas, ddof=1)), skew=float(stats.skew(deltas)))
+        float(np.std(deltas, ddof=1)), skew=float(scipy.stats.skew(deltas)))
     # clear positive lift -> helps -> no plan
     helped = compute_lift(paired_cases([0.3, 0.31, 0.29, 0.3, 0.32]))
     assert helped.metrics["overall"].verdict == "helps"
@@ -125,11 +125,11 @@ def test_the_planned_half_width_is_the_default_intervals():
     low, high = skew_t_interval(SKEWED)
     plan = plan_sample(SKEWED)
     assert plan.half_width == pytest.approx((high - low) / 2, abs=1e-12)
-    t_half = stats.t.ppf(0.975, 9) * stats.sem(SKEWED)
+    t_half = scipy.stats.t.ppf(0.975, 9) * scipy.stats.sem(SKEWED)
     assert plan_sample(SKEWED, ci="t").half_width == pytest.approx(t_half, abs=1e-12)
     assert plan.half_width > t_half * 1.1
     # so skewed deltas need more cases for the same target, never fewer
-    sd, g1 = float(np.std(SKEWED, ddof=1)), float(stats.skew(SKEWED))
+    sd, g1 = float(np.std(SKEWED, ddof=1)), float(scipy.stats.skew(SKEWED))
     assert plan.cases_needed == cases_needed(sd, skew=g1) > cases_needed(sd)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy import optimize, stats
+import scipy  # its submodules load on first use, not in every worker's collection
 
 from skillforge.lift.compute import compute_lift
 from skillforge.lift.bootstrap import (
@@ -24,15 +24,15 @@ DELTAS = [0.12, -0.05, 0.30, 0.08, 0.0, 0.22, -0.10, 0.15, 0.05, 0.18]
 
 @pytest.mark.parametrize("df", [1, 2, 5, 19, 99])
 def test_t_quantile_is_scipys(df):
-    assert t_quantile(0.975, df) == pytest.approx(stats.t.ppf(0.975, df), rel=1e-12)
+    assert t_quantile(0.975, df) == pytest.approx(scipy.stats.t.ppf(0.975, df), rel=1e-12)
 
 
 def test_t_interval_matches_scipy_t_interval_and_ttest():
     d = np.array(DELTAS)
     low, high = t_interval(DELTAS)
-    ref = stats.t.interval(0.95, df=len(d) - 1, loc=d.mean(), scale=stats.sem(d))
+    ref = scipy.stats.t.interval(0.95, df=len(d) - 1, loc=d.mean(), scale=scipy.stats.sem(d))
     assert (low, high) == pytest.approx(ref, abs=1e-12)
-    tt = stats.ttest_1samp(d, 0.0).confidence_interval(0.95)
+    tt = scipy.stats.ttest_1samp(d, 0.0).confidence_interval(0.95)
     assert (low, high) == pytest.approx((tt.low, tt.high), abs=1e-12)
 
 
@@ -48,19 +48,20 @@ def _skew_t_by_hand(d: np.ndarray, confidence: float = 0.95) -> tuple[float, flo
     g(T) = T + a T^2 + a^2 T^3 / 3 + b (b = a / 2) solved for T = +-q with brentq (no
     closed-form inverse), then the union with scipy's t interval."""
     n = len(d)
-    q = stats.t.ppf((1 + confidence) / 2, n - 1)
-    t_low, t_high = stats.t.interval(confidence, df=n - 1, loc=d.mean(), scale=stats.sem(d))
+    q = scipy.stats.t.ppf((1 + confidence) / 2, n - 1)
+    t_low, t_high = scipy.stats.t.interval(confidence, df=n - 1, loc=d.mean(),
+                                           scale=scipy.stats.sem(d))
     if n < SKEW_MIN_CASES:
         return t_low, t_high
-    g1 = stats.skew(d)  # bias=True: m3 / m2^1.5
+    g1 = scipy.stats.skew(d)  # bias=True: m3 / m2^1.5
     a = float(np.clip(g1 / (3 * np.sqrt(n)), -0.25 / q, 0.25 / q))
     b = a / 2
 
     def solve(y):
-        return optimize.brentq(lambda t: t + a * t**2 + a**2 * t**3 / 3 + b - y, -1e3, 1e3,
+        return scipy.optimize.brentq(lambda t: t + a * t**2 + a**2 * t**3 / 3 + b - y, -1e3, 1e3,
                                xtol=1e-14, rtol=1e-14)
 
-    se = stats.sem(d)
+    se = scipy.stats.sem(d)
     return min(t_low, d.mean() - se * solve(q)), max(t_high, d.mean() - se * solve(-q))
 
 
@@ -80,7 +81,7 @@ def test_skew_t_interval_is_halls_transformation_joined_with_the_t_interval(delt
 def test_skew_t_moves_only_the_long_side_out():
     t_low, t_high = t_interval(SKEWED)
     low, high = skew_t_interval(SKEWED)
-    assert stats.skew(SKEWED) > 1  # a few large gains
+    assert scipy.stats.skew(SKEWED) > 1  # a few large gains
     assert low == pytest.approx(t_low, abs=1e-12) and high > t_high + 0.05
     mirrored = skew_t_interval([-x for x in SKEWED])
     assert mirrored == pytest.approx((-high, -low), abs=1e-12)
@@ -102,7 +103,7 @@ def test_lift_report_uses_the_skew_t_interval_by_default_and_t_on_request():
         assert (row.ci_low, row.ci_high) == pytest.approx(_skew_t_by_hand(d), abs=1e-9)
         assert compute_lift(paired_cases(deltas)).extra.ci_method == "skew-t"
         t_row = compute_lift(paired_cases(deltas), ci="t").metrics["overall"]
-        ref = stats.t.interval(0.95, df=len(d) - 1, loc=d.mean(), scale=stats.sem(d))
+        ref = scipy.stats.t.interval(0.95, df=len(d) - 1, loc=d.mean(), scale=scipy.stats.sem(d))
         assert (t_row.ci_low, t_row.ci_high) == pytest.approx(ref, abs=1e-9)
         assert row.lift == t_row.lift == pytest.approx(d.mean())
     row = compute_lift(paired_cases(DELTAS)).metrics["overall"]
@@ -162,7 +163,7 @@ def test_bootstrap_is_wider_than_scipys_percentile_bootstrap_at_ten_cases():
     for i in range(20):
         d = rng.normal(0.0, 0.3, size=BOOTSTRAP_MIN_CASES)
         low, high = bootstrap_interval(d.tolist(), seed=i)
-        ref = stats.bootstrap((d,), np.mean, n_resamples=BOOTSTRAP_RESAMPLES,
+        ref = scipy.stats.bootstrap((d,), np.mean, n_resamples=BOOTSTRAP_RESAMPLES,
                               method="percentile", rng=np.random.default_rng(i))
         ratios.append((high - low) / (ref.confidence_interval.high - ref.confidence_interval.low))
     assert np.mean(ratios) > 1.15

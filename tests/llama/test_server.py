@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import urllib.request
 
-import openai
 import pytest
 
 pytestmark = pytest.mark.timeout(600)
@@ -21,6 +20,8 @@ def test_it_lists_its_model(llama_server):
 
 
 def test_a_chat_completion_counts_its_tokens(llama_server):
+    import openai  # loaded by the tests that use it, not by every worker's collection
+
     client = openai.OpenAI(base_url=llama_server.base_url, api_key="sk-local", timeout=300)
     resp = client.chat.completions.create(
         model=llama_server.model, max_tokens=8,
@@ -30,6 +31,8 @@ def test_a_chat_completion_counts_its_tokens(llama_server):
 
 
 def test_a_forced_tool_call_comes_back_as_a_tool_call(llama_server):
+    import openai  # loaded by the tests that use it, not by every worker's collection
+
     client = openai.OpenAI(base_url=llama_server.base_url, api_key="sk-local", timeout=300)
     tool = {"type": "function", "function": {
         "name": "bash", "description": "Run a shell command",

@@ -12,7 +12,6 @@ import pytest
 
 from skillforge.models.llm import ProviderError, UserMessage
 from skillforge.providers.base import ClientOptions
-from skillforge.providers.openai_provider import OpenAIClient
 from skillforge.providers.retry import RetryPolicy, parse_retry_after
 from tests.llm_server import error, raw, text
 
@@ -116,6 +115,8 @@ async def test_connection_refused_names_the_server():
 
     async def record(sec: float) -> None:
         waits.append(sec)
+
+    from skillforge.providers.openai_provider import OpenAIClient  # the SDK loads late
 
     client = OpenAIClient(ClientOptions(model="m", api_key="k", base_url=url, max_retries=2),
                           policy=RetryPolicy(max_retries=2, sleep=record))

@@ -9,8 +9,6 @@ from skillforge.config import load_settings
 from skillforge.models.config import ProviderConfig, Settings
 from skillforge.models.llm import ProviderNotConfigured
 from skillforge.providers import resolve_provider, select_provider
-from skillforge.providers.anthropic_provider import AnthropicClient
-from skillforge.providers.openai_provider import OpenAIClient
 from skillforge.providers.select import NOT_CONFIGURED, PLACEHOLDER_KEY
 
 
@@ -78,6 +76,8 @@ def test_skillforge_provider_variables_go_through_settings(tmp_path, monkeypatch
            "SKILLFORGE_PROVIDER__BASE_URL": "http://127.0.0.1:1234/v1"}
     s = load_settings(environ=env)
     client = select_provider(s, environ={})
+    from skillforge.providers.openai_provider import OpenAIClient  # the SDKs load late
+
     assert isinstance(client, OpenAIClient)
     assert (client.model, client.base_url) == ("mistral", "http://127.0.0.1:1234/v1")
 
@@ -89,6 +89,8 @@ def test_skillforge_toml_provider_section(tmp_path, monkeypatch):
         'max_retries = 2\n')
     s = load_settings()
     client = select_provider(s, environ={"ANTHROPIC_API_KEY": "k"})
+    from skillforge.providers.anthropic_provider import AnthropicClient  # the SDKs load late
+
     assert isinstance(client, AnthropicClient)
     assert client.model == "claude-haiku-4-5"
     assert client.options.timeout_sec == 30 and client.policy.max_retries == 2

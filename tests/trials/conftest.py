@@ -10,7 +10,6 @@ import pytest
 from sessions.store import RunStore
 from skillforge.models.trial import Limits, RunSpec
 from skillforge.providers.base import ClientOptions
-from skillforge.providers.openai_provider import OpenAIClient
 from skillforge.providers.retry import RetryPolicy
 from skillforge.trials.run import TrialRunner
 from tests.conftest import SAMPLE_SKILLS
@@ -37,6 +36,8 @@ def scripted(llm_server) -> ScriptedAgent:
 
 @pytest.fixture
 async def agent_client(llm_server):
+    from skillforge.providers.openai_provider import OpenAIClient  # the SDK loads late
+
     client = OpenAIClient(ClientOptions(model="scripted-agent", api_key="test-key",
                                         base_url=llm_server.openai_base_url, max_retries=0),
                           policy=RetryPolicy(max_retries=0))

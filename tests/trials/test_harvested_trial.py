@@ -29,7 +29,6 @@ from sessions.store import RunStore
 from skillforge.authoring.harvest import harvest_skills
 from skillforge.models.trial import Limits, RunSpec
 from skillforge.providers.base import ClientOptions
-from skillforge.providers.openai_provider import OpenAIClient
 from skillforge.trials.run import TrialRunner
 from tests.authoring.harvest_records import HARVESTED, store_run
 from tests.conftest import SAMPLE_SKILLS
@@ -66,6 +65,8 @@ def harvested_trial(tmp_path_factory, trial_image):
     rid = "harvested-" + root.name[-8:].strip("-_")
 
     async def go():
+        from skillforge.providers.openai_provider import OpenAIClient  # the SDK loads late
+
         client = OpenAIClient(ClientOptions(model="scripted-agent", api_key="test-key",
                                             base_url=server.openai_base_url, max_retries=0))
         try:
@@ -145,6 +146,8 @@ def skill_mode_run(tmp_path_factory, trial_image):
     rid = "harvest-sm-" + root.name[-8:].strip("-_")
 
     async def go():
+        from skillforge.providers.openai_provider import OpenAIClient  # the SDK loads late
+
         client = OpenAIClient(ClientOptions(model="scripted-agent", api_key="test-key",
                                             base_url=server.openai_base_url, max_retries=0))
         try:

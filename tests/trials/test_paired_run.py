@@ -21,7 +21,6 @@ from sessions.store import RunStore
 from skillforge.lift.compute import lift_for_run
 from skillforge.models.trial import Limits, RunSpec
 from skillforge.providers.base import ClientOptions
-from skillforge.providers.openai_provider import OpenAIClient
 from skillforge.trials.run import TrialRunner
 from tests.conftest import SAMPLE_SKILLS
 from tests.docker_fixtures import managed_containers
@@ -46,6 +45,8 @@ def paired(tmp_path_factory, trial_image):
     store = RunStore(root / "state")
 
     async def go():
+        from skillforge.providers.openai_provider import OpenAIClient  # the SDK loads late
+
         client = OpenAIClient(ClientOptions(model="scripted-agent", api_key="test-key",
                                             base_url=server.openai_base_url, max_retries=0))
         try:
