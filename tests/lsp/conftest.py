@@ -1,30 +1,46 @@
 """A real LSP client (pytest-lsp, on pygls) driving `skillforge lsp` as a process.
 
-`lsp` starts the server the way an editor does (`python -m skillforge lsp`, stdio) and
-initializes it as VS Code would; `Session` adds what the tests do over and over: open a
-document, change it, wait for the diagnostics of a given version, ask for hovers and code
-actions, apply an edit. Each test lints a copy of a fixture skill under tmp_path.
+`shared_client` starts the server the way an editor does (`python -m skillforge lsp`,
+stdio) and initializes it as VS Code would, once per test module: starting one costs ~0.65
+CPU-s (lsprotocol, pygls, the linters), more than most tests spend. `lsp` is one test's
+editor session on it; `Session` adds what the tests do over and over: open a document,
+change it, wait for the diagnostics of a given version, ask for hovers and code actions,
+apply an edit, and, at the end of the test, close what it opened. Each test lints its own
+copy of a fixture skill under tmp_path, so the tests of a module share the server's process
+but no document, skill or diagnostic.
+
+A test that needs a server of its own (another debounce or client, a server it shuts down,
+settings it changes) starts one with a function-scoped `pytest_lsp.fixture`, as
+test_fix_actions's `slow_client` does.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
-import pytest_lsp
+import pytest_asyncio
 from lsprotocol import types
 from pygls.protocol import default_converter
 from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
+from tests.conftest import fresh_dir
+from tests.llm_fixtures import PROVIDER_ENV_PREFIXES
+
 FIXTURES = Path(__file__).parent / "fixtures"
 # Short, so the tests do not wait long; the default (50 ms) is measured by bench_lsp.
 DEBOUNCE_MS = 20
 TIMEOUT = 30.0
+
+# The mark of an async test that uses `lsp`: it runs in its module's event loop, the one the
+# module's server (`shared_client`) was started in and is read in.
+module_loop = pytest.mark.asyncio(loop_scope="module")
 
 
 def recording_client() -> LanguageClient:
@@ -51,26 +67,32 @@ def uri(path: Path) -> str:
 
 
 class Session:
-    """One editor session against the server: documents by path, versions counted."""
+    """One editor session against the server: documents by path, versions counted.
+
+    The client may be shared with earlier tests: the session sees only the notifications
+    received since it began, and its documents (open: in `versions`) are its own."""
 
     def __init__(self, client: LanguageClient) -> None:
         self.client = client
         self.versions: dict[str, int] = {}
         self.texts: dict[str, str] = {}
+        self.start = len(client.published)  # type: ignore[attr-defined]
 
     @property
     def published(self) -> list[types.PublishDiagnosticsParams]:
-        return self.client.published  # type: ignore[attr-defined]
+        """The diagnostics notifications received since this session began."""
+        return self.client.published[self.start:]  # type: ignore[attr-defined]
 
     async def wait_for(self, predicate, what: str) -> types.PublishDiagnosticsParams:
-        """The first diagnostics notification (already received or to come) that satisfies
-        `predicate`."""
-        seen = 0
+        """The first diagnostics notification (received since the session began, or to come)
+        that satisfies `predicate`."""
+        seen = self.start
+        received = self.client.published  # type: ignore[attr-defined]
 
         async def scan():
             nonlocal seen
             while True:
-                for params in self.published[seen:]:
+                for params in received[seen:]:
                     seen += 1
                     if predicate(params):
                         return params
@@ -111,6 +133,31 @@ class Session:
         self.client.text_document_did_change(types.DidChangeTextDocumentParams(
             text_document=types.VersionedTextDocumentIdentifier(uri=u, version=self.versions[u]),
             content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+    def close(self, path: Path) -> None:
+        """didClose: the document is no longer open (its unsaved text no longer counts)."""
+        self._close(uri(path))
+
+    async def close_all(self) -> None:
+        """Close every document still open, as an editor closing its window does, and wait
+        until the server has taken it in: it answers a request after the notifications sent
+        before it, so its last word on these documents (the empty diagnostics of a skill it
+        forgets) has come by the time the answer does."""
+        closed = list(self.versions)
+        for u in closed:
+            self._close(u)
+        if closed:
+            await asyncio.wait_for(self.client.text_document_code_action_async(
+                types.CodeActionParams(
+                    text_document=types.TextDocumentIdentifier(uri=closed[-1]),
+                    range=types.Range(start=types.Position(line=0, character=0),
+                                      end=types.Position(line=0, character=0)),
+                    context=types.CodeActionContext(diagnostics=[]))), TIMEOUT)
+
+    def _close(self, u: str) -> None:
+        del self.versions[u], self.texts[u]
+        self.client.text_document_did_close(types.DidCloseTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=u)))
 
     def text(self, path: Path) -> str:
         return self.texts[uri(path)]
@@ -162,17 +209,49 @@ def skill(tmp_path: Path) -> Path:
     return dest
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=server_command(),
-                                              client_factory=recording_client))
-async def client(lsp_client: LanguageClient, tmp_path: Path):
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        workspace_folders=[types.WorkspaceFolder(uri=uri(tmp_path), name="skills")]))
-    yield
-    await lsp_client.shutdown_session()
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared_client(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+                        fresh_root: Path, _warm_cache_seed: Path):
+    """The server the tests of one module share (each through its own `lsp` session).
+
+    What pytest_lsp.fixture does, at module scope, with the isolation the per-test fixtures
+    (tests/conftest.py's `_isolated_caches`, `warm_caches`) give a server a test starts: a
+    module fixture is set up before them, so its server gets its own cache and config dirs,
+    and no provider keys, by its environment. The workspace folder (the launch directory whose
+    skillforge.toml applies) is pytest's base temp dir, the one holding every test's tmp_path:
+    as with a server per test on its tmp_path, each test's skill lies inside it, and no test
+    writes a skillforge.toml there."""
+    base = fresh_dir(fresh_root)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(PROVIDER_ENV_PREFIXES)}
+    for var, name in (("SKILLFORGE_CACHE_DIR", "cache"), ("XDG_CONFIG_HOME", "config")):
+        (base / name).mkdir()
+        env[var] = str(base / name)
+    shutil.copytree(_warm_cache_seed, base / "cache", dirs_exist_ok=True)
+    config = ClientServerConfig(server_command=server_command(), client_factory=recording_client,
+                                server_env=env)
+    client = await config.start(devtools=request.config.getoption("devtools"))
+    workspace = tmp_path_factory.getbasetemp()
+    try:
+        await client.initialize_session(types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            workspace_folders=[types.WorkspaceFolder(uri=uri(workspace), name="skills")]))
+        yield client
+        await client.shutdown_session()
+    finally:
+        await client.stop()
 
 
-@pytest.fixture
-def lsp(client: LanguageClient) -> Session:
-    """The initialized client as an editor session."""
-    return Session(client)
+@pytest_asyncio.fixture(loop_scope="module")
+async def lsp(request: pytest.FixtureRequest, shared_client: LanguageClient):
+    """This test's editor session on its module's server; the documents it opened are closed
+    at the end, so the server forgets the test's skill (no lint of it runs on)."""
+    marker = request.node.get_closest_marker("asyncio")
+    if marker is None or marker.kwargs.get("loop_scope") != "module":
+        pytest.fail(f"{request.node.name} uses the module's server: mark it `module_loop`",
+                    pytrace=False)
+    if shared_client.error is not None or shared_client.stopped:
+        pytest.fail(f"the module's server is gone: {shared_client.error}", pytrace=False)
+    session = Session(shared_client)
+    yield session
+    if not shared_client.stopped:
+        await session.close_all()

@@ -10,12 +10,13 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from tests.lsp.conftest import Session, recording_client, server_command, uri
+from tests.lsp.conftest import Session, module_loop, recording_client, server_command, uri
 
 # The bytes of a Finder .DS_Store's header: a junk file (SF405) an editor cannot show.
 DS_STORE = b"\x00\x00\x00\x01Bud1\x00\x00\x10\x00"
 
 
+@module_loop
 async def test_an_unsafe_fix_deletes_junk_and_is_not_preferred(lsp: Session, skill: Path):
     (skill / ".DS_Store").write_bytes(DS_STORE)
     md = skill / "SKILL.md"
@@ -32,6 +33,7 @@ async def test_an_unsafe_fix_deletes_junk_and_is_not_preferred(lsp: Session, ski
     assert isinstance(op, types.DeleteFile) and op.uri == uri(skill / ".DS_Store")
 
 
+@module_loop
 async def test_positions_count_utf16_units(lsp: Session, skill: Path):
     """A character outside the BMP is two UTF-16 units: the hover and the quick fix must
     land on the same characters the editor shows."""
@@ -57,6 +59,7 @@ async def test_positions_count_utf16_units(lsp: Session, skill: Path):
     assert (edit.range.start.line, edit.range.end.line) == (3, 4)
 
 
+@module_loop
 async def test_saving_skillforge_toml_relints(lsp: Session, skill: Path):
     md = skill / "SKILL.md"
     lsp.open(md)
@@ -71,7 +74,8 @@ async def test_saving_skillforge_toml_relints(lsp: Session, skill: Path):
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=server_command(debounce_ms=10_000),
                                               client_factory=recording_client))
 async def slow_client(lsp_client: LanguageClient, tmp_path: Path):
-    """A server that waits 10 s after an edit: the lint never catches up within a test."""
+    """A server that waits 10 s after an edit: the lint never catches up within a test.
+    Its own, not the module's: the debounce is the server's, for every document."""
     await lsp_client.initialize_session(types.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"),
         workspace_folders=[types.WorkspaceFolder(uri=uri(tmp_path), name="skills")]))

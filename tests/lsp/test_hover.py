@@ -6,11 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from linters.registry import catalogue
-from tests.lsp.conftest import Session
+from tests.lsp.conftest import Session, module_loop
 
 SUPPRESSION = "<!-- skillforge: disable SF309 -->\n"
 
 
+@module_loop
 async def test_hover_on_a_rule_id_in_a_suppression_comment(lsp: Session, skill: Path):
     md = skill / "SKILL.md"
     lsp.open(md)
@@ -30,6 +31,7 @@ async def test_hover_on_a_rule_id_in_a_suppression_comment(lsp: Session, skill: 
     assert (hover.range.start.character, hover.range.end.character) == (start, start + 5)
 
 
+@module_loop
 async def test_hover_on_frontmatter_keys(lsp: Session, skill: Path):
     md = skill / "SKILL.md"
     lsp.open(md)
@@ -50,6 +52,7 @@ async def test_hover_on_frontmatter_keys(lsp: Session, skill: Path):
     assert catalogue()["SF112"].fix_summary.strip() in value
 
 
+@module_loop
 async def test_hover_on_a_claude_code_key_and_outside_anything(lsp: Session, skill: Path):
     md = skill / "SKILL.md"
     lsp.open(md)

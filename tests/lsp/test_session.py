@@ -8,7 +8,9 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from tests.lsp.conftest import Session, apply_text_edits
+from tests.lsp.conftest import Session, apply_text_edits, module_loop
+
+pytestmark = module_loop  # every test here uses the module's server (`lsp`)
 
 
 def by_rule(diags: list[types.Diagnostic]) -> dict[str, types.Diagnostic]:

@@ -7,7 +7,9 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from tests.lsp.conftest import Session, uri
+from tests.lsp.conftest import Session, module_loop, uri
+
+pytestmark = module_loop  # every test here uses the module's server (`lsp`)
 
 BROKEN_SCRIPT = "def main(:\n    pass\n"
 
@@ -75,6 +77,5 @@ async def test_closing_the_last_document_clears_the_skill(lsp: Session, skill: P
     md = skill / "SKILL.md"
     lsp.open(md)
     assert await lsp.diagnostics(md)
-    lsp.client.text_document_did_close(types.DidCloseTextDocumentParams(
-        text_document=types.TextDocumentIdentifier(uri=uri(md))))
+    lsp.close(md)
     await lsp.latest(md, lambda d: not d, "cleared after close")
