@@ -16,6 +16,7 @@ from linters.fences import unclosed_fence
 from linters.optional_fields import split_tools
 from skillforge.models.findings import Severity
 from tests.linters.correctness_skill import BODY, DESCRIPTION, findings, lint, skill_md, write_skill
+from tests.hypothesis_budget import examples
 
 # --- a clean skill ---------------------------------------------------------------------------
 
@@ -275,7 +276,7 @@ _PIECES = st.sampled_from([
 ])
 
 
-@settings(max_examples=200, deadline=None,
+@settings(max_examples=examples(200), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(_PIECES, max_size=40).map("".join))
 def test_checks_never_raise_on_odd_text(tmp_path, text):

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from linters.context import LintContext
 from linters.wording import _CHOICE_KEYWORDS, _TIME_KEYWORDS, held_words, prose_view
 from skillforge.models.skill import load_skill
+from tests.hypothesis_budget import examples
 
 PIECES = ["as of", "AS OF", "As\nof", "writing", "19", "20", "week", "WEE\u212a", "month",
           "year", "quarter", "release", "launched", "introduced", "announced", "deprecated",
@@ -22,7 +23,7 @@ ROOT = Path(tempfile.mkdtemp(prefix="held-words-")) / "skill"
 ROOT.mkdir()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(PIECES), max_size=40))
 def test_the_keywords_held_find_the_lines_all_keywords_find(pieces):
     md = f"---\nname: skill\ndescription: A skill.\n---\n{''.join(pieces)}\n"

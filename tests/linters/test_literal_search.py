@@ -143,7 +143,7 @@ SHOUT_PIECES = ["ALWAYS", "NEVER", "MUST", "NOT", "SHALL", "DO", "DON'T", "TODO"
                 "DO  NOT", "_", "x", "1", "é", " ", "\n", "\t"]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(st.sampled_from(SHOUT_PIECES), max_size=12))
 def test_finditer_at_words_agrees_with_finditer(pieces):
     text = "".join(pieces)

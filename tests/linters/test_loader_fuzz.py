@@ -12,8 +12,9 @@ from linters.context import LintContext
 from linters.engine import build_report, fast_findings
 from skillforge.models.skill import load_skill, parse_skill_text
 from tests.conftest import fresh_dir
+from tests.hypothesis_budget import examples
 
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 yaml_scalars = st.one_of(
     st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),

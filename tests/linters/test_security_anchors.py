@@ -13,6 +13,7 @@ from linters import risky_urls
 from linters.markdown import MarkdownDoc
 from linters.anchor_index import declared
 from linters.security_context import SecurityText
+from tests.hypothesis_budget import examples
 
 
 def find_all(data: bytes, needle: bytes) -> list[int]:
@@ -28,7 +29,7 @@ PIECES = ["env", ".env", "printenv |", "(env)", "~/.", "home/.", "://", "user", 
           "eval(", "exec(", "rm -", "sudo", "su -", "\n", " ", "x", "é", "ignore", "no longer"]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.sampled_from(PIECES), max_size=40))
 def test_every_place_of_every_anchor_as_find_lists_them(pieces):
     text = "".join(pieces)
@@ -57,7 +58,7 @@ URL_PIECES = [
 ]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(URL_PIECES), max_size=12))
 def test_a_file_the_url_scan_skips_has_nothing_to_report(pieces):
     text = "".join(pieces)

@@ -19,6 +19,7 @@ from sessions.importers import TraceImportError, detect_format, import_path, imp
 from sessions.importers.gemini_jsonl import REWOUND
 from skillforge.trajectory import facts
 from tests.conftest import CORPUS
+from tests.hypothesis_budget import examples
 from tests.sessions.json_mutation import mutate
 
 FIXTURES = Path(__file__).parent / "fixtures" / "gemini_jsonl"
@@ -203,7 +204,7 @@ def test_a_json_recording_resumed_as_jsonl_imports_the_same(tmp_path, name):
 LINES = [json.loads(x) for x in SESSION.read_text().splitlines()]
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=examples(150), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_mutated_log_lines_are_skipped_not_fatal(tmp_path, data):

@@ -11,6 +11,7 @@ from sessions.atif import trajectory_to_dict
 from sessions.atif_rules import rule_problems
 from sessions.importers import TraceImportError, import_trajectory
 from tests.conftest import CORPUS
+from tests.hypothesis_budget import examples
 from tests.sessions.json_mutation import mutate
 
 TRACES = CORPUS / "traces"
@@ -21,7 +22,7 @@ SOURCES = {
 LINES = {k: [json.loads(x) for x in p.read_text().splitlines()[:25]] for k, p in SOURCES.items()}
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data(), fmt=st.sampled_from(sorted(SOURCES)))
 def test_mutated_lines_are_skipped_not_fatal(tmp_path, data, fmt):
     lines = [mutate(x, data) if data.draw(st.integers(0, 4)) == 0 else x for x in LINES[fmt]]
@@ -40,7 +41,7 @@ DOCS = {
 }
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data(), fmt=st.sampled_from(sorted(DOCS)))
 def test_mutated_documents_import_or_are_refused_by_name(tmp_path, data, fmt):
     doc = json.loads(DOCS[fmt].read_text())
