@@ -12,6 +12,13 @@ from pathlib import Path
 
 import pytest
 
+# numpy's OpenBLAS runs a large matrix product (the coverage simulation's bootstrap) on one
+# thread per core, and its threads spin while they wait. With two test workers per core they
+# only took CPU from each other: tests/lift/test_coverage_families.py used ~9.5 CPU-s with
+# them and ~5 on one thread, in less time. Set before any test module imports numpy; a
+# value given on the command line wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 from tests.llm_fixtures import PROVIDER_ENV_PREFIXES, clean_provider_env, llm_server, make_client  # noqa: F401
 from tests.scheduling import spread
 
