@@ -44,6 +44,19 @@ def test_wilson_matches_the_textbook_interval():
     assert wilson(0, 0).value is None and wilson(0, 4).ci_low == 0.0
 
 
+@pytest.mark.parametrize("confidence", [0.95, 0.9, 0.99])
+def test_wilson_is_scipys_wilson_interval(confidence):
+    from scipy.stats import binomtest
+
+    for n in (1, 2, 3, 5, 10, 17, 40, 100, 1000):
+        for k in sorted({0, 1, n // 3, n // 2, n - 1, n} - {-1}):
+            ci = binomtest(k, n).proportion_ci(confidence_level=confidence, method="wilson")
+            p = wilson(k, n, confidence)
+            assert (p.k, p.n, p.value) == (k, n, k / n)
+            assert p.ci_low == pytest.approx(ci.low, abs=1e-12), (k, n)
+            assert p.ci_high == pytest.approx(ci.high, abs=1e-12), (k, n)
+
+
 def test_rates_decisions_and_the_confusion_counts():
     qs = queries(2, 2)
     trials = [trial("p0", 1, True), trial("p0", 2, True), trial("p0", 3, False),
