@@ -78,13 +78,22 @@ def fresh_root(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("fresh")
 
 
+def isolated_dirs(root: Path) -> dict[str, str]:
+    """A new, empty cache dir and config dir under `root`, as the environment variables that
+    point skillforge at them."""
+    base = fresh_dir(root)
+    dirs = {}
+    for var, name in (("SKILLFORGE_CACHE_DIR", "cache"), ("XDG_CONFIG_HOME", "config")):
+        (base / name).mkdir()
+        dirs[var] = str(base / name)
+    return dirs
+
+
 @pytest.fixture(autouse=True)
 def _isolated_caches(fresh_root, monkeypatch):
     """Keep test runs away from the user's cache, config and real API keys."""
-    base = fresh_dir(fresh_root)
-    for var, name in (("SKILLFORGE_CACHE_DIR", "cache"), ("XDG_CONFIG_HOME", "config")):
-        (base / name).mkdir()
-        monkeypatch.setenv(var, str(base / name))
+    for var, value in isolated_dirs(fresh_root).items():
+        monkeypatch.setenv(var, value)
     for name in list(os.environ):
         if name.startswith(PROVIDER_ENV_PREFIXES):
             monkeypatch.delenv(name, raising=False)

@@ -30,7 +30,7 @@ from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-from tests.conftest import fresh_dir
+from tests.conftest import isolated_dirs
 from tests.llm_fixtures import PROVIDER_ENV_PREFIXES
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -221,12 +221,9 @@ async def shared_client(request: pytest.FixtureRequest, tmp_path_factory: pytest
     skillforge.toml applies) is pytest's base temp dir, the one holding every test's tmp_path:
     as with a server per test on its tmp_path, each test's skill lies inside it, and no test
     writes a skillforge.toml there."""
-    base = fresh_dir(fresh_root)
     env = {k: v for k, v in os.environ.items() if not k.startswith(PROVIDER_ENV_PREFIXES)}
-    for var, name in (("SKILLFORGE_CACHE_DIR", "cache"), ("XDG_CONFIG_HOME", "config")):
-        (base / name).mkdir()
-        env[var] = str(base / name)
-    shutil.copytree(_warm_cache_seed, base / "cache", dirs_exist_ok=True)
+    env.update(isolated_dirs(fresh_root))
+    shutil.copytree(_warm_cache_seed, env["SKILLFORGE_CACHE_DIR"], dirs_exist_ok=True)
     config = ClientServerConfig(server_command=server_command(), client_factory=recording_client,
                                 server_env=env)
     client = await config.start(devtools=request.config.getoption("devtools"))
