@@ -111,13 +111,18 @@ def _warm_cache_seed(tmp_path_factory) -> Path:
     return seed
 
 
-@pytest.fixture
-def warm_caches(_isolated_caches, _warm_cache_seed) -> None:
-    """This test's cache dir starts with what every earlier run would have left in it, so the
-    `skillforge` processes it starts (the CLI, the LSP server) do not each decode the
+def warm_cache_dir(seed: Path, cache_dir: str) -> None:
+    """Fill `cache_dir` with what every earlier run would have left in it (the `seed`), so the
+    `skillforge` processes using it (the CLI, the LSP server) do not each decode the
     tokenizer (~0.15 s) and compile the rules' regexes again. Copies, not links: a test may
     damage a file of its own cache dir on purpose."""
-    shutil.copytree(_warm_cache_seed, os.environ["SKILLFORGE_CACHE_DIR"], dirs_exist_ok=True)
+    shutil.copytree(seed, cache_dir, dirs_exist_ok=True)
+
+
+@pytest.fixture
+def warm_caches(_isolated_caches, _warm_cache_seed) -> None:
+    """This test's cache dir starts warm (`warm_cache_dir`)."""
+    warm_cache_dir(_warm_cache_seed, os.environ["SKILLFORGE_CACHE_DIR"])
 
 
 # The fast tier (`make test-fast`) deselects tests that need a real engine. A test is marked

@@ -30,7 +30,7 @@ from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-from tests.conftest import isolated_dirs
+from tests.conftest import isolated_dirs, warm_cache_dir
 from tests.llm_fixtures import PROVIDER_ENV_PREFIXES
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -223,7 +223,7 @@ async def shared_client(request: pytest.FixtureRequest, tmp_path_factory: pytest
     writes a skillforge.toml there."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(PROVIDER_ENV_PREFIXES)}
     env.update(isolated_dirs(fresh_root))
-    shutil.copytree(_warm_cache_seed, env["SKILLFORGE_CACHE_DIR"], dirs_exist_ok=True)
+    warm_cache_dir(_warm_cache_seed, env["SKILLFORGE_CACHE_DIR"])
     config = ClientServerConfig(server_command=server_command(), client_factory=recording_client,
                                 server_env=env)
     client = await config.start(devtools=request.config.getoption("devtools"))
