@@ -61,8 +61,12 @@ async def test_judge_runs_shows_criteria_and_goes_stale(skill: Path, provider):
         assert len(provider.requests) == 1
 
 
-async def test_provider_error_is_shown_in_the_tab(skill: Path, provider):
-    provider.script(*[error(500, "upstream exploded")] * 6)
+async def test_provider_error_is_shown_in_the_tab(skill: Path, provider, monkeypatch):
+    # One retry, set as an author would, not the default four: the error shows after the
+    # last one either way, and the default's backoff (about 5 s of waiting) only made the
+    # test slow.
+    monkeypatch.setenv("SKILLFORGE_PROVIDER__MAX_RETRIES", "1")
+    provider.script(*[error(500, "upstream exploded")] * 3)
     app = make_app(skill, Settings())
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -71,6 +75,7 @@ async def test_provider_error_is_shown_in_the_tab(skill: Path, provider):
                        _pane(app)._status is not None and _pane(app)._status.style == "red", 60,
                        "the provider error in the tab")
         assert app.is_running and _pane(app).result is None
+        assert len(provider.requests) == 2  # the first try and the one retry asked for
 
 
 async def test_no_provider_says_what_to_set(skill: Path):
