@@ -31,7 +31,7 @@ def _copy(src: Path, dest: Path) -> Path:
 
 async def _settled(pilot) -> None:
     await settle(pilot)
-    await pilot.pause(0.3)  # let the tab underline finish its animation
+    await pilot.wait_for_scheduled_animations()  # the tab underline's
 
 
 class TestLintTab:

@@ -23,7 +23,7 @@ def app(tmp_path):
 
 async def _settled(pilot) -> None:
     await pilot.pause()
-    await pilot.pause(0.3)  # the tab underline's animation
+    await pilot.wait_for_scheduled_animations()  # the tab underline's
 
 
 class TestLiftTab:
