@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -89,14 +90,31 @@ def isolated_dirs(root: Path) -> dict[str, str]:
     return dirs
 
 
+_PASSED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call":
+        item.stash[_PASSED] = report.passed
+    return report
+
+
 @pytest.fixture(autouse=True)
-def _isolated_caches(fresh_root, monkeypatch):
-    """Keep test runs away from the user's cache, config and real API keys."""
-    for var, value in isolated_dirs(fresh_root).items():
+def _isolated_caches(request, fresh_root, monkeypatch):
+    """Keep test runs away from the user's cache, config and real API keys. A passing test's
+    dirs go at its teardown, like its tmp_path (pyproject.toml's tmp_path_retention_policy);
+    a failing one's stay for a look."""
+    dirs = isolated_dirs(fresh_root)
+    for var, value in dirs.items():
         monkeypatch.setenv(var, value)
     for name in list(os.environ):
         if name.startswith(PROVIDER_ENV_PREFIXES):
             monkeypatch.delenv(name, raising=False)
+    yield
+    if request.node.stash.get(_PASSED, False):
+        shutil.rmtree(Path(dirs["SKILLFORGE_CACHE_DIR"]).parent, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -169,3 +187,16 @@ def pytest_collection_finish(session):
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)
+
+
+# syrupy (under pytest-textual-snapshot) writes a snapshot report at the end of every
+# process, and an xdist worker's report is thrown away unread: syrupy itself leaves unused
+# snapshots to the controller there (its `finish`). Working out which snapshots the worker
+# did not use still cost each worker 1 to 1.5 s once its last test had run, walking every
+# test it ran for every snapshot other workers used. A worker's report is left empty.
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session):
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        syrupy = getattr(session.config, "_syrupy", None)
+        assert syrupy is not None and hasattr(syrupy, "report"), "syrupy changed: see tests/conftest.py"
+        syrupy.report = types.SimpleNamespace(lines=())
