@@ -27,8 +27,9 @@ from linters.path_refs import (
 
 _ANCHOR_BYTES = declare(*(a.encode() for a in ANCHORS))
 # The target after a link's "](" or a reference definition's "]:", as `_LINK` and `_REF_DEF`
-# (linters.markdown) read it.
-_TARGET_AFTER = (("](", rx(r"\s*<?([^)\s>]*)")), ("]:", rx(r"\s*<?(\S*)")))
+# (linters.markdown) read it. A definition's target is never empty, so a "<" with nothing
+# after it is the target itself, not its opening bracket (`[a]:<` defines "<").
+_TARGET_AFTER = (("](", rx(r"\s*<?([^)\s>]*)")), ("]:", rx(r"\s*(?:<(?=\S))?(\S*)")))
 _MARKER_BYTES = declare(*(marker.encode() for marker, _target in _TARGET_AFTER))
 # What `_REF_DEF` (linters.markdown) needs before a definition's "]:" on its line.
 _DEFINITION_HEAD = rx(r" {0,3}\[[^\]]+")
