@@ -31,7 +31,7 @@ def _copy(src: Path, dest: Path) -> Path:
 
 async def _settled(pilot) -> None:
     await settle(pilot)
-    await pilot.wait_for_scheduled_animations()  # the tab underline's
+    await pilot.wait_for_scheduled_animations()  # until the tab underline stops moving
 
 
 class TestLintTab:

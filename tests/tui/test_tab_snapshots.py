@@ -41,7 +41,7 @@ async def steady(pilot) -> None:
     for view in app.screen.query(TrajectoryView):
         await wait_for(pilot, lambda v=view: v.trajectory is None or v.facts_ready, 10,
                        "the trajectory's facts")
-    await pilot.wait_for_scheduled_animations()  # the tab underline's
+    await pilot.wait_for_scheduled_animations()  # until the tab underline stops moving
 
 
 async def show_tab(pilot, key: str, pane: str) -> None:

@@ -23,7 +23,7 @@ def app(tmp_path):
 
 async def _settled(pilot) -> None:
     await pilot.pause()
-    await pilot.wait_for_scheduled_animations()  # the tab underline's
+    await pilot.wait_for_scheduled_animations()  # until the tab underline stops moving
 
 
 class TestLiftTab:
