@@ -47,8 +47,10 @@ def test_the_pick_is_a_python_that_can_make_the_venv(tmp_path):
 @functools.cache
 def builds() -> tuple[list[str], list[str]]:
     """(shared-libpython builds, unshared builds) of Python >= 3.11 on this machine."""
-    shared = sorted(p for p in glob.glob(os.path.expanduser("~/.pyenv/versions/3.1[1-9]*/bin/python3.1[1-9]"))
-                    if links_libpython(p))
+    roots = {os.path.expanduser("~/.pyenv"), os.environ.get("PYENV_ROOT", "/root/.pyenv")}
+    found = [p for root in roots for p in glob.glob(f"{root}/versions/3.1[1-9]*/bin/python3.1[1-9]")]
+    found += [p for p in [os.environ.get("SKILLFORGE_HARBOR_PYTHON")] if p]  # CI sets it
+    shared = sorted(p for p in set(found) if links_libpython(p))
     static = [p for p in (sys.executable, "/usr/bin/python3.11", "/usr/bin/python3")
               if Path(p).exists() and not links_libpython(p)]
     if not (shared and static):
