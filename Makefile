@@ -1,7 +1,7 @@
 # skillforge: every target creates .venv and installs what it needs when missing.
 SHELL := /bin/bash
 # The Python .venv is made with (once): tools/pick-python.sh prefers a build not linked to a
-# shared libpython (~20% faster tests here than pyenv's); PYTHON=... chooses another.
+# shared libpython (README, "Set up"); PYTHON=... chooses another.
 PYTHON ?= $(shell bash tools/pick-python.sh)
 VENV := .venv
 BIN := $(VENV)/bin

@@ -3,11 +3,10 @@
 # venv, preferring one whose interpreter is not linked to a shared libpython.
 #
 # Why: pyenv and most source builds configure --enable-shared, and their interpreter calls
-# into libpython3.11.so through the PLT; a distribution's python3.11 (Debian's, for one) is
-# one optimised executable. On the 2-core machine the test tiers are timed on, `make
-# test-fast` took 136-140 s with pyenv's 3.11.7 and 114-117 s with Debian's 3.11.2, back to
-# back. So a shared build found first on PATH (a pyenv shim) gives way to an unshared one
-# further on, and to the system's own; with none unshared, the first that works is used.
+# into libpython through the PLT; a distribution's python3.11 (Debian's, for one) is one
+# optimised executable, and runs the tests about a fifth faster (README, "Set up"). So a
+# shared build found first on PATH (a pyenv shim) gives way to an unshared one further on,
+# and to the system's own; with none unshared, the first that works is used.
 #
 # PYTHON=... on the make command line skips all this. The choice is printed to stderr when
 # it is not simply the first candidate.
