@@ -4,8 +4,8 @@ For one judge model and one metric or rubric criterion, over the items the autho
 
 - `mae` = mean |judge - author|, `bias` = mean (judge - author), on the metric's own scale
   (0-1 for trial metrics, 0-10 for criteria); intervals: the studentized bootstrap of the
-  mean that the lift uses (`skillforge.lift.bootstrap.bootstrap_interval`, same B and seed,
-  none below its minimum of cases);
+  mean (`skillforge.lift.bootstrap.bootstrap_interval`, fixed B and seed, none below its
+  minimum of cases);
 - `rho`: Spearman's rank correlation (scipy.stats.spearmanr), None when a side is constant;
 - `kappa`: Cohen's kappa with quadratic weights over 11 bins (the 0-10 scale, or 0-1 in
   tenths; goal_accuracy's 0 / 0.5 / 1 and pass's 0 / 1 fall on bins 0, 5, 10),

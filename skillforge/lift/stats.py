@@ -1,14 +1,14 @@
 """The small statistics behind Skill Lift (CONTRACTS.md section 8): pure functions over numbers.
 
-numpy and scipy are imported inside the functions that need them, so importing this module
-(and the CLI that imports it) stays cheap; the first CI pays about half a second.
+The interval itself is skillforge.lift.betting's (valid for any distribution on the metric's
+range); pass/fail pairs are skillforge.lift.proportions'. Nothing here imports numpy or
+scipy, so importing this module (and the CLI that imports it) stays cheap.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
 
 from skillforge.models.lift import Verdict
 
@@ -17,14 +17,13 @@ CONFIDENCE = 0.95
 # Sums of floats carry ~1e-16 noise: a paired delta (or a CI bound) this close to 0 is a tie,
 # so an equal score never shows up as a "negative case", a "positive share" or a verdict.
 TIE_EPS = 1e-9
-# A verdict other than inconclusive needs this many paired cases. Below it the sample says
-# too little about the shape of the deltas for an interval to be trusted: the t interval
-# holds 94.9-96.4% at n = 5 on normal, beta-difference, t3 and discrete deltas
-# (tests/lift/test_coverage_families.py), but fell to 91% on discrete deltas at n = 3 while
-# this was chosen; two equal deltas give a zero-width interval, two close ones a bootstrap
-# "helps". (On strongly skewed deltas the t interval covers 88% at n = 5 and 90% at n = 10;
-# the default skew-t interval, skillforge.lift.skew_t, 91% and 94%.)
-MIN_VERDICT_CASES = 5
+# A verdict other than inconclusive needs this many paired cases. The bounded interval holds
+# its level at any n, but below 6 cases no sample can exclude 0 at 95% whatever its values
+# (five deltas of +1 leave room for a 52% mass at -1; five discordant pairs all one way give
+# McNemar's p = 0.0625), so the rule says so in words, with the cases that would settle it.
+MIN_VERDICT_CASES = 6
+# A paired pass/fail verdict also needs its exact test (McNemar, or the sign test) below this.
+ALPHA = 1.0 - CONFIDENCE
 
 
 def is_positive(x: float) -> bool:
@@ -57,40 +56,17 @@ def sample_var(values: Sequence[float]) -> float | None:
     return None if sd is None else sd * sd
 
 
-@lru_cache(maxsize=512)
-def t_quantile(p: float, df: int) -> float:
-    """Student t quantile t(p, df), e.g. t(0.975, n - 1) for a two-sided 95% interval."""
-    if df < 1:
-        raise ValueError(f"t quantile needs at least 1 degree of freedom, got {df}")
-    from scipy.special import stdtrit  # lazy: scipy costs ~0.5 s to import
-
-    return float(stdtrit(df, p))
-
-
-def t_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> tuple[float, float] | None:
-    """mean +- t((1+conf)/2, n-1) * sd / sqrt(n) for n >= 2, else None (`--ci t`; the default
-    interval, skillforge.lift.skew_t, widens it on the skewed side)."""
-    n = len(values)
-    if n < 2:
-        return None
-    m = math.fsum(values) / n
-    sd = sample_sd(values) or 0.0
-    half = t_quantile((1.0 + confidence) / 2.0, n - 1) * sd / math.sqrt(n)
-    return (m - half, m + half)
-
-
 def verdict_withheld(ci: tuple[float, float] | None, n: int) -> str | None:
-    """Why the CI of n paired cases may not give helps/hurts (None when it may).
+    """Why the CI of n paired cases may not give helps/hurts (None when it may): "too few
+    cases" below MIN_VERDICT_CASES, "no interval" without one.
 
-    "too few cases" below MIN_VERDICT_CASES; "zero-width interval" when every delta is the
-    same (the spread, and so the interval, cannot be estimated); "no interval" without one.
+    Equal deltas are evidence like any others: the bounded interval of eight -1s is
+    [-1, -0.26], so they read "hurts" (the t interval gave them zero width and no verdict).
     """
     if n < MIN_VERDICT_CASES:
         return "too few cases"
     if ci is None:
         return "no interval"
-    if ci[1] - ci[0] <= TIE_EPS:
-        return "zero-width interval"
     return None
 
 

@@ -5,9 +5,9 @@
   the class has two or more queries), as in skill-creator's loop.
 - `score_trials`: per query its trigger rate over its finished runs and its decision (rate
   >= threshold); over the set accuracy, precision and recall of the decisions, each a
-  proportion of queries with a 95% Wilson score interval (the one scipy's `binomtest(...)
-  .proportion_ci(method="wilson")` gives, which holds its level at small n where the normal
-  interval does not).
+  proportion of queries with a 95% Wilson score interval (skillforge.lift.proportions: the
+  one scipy's `binomtest(...).proportion_ci(method="wilson")` gives, which holds its level
+  at small n where the normal interval does not).
 - `compare`: the best description against the current one on the same test queries,
   paired per query (the per-query score is the rate for a positive, 1 - rate for a
   negative); the interval and verdict are the lift's (skillforge.lift.intervals / stats),
@@ -21,14 +21,13 @@ scripts: `TrialRecord.activated` or `script_runs > 0` (the activation facts).
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Iterable, Sequence
-from statistics import NormalDist
 
 from skillforge.lift.intervals import DEFAULT_CI, lift_interval
 from skillforge.lift.planner import cases_needed
-from skillforge.lift.stats import CONFIDENCE, MIN_VERDICT_CASES, mean, sample_sd, verdict
+from skillforge.lift.proportions import wilson
+from skillforge.lift.stats import MIN_VERDICT_CASES, mean, sample_sd, verdict
 from skillforge.models.evals import EvalSet
 from skillforge.models.lift import CiMethod
 from skillforge.models.trial import TrialRecord
@@ -37,7 +36,6 @@ from skillforge.models.triggers import (
     Attempt,
     Comparison,
     Flip,
-    Proportion,
     QueryResult,
     Split,
     TriggerQuery,
@@ -71,25 +69,6 @@ def split_queries(queries: Sequence[TriggerQuery], holdout: float,
         test_ids.update(ids[:k])
     return ([q for q in queries if q.id not in test_ids],
             [q for q in queries if q.id in test_ids])
-
-
-def wilson(k: int, n: int, confidence: float = CONFIDENCE) -> Proportion:
-    """k of n with its Wilson score interval; an empty proportion for n = 0.
-
-    Newcombe's (1998) closed form, as scipy's `binomtest(k, n).proportion_ci(method="wilson")`
-    computes it (tests/lift/test_triggers_stats.py checks that the two agree), with the normal
-    quantile from the standard library: importing scipy.stats for it cost ~0.9 s of CPU in
-    every process that scored triggers."""
-    if n <= 0:
-        return Proportion(k=0, n=0)
-    z = NormalDist().inv_cdf(0.5 + 0.5 * confidence)
-    p = k / n
-    denom = 2 * (n + z * z)
-    centre = (2 * n * p + z * z) / denom
-    delta = z / denom * math.sqrt(4 * n * p * (1 - p) + z * z)
-    low = 0.0 if k == 0 else centre - delta
-    high = 1.0 if k == n else centre + delta
-    return Proportion(k=k, n=n, value=p, ci_low=low, ci_high=high)
 
 
 def triggered(trial: TrialRecord) -> bool:
@@ -168,8 +147,10 @@ def compare(current: TriggerScore, best: TriggerScore, best_iteration: int, *,
     sd = sample_sd(deltas)
     size = abs(out.score_diff) if out.score_diff else 0.0
     needed = cases_needed(sd, target=size if size > 0 else PLANNER_DEFAULT_TARGET,
-                          skew=0.0) if sd is not None else None
-    out.queries_needed = max(MIN_VERDICT_CASES, needed) if needed is not None else None
+                          centre=out.score_diff or 0.0) if sd is not None else None
+    # never fewer queries than the comparison already has: those did not decide it
+    out.queries_needed = max(MIN_VERDICT_CASES, needed, out.n + 1) if needed is not None \
+        else None
     out.within_noise = out.verdict == "inconclusive"
     if best_iteration == 0:
         out.warning = ("no proposed description scored higher than the current one on the "

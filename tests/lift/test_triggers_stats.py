@@ -35,22 +35,23 @@ def test_split_is_stratified_disjoint_and_seeded(pos, neg, holdout):
     assert split_queries(qs, holdout, seed=8) != (train, test) or pos + neg < 6
 
 
-def test_wilson_matches_the_textbook_interval():
+def test_wilson_is_the_continuity_corrected_interval():
     p = wilson(8, 10)
     assert p.value == 0.8
-    # Wilson 95% for 8/10 (Newcombe 1998): 0.490 to 0.943.
-    assert p.ci_low == pytest.approx(0.4902, abs=1e-3)
-    assert p.ci_high == pytest.approx(0.9433, abs=1e-3)
+    # The plain Wilson interval of 8/10 is 0.490 to 0.943 (Newcombe 1998); the corrected one
+    # is wider on both sides: it holds 95% near 0 and 1, where the plain one fell to 83%.
+    assert p.ci_low < 0.4902 and p.ci_high > 0.9433
     assert wilson(0, 0).value is None and wilson(0, 4).ci_low == 0.0
+    assert wilson(4, 4).ci_high == 1.0
 
 
 @pytest.mark.parametrize("confidence", [0.95, 0.9, 0.99])
-def test_wilson_is_scipys_wilson_interval(confidence):
+def test_wilson_is_scipys_wilsoncc_interval(confidence):
     from scipy.stats import binomtest
 
     for n in (1, 2, 3, 5, 10, 17, 40, 100, 1000):
         for k in sorted({0, 1, n // 3, n // 2, n - 1, n}):
-            ci = binomtest(k, n).proportion_ci(confidence_level=confidence, method="wilson")
+            ci = binomtest(k, n).proportion_ci(confidence_level=confidence, method="wilsoncc")
             p = wilson(k, n, confidence)
             assert (p.k, p.n, p.value) == (k, n, k / n)
             assert p.ci_low == pytest.approx(ci.low, abs=1e-12), (k, n)
@@ -75,14 +76,15 @@ def test_rates_decisions_and_the_confusion_counts():
 
 
 def test_comparison_warns_within_noise_and_plans_queries():
-    qs = queries(4, 4)
+    qs = queries(8, 8)
     cur = score_trials(qs, [trial(q.id, 1, False) for q in qs])
     best = score_trials(qs, [trial(q.id, 1, q.should_trigger) for q in qs])
     comp = compare(cur, best, 2)
-    assert comp.diff == pytest.approx(0.5) and comp.n == 8
-    # +1 on 4 queries, 0 on 4: t(7) half-width 0.447 around 0.5 clears 0.
+    assert comp.diff == pytest.approx(0.5) and comp.n == 16
+    # +1 on 8 queries, 0 on 8: the bounded interval [+0.12, +0.82] clears 0 (with 4 and 4
+    # its lower bound is -0.12: no distribution on [-1, 1] is ruled out that soon)
     assert comp.verdict == "helps" and not comp.within_noise and comp.warning is None
-    sub = qs[:2] + qs[4:6]
+    sub = qs[:2] + qs[8:10]
     small = compare(score_trials(sub, [trial(q.id, 1, False) for q in sub]),
                     score_trials(sub, [trial(q.id, 1, q.should_trigger) for q in sub]), 1)
     assert small.within_noise and small.n == 4 and small.queries_needed >= 5
