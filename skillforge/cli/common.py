@@ -65,3 +65,20 @@ def require_paths(paths: tuple[str, ...]) -> list[Path]:
             )
         out.append(path)
     return out
+
+
+def _check_ci(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    from skillforge.lift.intervals import check_ci_method
+
+    try:
+        check_ci_method(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    return value
+
+
+# `--ci` once chose among four intervals; only the bounded one is left (issue 33). The
+# option stays, hidden, so a script that still passes `--ci t` is told why instead of
+# "no such option".
+ci_option = click.option("--ci", default="bounded", hidden=True, callback=_check_ci,
+                         help="The lift's interval: bounded (the only one).")

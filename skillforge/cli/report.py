@@ -8,9 +8,7 @@ from typing import NoReturn
 
 import click
 
-from skillforge.cli.common import settings_for, shown_path
-from skillforge.lift.bootstrap import BOOTSTRAP_MIN_CASES, bootstrap_refusal
-from skillforge.lift.intervals import CI_METHODS, DEFAULT_CI
+from skillforge.cli.common import ci_option, settings_for, shown_path
 from skillforge.models.fileio import atomic_write_text
 from skillforge.models.labels import CalibrationBar
 from skillforge.models.lift import CiMethod, LiftFileError, LiftReport, load_lift_report
@@ -31,7 +29,7 @@ def _is_file_arg(run: str) -> bool:
     return run.endswith(".json") or Path(run).is_file()
 
 
-def _from_file(run: str, ci: str | None) -> LiftReport:
+def _from_file(run: str) -> LiftReport:
     path = Path(run)
     if not path.is_file():
         _fail(f"{run}: no such file; pass a lift.json file, a run id or `latest`")
@@ -39,10 +37,6 @@ def _from_file(run: str, ci: str | None) -> LiftReport:
         report = load_lift_report(path)
     except LiftFileError as exc:
         _fail(str(exc))
-    if ci is not None and ci != report.extra.ci_method:
-        _fail(f"{run} was computed with {report.extra.ci_method} intervals and a lift.json "
-              f"cannot be recomputed; run `skillforge report {report.run_id or 'RUN_ID'} "
-              f"--ci {ci}` on the run instead")
     return report
 
 
@@ -61,11 +55,7 @@ def _render(report: LiftReport, fmt: str, trajectories: Trajectories) -> str:
                    "(exactly lift.json).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write to FILE (atomically) instead of standard output.")
-@click.option("--ci", type=click.Choice(CI_METHODS), default=None,
-              help="Interval: skew-t (default: the t interval widened on the skewed side, "
-                   "holds its level on skewed deltas), t (the plain t interval) or bootstrap "
-                   f"(studentized, B = 2000, fixed seed; refused below {BOOTSTRAP_MIN_CASES} "
-                   "paired cases). Only for a stored run.")
+@ci_option
 @click.option("--state-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Run store folder (default .skillforge in the launch directory).")
 @click.option("--require-calibrated", is_flag=True,
@@ -73,7 +63,7 @@ def _render(report: LiftReport, fmt: str, trajectories: Trajectories) -> str:
                    "are not shown to agree with the author's labels (weighted kappa under "
                    "[judge] calibration_kappa, too few labels, or none; see `skillforge "
                    "label`).")
-def report(run: str, fmt: str, output: Path | None, ci: str | None,
+def report(run: str, fmt: str, output: Path | None, ci: str,
            state_dir: Path | None, require_calibrated: bool) -> None:
     """Render a run's Skill Lift report.
 
@@ -89,7 +79,7 @@ def report(run: str, fmt: str, output: Path | None, ci: str | None,
     """
     trajectories: Trajectories = {}
     if _is_file_arg(run):
-        lift = _from_file(run, ci)
+        lift = _from_file(run)
     else:
         store_dir = state_dir or Path(settings_for(None).state_dir)
 
@@ -97,18 +87,13 @@ def report(run: str, fmt: str, output: Path | None, ci: str | None,
             click.echo(f"skillforge report: warning: {message}", err=True)
 
         try:
-            method: CiMethod = ci or DEFAULT_CI  # type: ignore[assignment]
+            method: CiMethod = ci  # type: ignore[assignment]
             settings = settings_for(None)
             bar = CalibrationBar(min_kappa=settings.judge.calibration_kappa,
                                  min_labels=settings.judge.calibration_min_labels)
             lift, trajectories = load_run_report(store_dir, run, ci=method, warn=warn, bar=bar)
         except ReportSourceError as exc:
             _fail(str(exc))
-        if method == "bootstrap":
-            paired = max((row.n for row in lift.metrics.values()), default=0)
-            why = bootstrap_refusal(paired, f"run {lift.run_id}")
-            if why:
-                _fail(f"--ci bootstrap: {why}")
     text = _render(lift, fmt, trajectories)
     if output is None:
         click.echo(text, nl=False)

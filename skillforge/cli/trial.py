@@ -1,10 +1,10 @@
 """`skillforge trial PATH`: paired trials in local containers, with live progress and a gate.
 
-Exit codes: 0 the run finished (with `--gate`: and nothing hurts); 1 `--gate` failed (a
-metric's verdict is `hurts`) or `--require-calibrated` did (a judged metric's judges are not
-shown to agree with the author's labels); 2 bad input, no
-provider, no Docker, or no trial could finish; 130 interrupted (the run is stored as
-cancelled; `--resume RUN_ID` finishes it).
+Exit codes: 0 the run finished (with `--gate`: and nothing fails it); 1 `--gate` failed
+(skillforge.trials.output.gate_failures) or `--require-calibrated` did (a judged metric's
+judges are not shown to agree with the author's labels); 2 bad input, no provider, no
+Docker, or no trial could finish; 130 interrupted (the run is stored as cancelled;
+`--resume RUN_ID` finishes it).
 
 `--ablate PART[,PART...]` / `--ablate all` adds one `without:<part>` condition per part of
 the skill (skillforge.cli.parts) and ends with each part's lift; `--dry-run` prints the
@@ -40,14 +40,13 @@ from skillforge.trials.decoys import (
     sweep_table,
 )
 from skillforge.harnesses import AGENTS
-from skillforge.lift.bootstrap import BOOTSTRAP_MIN_CASES, bootstrap_refusal
-from skillforge.lift.intervals import CI_METHODS, DEFAULT_CI
+from skillforge.cli.common import ci_option
 from skillforge.cli.trial_calibration import calibration_bar, calibration_failures
 from skillforge.lift.compute import lift_for_run
 from skillforge.models.labels import CalibrationBar
 from skillforge.lift.agreement import run_agreement
 from skillforge.models.llm import ProviderNotConfigured
-from skillforge.models.trial import BASE_CONDITIONS, RunSpec, is_condition
+from skillforge.models.trial import BASE_CONDITIONS, is_condition
 from skillforge.providers import PriceTableError, aclose
 from skillforge.sandbox import SandboxUnavailable
 from skillforge.trials.config import (
@@ -60,7 +59,7 @@ from skillforge.trials.config import (
 from skillforge.trials.output import gate_failures, lift_table, trial_document
 from skillforge.trials.setup import prepare_runner
 from skillforge.trials.skill_summary import skill_mode_summary, skill_mode_table
-from skillforge.trials.run import RunError, RunSummary, load_cases
+from skillforge.trials.run import RunError, RunSummary
 
 CONDITIONS = BASE_CONDITIONS
 
@@ -82,14 +81,6 @@ def _conditions(values: tuple[str, ...]) -> list[str] | None:
                                  "without:<part> (`skillforge parts PATH` lists the parts)",
                                  param_hint="--conditions")
     return conds or None
-
-
-def _check_ci(ci: str, spec: RunSpec) -> None:
-    """Refuse --ci bootstrap before any trial runs when the run has too few cases for it."""
-    if ci == "bootstrap":
-        why = bootstrap_refusal(len(load_cases(spec)), "this run")
-        if why:
-            raise TrialConfigError(f"--ci bootstrap: {why}")
 
 
 @click.command("trial")
@@ -151,16 +142,15 @@ def _check_ci(ci: str, spec: RunSpec) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="json prints one document at the end.")
 @click.option("--gate", is_flag=True,
-              help="Exit 1 when a metric's verdict is `hurts`.")
+              help="Exit 1 when overall or the grader is `hurts`, when the paired pass rate "
+                   "falls significantly (exact McNemar or sign test), or when errored trials "
+                   "fall on one side more than chance allows (docs/ci.md).")
 @click.option("--require-calibrated", is_flag=True,
               help="Gate: exit 1 when a judged metric's judges are not shown to agree with "
                    "the author's labels of the skill (weighted kappa under [judge] "
                    "calibration_kappa, too few labels, or none; see `skillforge label`), "
                    "as `skillforge report --require-calibrated`.")
-@click.option("--ci", type=click.Choice(CI_METHODS), default=DEFAULT_CI, show_default=True,
-              help="Confidence interval of the lift: skew-t (the t interval widened on the "
-                   "skewed side), t (the plain t interval), or a studentized bootstrap "
-                   f"(refused below {BOOTSTRAP_MIN_CASES} cases).")
+@ci_option
 @click.option("--ablate", "ablate", multiple=True, metavar="PART[,PART...]|all",
               help="Also run the skill without each of these parts (one without:<part> "
                    "condition each; `skillforge parts PATH` lists them) and report each "
@@ -242,10 +232,6 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
                                    "not combine with --decoys, --gate or "
                                    "--require-calibrated")
         assert skill_dir is not None
-        try:
-            _check_ci(ci, build_run_spec(skill_dir, settings, overrides))
-        except (TrialConfigError, RunError) as exc:
-            _fail(str(exc))
         sweep(settings, store, skill_dir, sweep_decoys, overrides=overrides,
               source=decoys_from, seed=decoy_seed, judge=not no_judge,
               judge_models=judge_models, ci=ci, fmt=fmt, display=display)
@@ -268,7 +254,6 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
                                 on_event=display, warn=display.warn)
         check_harness(runner.spec)
         check_decoys(runner.spec)
-        _check_ci(ci, runner.spec)
     except ProviderNotConfigured as exc:
         _fail(f"trials need an LLM provider for the agent.\n{exc}")
     except (TrialConfigError, RunError, PriceTableError, DecoyError) as exc:
@@ -297,7 +282,7 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
         _fail(str(exc))
     bar = calibration_bar(settings if skill_dir is not None else None,
                           runner.spec.skill_path) if require_calibrated else None
-    finish(store, summary, fmt=fmt, gate=gate, ci=ci, display=display, judged=bool(judges),
+    finish(store, summary, fmt=fmt, gate=gate, ci=ci, display=display,
            calibration=bar)
 
 
@@ -348,8 +333,7 @@ def sweep(settings, store: RunStore, skill_dir: Path, counts_text: str, *, overr
 
 
 def finish(store: RunStore, summary: RunSummary, *, fmt: str, gate: bool, ci: str,
-           display: Display, judged: bool,
-           calibration: CalibrationBar | None = None) -> NoReturn:
+           display: Display, calibration: CalibrationBar | None = None) -> NoReturn:
     """Print the result (json document or lift table) and exit with the right code;
     `calibration` (the bar) when --require-calibrated gates on the judges' agreement."""
     run = store.run(summary.run_id)
@@ -380,7 +364,7 @@ def finish(store: RunStore, summary: RunSummary, *, fmt: str, gate: bool, ci: st
         out = display.out
         out.print()
         if lift is not None:
-            out.print(lift_table(lift, judged=judged))
+            out.print(lift_table(lift))
         if skills:
             out.print(skill_mode_table(skills))
         if ablation is not None:

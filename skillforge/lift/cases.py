@@ -1,8 +1,11 @@
 """Trial records grouped by case and side: per-trial overall, S(i,m,c), D(i,m) and pass.
 
-CONTRACTS.md sections 7-8. A trial's value for a metric is taken as recorded whatever its
-status ("the attempts that have a value"): the metric writers decide whether an errored or
-timed-out trial can be scored. Passing is stricter: only an `ok` trial can pass.
+CONTRACTS.md sections 7-8. Trials whose agent run did not complete (`TrialRecord.excluded`:
+an error before or during it, or a cancellation) are left out of the groups and only counted
+(`CaseTrials.excluded`, skillforge.lift.errors); a grader that failed after the agent ran
+is a grade of 0, fail-closed. Of the others a metric's value is taken as recorded whatever
+the status ("the attempts that have a value"): a timed-out trial is scored on what it did.
+Passing is stricter: only an `ok` trial can pass.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from skillforge.lift.stats import mean
-from skillforge.models.trial import DEFAULT_METRICS, TrialRecord
+from skillforge.models.trial import OUTCOME_METRICS, TrialRecord
 
 FAILED_STATUSES = ("error", "timeout")
 # A grader reward "is 1" within float noise (JSON round trips, 0.1 + 0.9 style sums).
@@ -27,15 +30,20 @@ def _clean(value: float | None) -> float | None:
 
 
 def trial_overall(trial: TrialRecord) -> float | None:
-    """Unweighted mean of the default metrics this trial has (nulls skipped; grader apart)."""
-    values = [_clean(trial.metrics.get(m)) for m in DEFAULT_METRICS]
+    """Unweighted mean of the outcome metrics this trial has (the grader included, nulls
+    skipped); the process metrics never count (section 7)."""
+    values = [trial_value(trial, m) for m in OUTCOME_METRICS]
     return mean([v for v in values if v is not None])
 
 
 def trial_grader(trial: TrialRecord) -> float | None:
-    """The bring-your-own grader reward (the record's field, else a `grader` metric)."""
+    """The bring-your-own grader reward (the record's field, else a `grader` metric); 0
+    when the grader failed after the agent ran (fail-closed, also for records stored
+    before that rule, which kept no grade)."""
     if trial.grader is not None:
         return _clean(trial.grader)
+    if trial.grader_failed:
+        return 0.0
     return _clean(trial.metrics.get("grader"))
 
 
@@ -68,6 +76,9 @@ class CaseTrials:
     graded: bool = False
     with_: list[TrialRecord] = field(default_factory=list)
     base: list[TrialRecord] = field(default_factory=list)
+    # Attempts left out, per side (their agent run did not complete; see the module doc).
+    left_out: dict[str, list[TrialRecord]] = field(
+        default_factory=lambda: {"with": [], "base": []})
     # S(i, m, c) is asked for many times per report; the trials are fixed once grouped.
     _scores: dict[tuple[str, str], float | None] = field(default_factory=dict, repr=False)
 
@@ -94,12 +105,17 @@ class CaseTrials:
     def pass_flags(self, side: str, threshold: float) -> list[bool]:
         return [trial_passes(t, self.graded, threshold) for t in self.side(side)]
 
-    def pass_rate(self, side: str, threshold: float) -> float:
-        """Mean pass over this side's attempts; a side with no attempts counts as 0."""
+    def pass_rate(self, side: str, threshold: float) -> float | None:
+        """Mean pass over this side's attempts; a side with no attempt at all counts as 0
+        (the fixed denominator), one whose attempts were all left out has no rate (None)."""
+        if not self.side(side) and self.left_out[side]:
+            return None
         return mean([1.0 if p else 0.0 for p in self.pass_flags(side, threshold)]) or 0.0
 
     def failed_attempts(self, side: str) -> int:
-        return sum(1 for t in self.side(side) if t.status in FAILED_STATUSES)
+        """Errored (left out) and timed-out attempts of one side."""
+        return sum(1 for t in self.side(side) + self.left_out[side]
+                   if t.status in FAILED_STATUSES)
 
     def spread(self, side: str, metric: str = "overall") -> float | None:
         """max - min of the metric over this side's attempts (None below two values)."""
@@ -122,7 +138,8 @@ def select_trials(
 ) -> list[TrialRecord]:
     """The trials of the two compared conditions, one per (case, condition, attempt).
 
-    A duplicated key (a retried trial stored twice) keeps the last record given.
+    A duplicated key (a retried trial stored twice) keeps the last record given. Excluded
+    trials are kept here (the errors are counted from them); group_cases leaves them out.
     """
     by_key: dict[tuple[str, str, int], TrialRecord] = {}
     for t in trials:
@@ -140,8 +157,9 @@ def group_cases(
     """Group selected trials by case, in natural case-id order.
 
     `case_ids` adds cases that have no trial at all (they still count in the fixed
-    denominator). A case is graded when listed in `graded_cases`, or, when that is not
-    given, when any of its trials carries a grader reward.
+    denominator). Excluded trials go to `CaseTrials.left_out`, not into the groups. A case
+    is graded when listed in `graded_cases`, or, when that is not given, when any of its
+    trials carries a grader reward.
     """
     with_cond, base_cond = conditions
     cases: dict[str, CaseTrials] = {cid: CaseTrials(case_id=cid) for cid in case_ids or ()}
@@ -149,6 +167,9 @@ def group_cases(
         case = cases.setdefault(t.case_id, CaseTrials(case_id=t.case_id))
         if case.kind is None and t.case_kind is not None:
             case.kind = t.case_kind
+        if t.excluded:
+            case.left_out["with" if t.condition == with_cond else "base"].append(t)
+            continue
         if t.condition == with_cond:
             case.with_.append(t)
         elif t.condition == base_cond:

@@ -2,8 +2,8 @@
 
 Each run has its own with/base pairing; the comparison aligns the two lift tables and, for
 the cases both runs share, tests the change of lift paired by case:
-change_i = D_b(i, m) - D_a(i, m), with the lift's interval (skillforge.lift.intervals), so
-the case difficulty that both runs share cancels out. `verdict` is `helps` when run b's lift is
+change_i = D_b(i, m) - D_a(i, m), with the lift's bounded interval (skillforge.lift.intervals)
+over the changes' range [-2, 2], so the case difficulty that both runs share cancels out. `verdict` is `helps` when run b's lift is
 higher with confidence, `hurts` when lower.
 """
 
@@ -16,6 +16,9 @@ from skillforge.lift.intervals import DEFAULT_CI, check_ci_method, lift_interval
 from skillforge.lift.stats import mean, verdict
 from skillforge.models.lift import CiMethod, LiftReport, MetricComparison, RunComparison
 from skillforge.models.trial import TrialRecord
+
+# A change of two paired deltas, each in [-1, 1].
+CHANGE_RANGE = (-2.0, 2.0)
 
 
 def _paired_changes(a: LiftReport, b: LiftReport, metric: str) -> list[float]:
@@ -46,7 +49,7 @@ def compare_reports(a: LiftReport, b: LiftReport, ci: CiMethod = DEFAULT_CI) -> 
         )
         if a.extra.cases and b.extra.cases:
             changes = _paired_changes(a, b, m)
-            interval = lift_interval(changes, ci)
+            interval = lift_interval(changes, ci, value_range=CHANGE_RANGE)
             row.n_common = len(changes)
             row.ci_low, row.ci_high = interval if interval else (None, None)
             row.verdict = verdict(interval, len(changes))

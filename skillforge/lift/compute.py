@@ -2,11 +2,21 @@
 
 Pure: no files, no database, no clock. The run store hands over the trial records of a run;
 this module groups them by case, pairs the two conditions, and computes per-metric lift with
-a 95% CI, pass rates, efficiency, negative-lift triage and sample-size plans.
+a 95% CI, pass rates and their paired test, efficiency, how the skill was used,
+negative-lift triage and sample-size plans.
+
+What is a lift. The outcome metrics (grader, accuracy, goal_accuracy, behavior_check,
+security) and their mean `overall`, the headline. The process metrics (skill_execution,
+skill_efficiency) are fixed by construction in a baseline that withholds the target, so
+against such a baseline they are reported as use (`extra.use`), never as lift; when both
+compared conditions stage the target (a part's ablation, a version delta) they are ordinary
+lift rows.
 
 `with`/`base` in a metric row are the means of S(i, m, c) over the *paired* cases (those
 that also give D), so `lift == with - base` holds in every row; cases with one side missing
 are counted in `inventory.missing_pairs` (for `overall`) and `extra.unpaired` (per metric).
+Trials whose agent run did not complete are left out and counted (`extra.errors`); when they
+fall on one side more than chance allows, no metric may read `helps`.
 
 Version delta: when the baseline side ran an earlier version of the skill
 (`RunSpec.baseline_version`), the statistics are the same and the report is labelled
@@ -18,15 +28,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from skillforge.lift.cases import CaseTrials, group_cases, select_trials, trial_value
-from skillforge.lift.pass_rates import efficiency, pass_summary
-from skillforge.lift.bootstrap import (
-    BOOTSTRAP_MIN_CASES,
-    BOOTSTRAP_RESAMPLES,
-    BOOTSTRAP_SEED,
-    bootstrap_refusal,
-)
+from skillforge.lift.errors import error_summary
 from skillforge.lift.intervals import DEFAULT_CI, check_ci_method, lift_interval
+from skillforge.lift.paired_pass import pass_test
+from skillforge.lift.pass_rates import efficiency, pass_summary
+from skillforge.lift.planner import TARGET_HALF_WIDTH, plan_sample
 from skillforge.lift.stats import (
+    ALPHA,
     CONFIDENCE,
     MIN_VERDICT_CASES,
     TIE_EPS,
@@ -36,6 +44,8 @@ from skillforge.lift.stats import (
     verdict_withheld,
 )
 from skillforge.lift.triage import triage
+from skillforge.lift.use import use_summary
+from skillforge.models.conditions import stages_target
 from skillforge.models.lift import (
     SKILL_LIFT,
     VERSION_DELTA,
@@ -50,10 +60,16 @@ from skillforge.models.lift import (
     VerdictRule,
     WithheldVerdict,
 )
-from skillforge.models.trial import DEFAULT_METRICS, DIMENSIONS, RunRecord, TrialRecord
-from skillforge.lift.planner import TARGET_HALF_WIDTH, plan_sample
+from skillforge.models.trial import (
+    DIMENSIONS,
+    OUTCOME_METRICS,
+    PROCESS_METRICS,
+    RunRecord,
+    TrialRecord,
+)
 
 DEFAULT_CONDITIONS: tuple[str, str] = ("with_skill", "baseline")
+ONE_SIDED = "one-sided errors"
 
 
 def metric_lift(
@@ -62,8 +78,6 @@ def metric_lift(
     ci: CiMethod = DEFAULT_CI,
     *,
     confidence: float = CONFIDENCE,
-    resamples: int = BOOTSTRAP_RESAMPLES,
-    seed: int = BOOTSTRAP_SEED,
 ) -> MetricLift:
     """One metric's row: paired means, lift = mean D, n, positive share, CI and verdict."""
     paired = [(c.score("with", metric), c.score("base", metric)) for c in cases]
@@ -71,7 +85,7 @@ def metric_lift(
     deltas = [w - b for w, b in paired]
     if not deltas:
         return MetricLift()
-    interval = lift_interval(deltas, ci, confidence, resamples, seed)
+    interval = lift_interval(deltas, ci, confidence)
     return MetricLift(
         with_=mean([w for w, _ in paired]),
         base=mean([b for _, b in paired]),
@@ -85,44 +99,48 @@ def metric_lift(
 
 
 def withheld_verdict(row: MetricLift, plan: SamplePlan | None,
-                     ci: CiMethod = DEFAULT_CI) -> WithheldVerdict | None:
-    """Why a measured metric's verdict is inconclusive by rule (too few cases, a zero-width
-    or no interval) with the cases that would settle it; None when its CI decided."""
+                     one_sided: str | None = None) -> WithheldVerdict | None:
+    """Why a measured metric's verdict is inconclusive by rule (too few cases, no interval,
+    errors on one side) with the cases that would settle it; None when its CI decided."""
     interval = None if row.ci_low is None or row.ci_high is None else (row.ci_low, row.ci_high)
     reason = verdict_withheld(interval, row.n)
+    if reason is None and one_sided is not None and row.ci_low is not None \
+            and is_positive(row.ci_low):
+        return WithheldVerdict(
+            reason=ONE_SIDED, n=row.n, min_cases=MIN_VERDICT_CASES,
+            note=(f"inconclusive: the interval is above 0, but the {one_sided} side errored "
+                  "more than chance allows and its errored trials are left out, so 'helps' "
+                  "is withheld."))
     if reason is None or row.n == 0:
         return None
-    planned = plan.cases_needed if plan is not None else None
-    needed = max(MIN_VERDICT_CASES, planned) if planned is not None else \
-        (MIN_VERDICT_CASES if reason == "too few cases" else None)
+    needed = plan.cases_needed if plan is not None else None
     if reason == "too few cases":
+        needed = max(MIN_VERDICT_CASES, needed or MIN_VERDICT_CASES)
         note = (f"inconclusive: too few cases ({row.n} paired; a verdict needs at least "
                 f"{MIN_VERDICT_CASES})")
-    elif reason == "zero-width interval":
-        note = (f"inconclusive: zero-width interval (all {row.n} paired deltas are equal, "
-                "so their spread cannot be estimated)")
     else:
         note = "inconclusive: no interval"
     if needed is not None:
         target = plan.target_half_width if plan is not None else None
-        note += f"; about {needed} cases needed" + (f" for ±{target:g}" if planned else "")
-    refusal = bootstrap_refusal(row.n) if ci == "bootstrap" else None
-    if refusal:
-        note += f"; {refusal}"
+        note += f"; about {needed} cases needed" + \
+            (f" for ±{target:g}" if plan is not None and plan.cases_needed else "")
     return WithheldVerdict(reason=reason, n=row.n, min_cases=MIN_VERDICT_CASES,
                            cases_needed=needed, note=note + ".")
 
 
-def _metric_names(trials: Sequence[TrialRecord]) -> list[str]:
-    names = [*DEFAULT_METRICS, "overall"]
+def lift_metrics(trials: Sequence[TrialRecord], conditions: tuple[str, str]) -> list[str]:
+    """The metrics with a lift row: the outcome metrics (the grader when some trial has a
+    grade) and, when both conditions stage the target, the process metrics; then overall."""
+    names = [m for m in OUTCOME_METRICS if m != "grader"]
     if any(trial_value(t, "grader") is not None for t in trials):
-        names.append("grader")
-    return names
+        names.insert(0, "grader")
+    if all(stages_target(c) for c in conditions):
+        names += PROCESS_METRICS
+    return [*names, "overall"]
 
 
-def _plan(
-    cases: Sequence[CaseTrials], metric: str, target: float, confidence: float, ci: CiMethod
-) -> SamplePlan:
+def _plan(cases: Sequence[CaseTrials], metric: str, target: float,
+          confidence: float) -> SamplePlan:
     paired = [(c, d) for c in cases if (d := c.delta(metric)) is not None]
     return plan_sample(
         [d for _, d in paired],
@@ -131,22 +149,28 @@ def _plan(
         metric=metric,
         target=target,
         confidence=confidence,
-        ci=ci,
     )
 
 
-def _case_row(case: CaseTrials, metrics: Sequence[str], threshold: float) -> CaseRow:
+def _case_row(case: CaseTrials, deltas: Sequence[str], values: Sequence[str],
+              threshold: float) -> CaseRow:
     return CaseRow(
         case_id=case.case_id,
         kind=case.kind,
-        with_={m: case.score("with", m) for m in metrics},
-        base={m: case.score("base", m) for m in metrics},
-        delta={m: case.delta(m) for m in metrics},
+        with_={m: case.score("with", m) for m in values},
+        base={m: case.score("base", m) for m in values},
+        delta={m: case.delta(m) for m in deltas},
         pass_with=case.pass_rate("with", threshold),
         pass_base=case.pass_rate("base", threshold),
         attempts_with=len(case.with_),
         attempts_base=len(case.base),
     )
+
+
+def _withhold_helps(rows: dict[str, MetricLift]) -> None:
+    for row in rows.values():
+        if row.verdict == "helps":
+            row.verdict = "inconclusive"
 
 
 def compute_lift(
@@ -162,9 +186,8 @@ def compute_lift(
     pass_threshold: float = 0.6,
     ci: CiMethod = DEFAULT_CI,
     confidence: float = CONFIDENCE,
-    bootstrap_resamples: int = BOOTSTRAP_RESAMPLES,
-    bootstrap_seed: int = BOOTSTRAP_SEED,
     baseline_version: str | None = None,
+    no_judge: bool | None = None,
     target_half_width: float = TARGET_HALF_WIDTH,
     judge_agreement: AgreementReport | None = None,
 ) -> LiftReport:
@@ -172,59 +195,65 @@ def compute_lift(
 
     `case_ids` lists the run's planned cases, so a case with no trial at all still counts
     (as 0) in the pass rates; `graded_cases` says which cases have a grader (default: those
-    with a grader reward on any trial).
+    with a grader reward on any trial); `no_judge`: the run was scored without the judge.
     """
     check_ci_method(ci)
     if len(conditions) != 2 or conditions[0] == conditions[1]:
         raise ValueError(f"compare two different conditions, got {conditions!r}")
     selected = select_trials(trials, conditions)
+    kept = [t for t in selected if not t.excluded]
     cases = group_cases(selected, conditions, case_ids, graded_cases)
-    names = _metric_names(selected)
-    rows = {
-        m: metric_lift(
-            cases, m, ci, confidence=confidence, resamples=bootstrap_resamples, seed=bootstrap_seed
-        )
-        for m in names
-    }
+    names = lift_metrics(kept, conditions)
+    rows = {m: metric_lift(cases, m, ci, confidence=confidence) for m in names}
+    errors = error_summary(selected, conditions)
+    one_sided = conditions[0 if errors.one_sided == "with" else 1] if errors.one_sided \
+        else None
+    paired_pass = pass_test(cases, pass_threshold, confidence)
+    if one_sided is not None:
+        if paired_pass is not None and paired_pass.verdict == "helps":
+            paired_pass.verdict = "inconclusive"
+            paired_pass.withheld = ONE_SIDED
+        _withhold_helps(rows)
     plans = {
-        m: _plan(cases, m, target_half_width, confidence, ci)
+        m: _plan(cases, m, target_half_width, confidence)
         for m, row in rows.items()
         if row.verdict == "inconclusive" and row.n >= 1
     }
     negatives, evidence = triage(cases)
     statuses = [t.status for t in selected]
+    process = [m for m in PROCESS_METRICS if m not in rows]
     extra = LiftExtra(
         label=VERSION_DELTA if baseline_version else SKILL_LIFT,
         baseline_version=baseline_version,
+        overall_of=[m for m in OUTCOME_METRICS
+                    if any(trial_value(t, m) is not None for t in kept)],
+        no_judge=no_judge,
         ci_method=ci,
         confidence=confidence,
-        bootstrap_resamples=bootstrap_resamples if ci == "bootstrap" else None,
-        bootstrap_seed=bootstrap_seed if ci == "bootstrap" else None,
         pass_threshold=pass_threshold,
         cancelled=statuses.count("cancelled"),
-        missing_metrics=[
-            m for m in DEFAULT_METRICS if not any(trial_value(t, m) is not None for t in selected)
-        ],
+        missing_metrics=[m for m in (*OUTCOME_METRICS[1:], *PROCESS_METRICS)
+                         if not any(trial_value(t, m) is not None for t in kept)],
         unpaired={
             m: sum(1 for c in cases if (c.score("with", m) is None) != (c.score("base", m) is None))
             for m in names
         },
         dimensions={
-            dim: mean([rows[m].lift for m in ms if rows[m].lift is not None])
+            dim: mean([rows[m].lift for m in ms if m in rows and rows[m].lift is not None])
             for dim, ms in DIMENSIONS.items()
         },
         triage=evidence,
-        bootstrap_kind="studentized" if ci == "bootstrap" else None,
-        verdict_rule=VerdictRule(
-            tie_eps=TIE_EPS, min_cases=MIN_VERDICT_CASES,
-            bootstrap_min_cases=BOOTSTRAP_MIN_CASES if ci == "bootstrap" else None),
+        verdict_rule=VerdictRule(tie_eps=TIE_EPS, min_cases=MIN_VERDICT_CASES, alpha=ALPHA),
         plans=plans,
         withheld={
             m: w for m, row in rows.items()
-            if (w := withheld_verdict(row, plans.get(m), ci)) is not None
+            if (w := withheld_verdict(row, plans.get(m), one_sided)) is not None
         },
-        cases=[_case_row(c, names, pass_threshold) for c in cases],
+        cases=[_case_row(c, names, [*names, *process], pass_threshold) for c in cases],
         judge_agreement=judge_agreement,
+        use=use_summary(cases) if process else None,
+        pass_test=paired_pass,
+        errors=errors,
     )
     return LiftReport(
         run_id=run_id,
@@ -261,6 +290,7 @@ def lift_for_run(
         "case_ids": (spec.case_ids or None) if spec else None,
         "pass_threshold": spec.pass_threshold if spec else 0.6,
         "baseline_version": spec.baseline_version if spec else None,
+        "no_judge": (spec.judge is False) if spec and spec.judge is not None else None,
     }
     kwargs.update(options)
     return compute_lift(trials, ci=ci, **kwargs)

@@ -1,9 +1,12 @@
 """Pass rates, normalised gain, pass@k and SkillCraft efficiency (CONTRACTS.md section 8).
 
 Pass rate per condition: the mean over *all* cases of the case's mean pass over its
-attempts. Errored, timed-out and cancelled trials count as failed attempts and a case whose
-attempts all failed to run counts as 0 (it is not dropped): the fixed denominator of
-SkillsBench.
+attempts. Timed-out trials and failed grades count as failed attempts, and a case with no
+attempt on a side (not run) counts as 0: the fixed denominator of SkillsBench. Trials whose
+agent run did not complete (an error before or during it, a cancellation) are left out, as
+in the lift (skillforge.lift.cases); a case whose attempts on a side were all left out has
+no rate there and is not in that side's mean. Whether leaving them out is fair is
+skillforge.lift.errors's question.
 
 Efficiency, "cases where both conditions passed": a case qualifies when each condition has at
 least one passing attempt. For each qualifying case and side, a resource is averaged over
@@ -35,12 +38,13 @@ RESOURCES: dict[str, Callable[[TrialRecord], float | None]] = {
 def pass_rate(cases: Sequence[CaseTrials], side: str, threshold: float) -> float | None:
     """Mean over all cases of the mean pass over attempts.
 
-    None when the condition has no trial at all (it was not run, so it has no rate); once
-    it ran, a case without attempts in it counts as 0.
+    None when the condition has no scored trial at all (it was not run, so it has no rate);
+    once it ran, a case without attempts in it counts as 0, one whose attempts were all
+    left out is skipped.
     """
     if not any(c.side(side) for c in cases):
         return None
-    return mean([c.pass_rate(side, threshold) for c in cases])
+    return mean([r for c in cases if (r := c.pass_rate(side, threshold)) is not None])
 
 
 def pass_at_k_curve(cases: Sequence[CaseTrials], side: str, threshold: float) -> dict[int, float]:

@@ -7,9 +7,9 @@ For each case with D(i, overall) < 0, the first class that fits, in this order:
    run-to-run noise, so nothing else can be concluded.
 2. `never_discovered`: the with-skill activation rate is 0 (not for `negative` cases, where
    not activating the skill is the right behaviour).
-3. `misused`: the skill was activated at least once, and accuracy, goal_accuracy or
-   behavior_check fell (paired D < 0).
-4. `overhead`: none of accuracy, goal_accuracy and behavior_check fell, but
+3. `misused`: the skill was activated at least once, and the grader, accuracy,
+   goal_accuracy or behavior_check fell (paired D < 0).
+4. `overhead`: none of the grader, accuracy, goal_accuracy and behavior_check fell, but
    skill_efficiency did.
 5. `unexplained`: none of the four fits (e.g. only security fell, or correctness fell while
    activation was never recorded). The contract lists four classes; a fifth, explicit class
@@ -27,7 +27,7 @@ from skillforge.lift.cases import CaseTrials
 from skillforge.lift.stats import TIE_EPS, is_negative
 from skillforge.models.lift import NegativeCase, TriageClass, TriageEvidence
 
-CORRECTNESS_METRICS = ("accuracy", "goal_accuracy", "behavior_check")
+CORRECTNESS_METRICS = ("grader", "accuracy", "goal_accuracy", "behavior_check")
 
 
 def _fell(case: CaseTrials, metrics: Sequence[str]) -> list[str]:

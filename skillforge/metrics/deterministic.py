@@ -1,4 +1,5 @@
-"""The deterministic metrics of one trial (CONTRACTS.md section 7) and `overall`.
+"""The deterministic metrics of one trial (CONTRACTS.md section 7); `overall` is derived by
+skillforge.lift.cases.trial_overall from the outcome metrics.
 
 `deterministic_metrics(trajectory, case, target_skill=..., condition=...)` scores
 `security` (skillforge.metrics.security), `skill_execution` and `skill_efficiency` from the
@@ -36,7 +37,7 @@ Decisions where the contract leaves room (each one tested in tests/metrics/):
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from sessions.atif import Trajectory
@@ -44,7 +45,7 @@ from skillforge.trajectory import facts as facts
 from skillforge.metrics.security import security_scan
 from skillforge.models.evals import EvalCase, expected_script_paths
 from skillforge.models.metrics import DEFAULT_REFERENCE_TURNS, DeterministicResult
-from skillforge.models.trial import DEFAULT_METRICS, stages_target
+from skillforge.models.trial import stages_target
 
 DEFAULT_WORKDIR = "/workspace"
 
@@ -78,12 +79,6 @@ def deterministic_metrics(trajectory: Trajectory, case: EvalCase, *, target_skil
         details={"security": security.details, "skill_execution": exec_details,
                  "skill_efficiency": eff_details},
     )
-
-
-def overall(metrics: Mapping[str, float | None]) -> float | None:
-    """Unweighted mean of the six default metrics that have a value (`grader` excluded)."""
-    values = [metrics[m] for m in DEFAULT_METRICS if metrics.get(m) is not None]
-    return sum(values) / len(values) if values else None  # type: ignore[arg-type]
 
 
 def expected_skill(case: EvalCase, target_skill: str) -> str | None:

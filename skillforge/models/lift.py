@@ -24,7 +24,9 @@ from skillforge.models.triggers import TriggerReport
 
 Verdict = Literal["helps", "hurts", "inconclusive"]
 TriageClass = Literal["unstable", "never_discovered", "misused", "overhead", "unexplained"]
-CiMethod = Literal["skew-t", "t", "bootstrap"]
+# "bounded" is the only interval a report is computed with now; the others are read from
+# lift.json files written before issue 33 withdrew them (they under-covered off-normal data).
+CiMethod = Literal["bounded", "skew-t", "t", "bootstrap"]
 SKILL_LIFT = "Skill Lift"
 VERSION_DELTA = "version delta"
 
@@ -54,6 +56,78 @@ class PassSummary(_Model):
     g: float | None = None
     # {"with": {k: pass@k}, "base": {k: pass@k}}; k is written as a string key in JSON.
     pass_at_k: dict[str, dict[int, float]] = Field(default_factory=dict)
+
+
+class PassArm(_Model):
+    """One side's pass rate over the paired cases, with its Wilson interval."""
+
+    # Passing cases (one attempt a side), or the sum of the cases' pass rates (several).
+    passes: float = 0.0
+    n: int = 0
+    value: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+
+
+class PassTest(_Model):
+    """Pass/fail outcomes analysed as pairs (section 8), over the cases both sides ran.
+
+    `pairs` (one attempt a side on every case): `with_only`/`base_only` are the discordant
+    pairs, the difference's interval is Tango's and the test exact McNemar. `rates` (several
+    attempts): a case's outcome is its pass rate, `with_only`/`base_only` count the cases
+    whose rate is higher on that side, the interval is the bounded betting one over the
+    rate differences and the test the exact sign test over the untied cases.
+    """
+
+    kind: Literal["pairs", "rates"] = "pairs"
+    n: int = 0
+    with_: PassArm = Field(default_factory=PassArm, alias="with")
+    base: PassArm = Field(default_factory=PassArm)
+    with_only: int = 0
+    base_only: int = 0
+    both: int | None = None
+    neither: int | None = None
+    diff: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    interval: str = ""
+    test: str = ""
+    p_value: float | None = None
+    verdict: Verdict = "inconclusive"
+    # Why a verdict the data gave was withheld (one-sided errors); None otherwise.
+    withheld: str | None = None
+
+
+class ErrorSummary(_Model):
+    """Trials that errored, by side: excluded ones (the agent's run did not complete) and
+    failed grades (counted, as 0), and whether the excluded ones fell on one side."""
+
+    trials: dict[str, int] = Field(default_factory=dict)
+    excluded: dict[str, int] = Field(default_factory=dict)
+    # Of the excluded, those that failed before the agent took a turn (infrastructure).
+    setup: dict[str, int] = Field(default_factory=dict)
+    grader_failed: dict[str, int] = Field(default_factory=dict)
+    # Fisher's exact test of the excluded errors between the sides.
+    p_value: float | None = None
+    one_sided: Literal["with", "base"] | None = None
+    note: str = ""
+
+
+class UseSummary(_Model):
+    """How the agent used the skill (the process metrics), reported apart from the lift."""
+
+    # Positive cases with a recorded activation on the with-skill side, and of them those
+    # where some with-skill attempt activated the skill.
+    cases: int = 0
+    used: int = 0
+    # Negative cases (the skill must not be used) with a record, and those where it was.
+    negative_cases: int = 0
+    negative_used: int = 0
+    # Share of the with-skill attempts of positive cases that activated the skill.
+    activation_rate: float | None = None
+    # {metric: {"with": mean over cases, "base": mean over cases}}: no lift, no interval.
+    metrics: dict[str, dict[str, float | None]] = Field(default_factory=dict)
+    note: str = ""
 
 
 class ResourceDiff(_Model):
@@ -130,8 +204,9 @@ class CaseRow(_Model):
     with_: dict[str, float | None] = Field(default_factory=dict, alias="with")
     base: dict[str, float | None] = Field(default_factory=dict)
     delta: dict[str, float | None] = Field(default_factory=dict)
-    pass_with: float = 0.0
-    pass_base: float = 0.0
+    # None: every attempt of that side was left out (errored before or during the agent).
+    pass_with: float | None = 0.0
+    pass_base: float | None = 0.0
     attempts_with: int = 0
     attempts_base: int = 0
 
@@ -157,19 +232,22 @@ class VerdictRule(_Model):
 
     # helps: CI low > tie_eps; hurts: CI high < -tie_eps (float noise is not an effect).
     tie_eps: float = 1e-9
-    # Fewer paired cases, or a CI no wider than tie_eps, give "inconclusive" whatever the CI.
-    min_cases: int = 5
-    # With --ci bootstrap: the interval is refused (none) below this many paired cases.
-    bootstrap_min_cases: int | None = None
+    # Fewer paired cases give "inconclusive" whatever the CI.
+    min_cases: int = 6
+    # A paired pass/fail verdict also needs its exact test below this level.
+    alpha: float = 0.05
+    # Reports written with the withdrawn `--ci bootstrap`: it was refused below this many.
+    bootstrap_min_cases: int | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class WithheldVerdict(_Model):
     """A metric whose verdict is inconclusive by rule, not by its interval, and what would
-    settle it: `reason` is "too few cases", "zero-width interval" or "no interval"."""
+    settle it: `reason` is "too few cases", "one-sided errors" or "no interval" (reports
+    written before issue 33 may say "zero-width interval")."""
 
     reason: str
     n: int = 0
-    min_cases: int = 5
+    min_cases: int = 6
     # The sample-size planner's cases for the target half-width, never below min_cases.
     cases_needed: int | None = None
     note: str = ""
@@ -180,6 +258,10 @@ class LiftExtra(_Model):
 
     label: str = SKILL_LIFT
     baseline_version: str | None = None
+    # The outcome metrics `overall` averaged in this run (the headline's components).
+    overall_of: list[str] = Field(default_factory=list)
+    # Whether the run was scored without the LLM judge (`--no-judge`); None: not known.
+    no_judge: bool | None = None
     ci_method: CiMethod = "t"
     confidence: float = 0.95
     bootstrap_resamples: int | None = None
@@ -197,6 +279,9 @@ class LiftExtra(_Model):
     plans: dict[str, SamplePlan] = Field(default_factory=dict)
     cases: list[CaseRow] = Field(default_factory=list)
     judge_agreement: AgreementReport | None = None
+    use: UseSummary | None = None
+    pass_test: PassTest | None = None
+    errors: ErrorSummary = Field(default_factory=ErrorSummary)
     # SkillCraft's metrics of a run with skill_mode trials; absent from lift.json otherwise.
     skillcraft: SkillcraftReport | None = None
     # Agreement of the judges with the author's labels (issue 19); absent without labels.

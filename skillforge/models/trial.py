@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from skillforge.models.conditions import (  # noqa: F401 - re-exported: trial records' vocabulary
     BASE_CONDITIONS,
@@ -23,6 +23,14 @@ from skillforge.models.parts import SkillPart
 from skillforge.models.skill_mode import CacheMode
 
 TrialStatus = Literal["ok", "error", "timeout", "cancelled"]
+# Where a trial failed: `setup` before the agent took a turn (staging, the sandbox, the
+# harness, a provider that never answered) and `agent` during its run (status `error`: the
+# trial is left out of the lift and counted); `grader` when the grader crashed, could not
+# start or wrote no reward after the agent ran (the status stays the agent's, the grade is
+# 0: fail-closed).
+ErrorStage = Literal["setup", "agent", "grader"]
+# Stored before error_stage existed: a grader failure was `status: error, error: "grader: ..."`.
+_LEGACY_GRADER_ERROR = "grader: "
 
 WorkspacePolicy = Literal["isolated", "group"]
 
@@ -38,6 +46,12 @@ DEFAULT_METRICS: tuple[str, ...] = (
 DETERMINISTIC_METRICS: tuple[str, ...] = ("security", "skill_execution", "skill_efficiency")
 JUDGED_METRICS: tuple[str, ...] = ("accuracy", "goal_accuracy", "behavior_check")
 ALL_METRICS: tuple[str, ...] = (*DEFAULT_METRICS, "grader", "overall")
+# What the task came to (section 7): `overall` is their mean and the headline is about it.
+OUTCOME_METRICS: tuple[str, ...] = ("grader", "accuracy", "goal_accuracy", "behavior_check",
+                                    "security")
+# How the skill was used: their baseline value is fixed by construction (the target cannot
+# be activated there), so their paired difference is reported as use, never as lift.
+PROCESS_METRICS: tuple[str, ...] = ("skill_execution", "skill_efficiency")
 
 # Stakeholder dimensions: views over the metrics, no extra weighting (section 7).
 DIMENSIONS: dict[str, tuple[str, ...]] = {
@@ -104,6 +118,7 @@ class TrialRecord(BaseModel):
     attempt: int
     status: TrialStatus = "ok"
     error: str | None = None
+    error_stage: ErrorStage | None = None
     trajectory_path: str | None = None
     metrics: dict[str, float | None] = Field(default_factory=dict)
     grader: float | None = None
@@ -123,9 +138,27 @@ class TrialRecord(BaseModel):
     script_runs: int = 0
     script_runs_ok: int = 0
 
+    @model_validator(mode="after")
+    def _legacy_grader_error(self) -> TrialRecord:
+        if (self.error_stage is None and self.status == "error" and self.error
+                and self.error.startswith(_LEGACY_GRADER_ERROR)):
+            self.error_stage = "grader"
+        return self
+
     @property
     def key(self) -> tuple[str, str, int]:
         return (self.case_id, self.condition, self.attempt)
+
+    @property
+    def excluded(self) -> bool:
+        """Left out of the lift: the agent's run did not complete (an error before or during
+        it) or was cancelled. A grader failure is not excluded: it is a failed grade."""
+        return self.status == "cancelled" or (self.status == "error"
+                                               and self.error_stage != "grader")
+
+    @property
+    def grader_failed(self) -> bool:
+        return self.error_stage == "grader"
 
 
 class RunRecord(BaseModel):

@@ -11,10 +11,10 @@ import math
 from dataclasses import dataclass
 
 from skillforge.models.lift import LiftReport, MetricLift, SamplePlan, TriageEvidence
-from skillforge.models.trial import DEFAULT_METRICS, DIMENSIONS, JUDGED_METRICS
+from skillforge.models.trial import DIMENSIONS, JUDGED_METRICS, OUTCOME_METRICS, PROCESS_METRICS
 
 DASH = "—"
-METRIC_ORDER: tuple[str, ...] = (*DEFAULT_METRICS, "grader", "overall")
+METRIC_ORDER: tuple[str, ...] = (*OUTCOME_METRICS, *PROCESS_METRICS, "overall")
 RESOURCE_LABELS: dict[str, str] = {
     "tokens": "tokens (in + out)",
     "turns": "turns",
@@ -114,16 +114,19 @@ def ci_method(report: LiftReport) -> str:
     """The interval the report used, with its settings."""
     ex = report.extra
     level = f"{100 * ex.confidence:g}%"
+    if ex.ci_method == "bounded":
+        return (f"{level} betting interval over cases, valid for any distribution of the "
+                "deltas on [-1, 1] (Waudby-Smith and Ramdas)")
     if ex.ci_method == "skew-t":
-        return f"{level} skew-corrected t interval over cases (Hall's transformation)"
+        return f"{level} skew-corrected t interval over cases (Hall's transformation; withdrawn)"
     if ex.ci_method != "bootstrap":
-        return f"{level} t interval over cases"
+        return f"{level} t interval over cases (withdrawn)"
     settings = f"B = {ex.bootstrap_resamples}, seed {ex.bootstrap_seed}"
     if ex.bootstrap_kind is None:  # a lift.json written before the studentized bootstrap
         return f"{level} percentile bootstrap over cases ({settings}; under-covers at small n)"
     minimum = ex.verdict_rule.bootstrap_min_cases
     refused = f"; refused below {minimum} paired cases" if minimum else ""
-    return f"{level} {ex.bootstrap_kind} bootstrap over cases ({settings}{refused})"
+    return f"{level} {ex.bootstrap_kind} bootstrap over cases ({settings}{refused}; withdrawn)"
 
 
 def header_facts(report: LiftReport) -> list[tuple[str, str]]:
@@ -136,8 +139,18 @@ def header_facts(report: LiftReport) -> list[tuple[str, str]]:
         ("compared", comparison(report)),
         ("cases", str(report.n_cases)),
         ("interval", ci_method(report)),
+        ("overall", overall_of_text(report)),
         ("pass rule", f"grader reward 1, else overall ≥ {report.extra.pass_threshold:g}"),
     ]
+
+
+def overall_of_text(report: LiftReport) -> str:
+    """What `overall` averages in this run, in words."""
+    parts = report.extra.overall_of
+    if not parts:
+        return "no outcome metric was measured" if report.extra.cases else DASH
+    return "mean of " + ", ".join(parts) + " (outcome metrics; how the skill was used is " \
+        "reported apart, never in overall)"
 
 
 def inventory_text(report: LiftReport) -> str:
@@ -205,12 +218,23 @@ def missing_metric_notes(report: LiftReport) -> list[str]:
     missing = list(report.extra.missing_metrics)
     judged = [m for m in missing if m in JUDGED_METRICS]
     other = [m for m in missing if m not in JUDGED_METRICS]
-    if judged:
+    if judged and report.extra.no_judge:
+        notes.append(
+            f"Not measured: {', '.join(judged)} (LLM-judged): the run used --no-judge. "
+            "overall is the mean of the outcome metrics that were measured.")
+    elif judged and report.extra.no_judge is False:
+        notes.append(
+            f"Not measured: {', '.join(judged)} (LLM-judged) {_are(judged)} null in every "
+            "trial although the run asked for the judge: every judge call failed (the run's "
+            "warnings say why). overall is the mean of the outcome metrics that were "
+            "measured.")
+    elif judged:
         notes.append(
             f"Not measured: {', '.join(judged)} (LLM-judged) {_are(judged)} null in every "
             "trial, so no judge scored this run; usually no LLM provider was configured. Set "
             "ANTHROPIC_API_KEY or OPENAI_API_KEY (or OPENAI_BASE_URL for a local server) and "
-            "score the run again. overall is the mean of the metrics that were measured."
+            "score the run again. overall is the mean of the outcome metrics that were "
+            "measured."
         )
     if other:
         notes.append(f"Not measured: {', '.join(other)} {_are(other)} null in every trial.")
@@ -222,8 +246,12 @@ def missing_metric_notes(report: LiftReport) -> list[str]:
 
 
 def headline(report: LiftReport) -> str:
-    """One sentence for a room: the overall lift, its interval and verdict."""
+    """One sentence for a room: the overall lift (what it averages), its interval and
+    verdict; or why there is no number."""
     row = report.metrics.get("overall")
+    if report.extra.cases and not report.extra.overall_of:
+        return ("No task metric was measured (no grader, no judge, no security scan), so "
+                "there is no overall lift: how the skill was used is not a lift.")
     if row is None or row.lift is None:
         paired = [(m, n) for m, n in paired_metrics(report) if m != "overall"]
         if not paired:
@@ -231,9 +259,55 @@ def headline(report: LiftReport) -> str:
         listed = ", ".join(f"{m} on {n} case(s)" for m, n in paired)
         return f"No overall lift: no case has an overall score on both sides. Paired: {listed}."
     level = f"{100 * report.extra.confidence:g}%"
-    ci = f" ({level} CI {ci_text(row)})" if row.ci_low is not None else " (no interval: n < 2)"
-    return f"Overall {report.extra.label}: {signed(row.lift)}{ci}: {row.verdict}, " \
+    ci = f" ({level} CI {ci_text(row)})" if row.ci_low is not None else " (no interval)"
+    of = f" (mean of {', '.join(report.extra.overall_of)})" if report.extra.overall_of else ""
+    withheld = report.extra.withheld.get("overall")
+    why = f" ({withheld.reason})" if withheld is not None else ""
+    return f"Overall {report.extra.label}{of}: {signed(row.lift)}{ci}: {row.verdict}{why}, " \
            f"over {row.n} paired case(s)."
+
+
+def use_text(report: LiftReport) -> str:
+    """How the agent used the skill, with each side's process metrics ("" when unknown).
+    Never a lift: the baseline withholds the skill, so these differ by construction."""
+    use = report.extra.use
+    if use is None:
+        return ""
+    sides = [f"{m} {num(v.get('with'), 2)} with the skill, {num(v.get('base'), 2)} without"
+             for m, v in use.metrics.items()]
+    text = use.note
+    if sides:
+        text += " Process metrics (not a lift: the baseline cannot use the skill): " \
+                + "; ".join(sides) + "."
+    return text
+
+
+def pass_test_text(report: LiftReport) -> str:
+    """The paired pass/fail analysis in one sentence ("" without one)."""
+    t = report.extra.pass_test
+    if t is None:
+        return ""
+    w, b = t.with_, t.base
+
+    def arm(a) -> str:
+        ci = f"95% Wilson {pct(a.ci_low)}-{pct(a.ci_high)}"
+        if t.kind == "pairs":
+            return f"{a.passes:g} of {a.n} ({ci})"
+        return f"{pct(a.value)} on average over {a.n} cases ({ci})"
+
+    diff = f"difference {signed(t.diff)}"
+    if t.ci_low is not None and t.ci_high is not None:
+        diff += f" ({t.interval} 95% CI [{signed(t.ci_low)}, {signed(t.ci_high)}])"
+    if t.kind == "pairs":
+        split = (f"{t.base_only} case(s) pass only without the skill, {t.with_only} only "
+                 "with it")
+    else:
+        split = (f"{t.base_only} case(s) pass less often with the skill, {t.with_only} more "
+                 "often")
+    p = DASH if t.p_value is None else f"{t.p_value:.2g}"
+    verdict = t.verdict + (f" ({t.withheld})" if t.withheld else "")
+    return (f"with the skill {arm(w)}, without {arm(b)}; {diff}; {split} ({t.test} p = {p}): "
+            f"{verdict}.")
 
 
 def pass_line(report: LiftReport) -> str:
@@ -332,9 +406,12 @@ def script_rate_line(report: LiftReport) -> str:
 
 
 def dimension_rows(report: LiftReport) -> list[tuple[str, float | None, str]]:
-    """(dimension, mean lift of its metrics, the metrics) in the contract's order."""
+    """(dimension, mean lift of its lift metrics, the metrics) in the contract's order; a
+    process metric that is use, not lift, in this report is marked so (and left out)."""
     dims = report.extra.dimensions
-    return [(d, dims.get(d), ", ".join(ms)) for d, ms in DIMENSIONS.items() if d in dims]
+    use = set(report.extra.use.metrics) if report.extra.use is not None else set()
+    return [(d, dims.get(d), ", ".join(f"{m} (use)" if m in use else m for m in ms))
+            for d, ms in DIMENSIONS.items() if d in dims]
 
 
 def evidence_for(report: LiftReport) -> dict[str, TriageEvidence]:

@@ -9,7 +9,11 @@ harness's own skills folder); run the case's grader in the same sandbox; the
 sandbox is removed (always: error, timeout, cancellation); score the trajectory; save the
 trajectory and upsert the trial with its metric rows in one transaction. The record's
 status is `ok` (the agent answered or used all its turns), `timeout`, `error` (with the
-reason) or `cancelled`. A cancelled trial is still stored, with what it recorded so far.
+reason, and `error_stage`: `setup` when the agent never took a turn, `agent` when its run
+broke off) or `cancelled`. A cancelled trial is still stored, with what it recorded so far.
+A grader that crashes, cannot start or writes no reward after the agent ran is a failed
+grade: the trial keeps the agent's status, its grade is 0 and `error_stage` is `grader`
+(fail-closed: a skill must not turn its failures into errors the lift leaves out).
 `SandboxUnavailable` (Docker went away) is stored as an error and then raised: the run
 cannot go on. A `skill_mode` trial also gets a SkillSession (skillforge.agent.skill_mode)
 holding the cache its chain passed it; the sandbox's skill_cache.json is read back before
@@ -34,7 +38,7 @@ from skillforge.harnesses.run import HarnessRun
 from skillforge.models.evals import EvalCase
 from skillforge.models.llm import ModelClient
 from skillforge.models.skill_mode import SkillCache, SkillOrigin
-from skillforge.models.trial import Condition, RunSpec, TrialRecord
+from skillforge.models.trial import Condition, ErrorStage, RunSpec, TrialRecord
 from skillforge.sandbox import SKILLS_DIR, SandboxError, SandboxUnavailable, open_sandbox
 from skillforge.sandbox.grading import GraderError, GraderResult, run_grader
 from skillforge.trials.staging import SkillSet, StagingError, sandbox_spec, stage_trial
@@ -218,10 +222,23 @@ class _Trial:
                 notes += extra.problems
         return scores, notes
 
+    def failed_stage(self) -> ErrorStage:
+        """Where an error ended the trial: before the agent's first turn, or during its run."""
+        if self.result is not None:
+            turns = self.result.turns
+        else:  # raised mid-run: the built-in loop counts its turns as it goes
+            recorder = getattr(self.agent, "rec", None)
+            turns = recorder.turns if recorder is not None else 0
+        return "agent" if turns > 0 else "setup"
+
     def finish_record(self, status: str, error: str | None) -> None:
         rec = self.record
         rec.status = status  # type: ignore[assignment]
         rec.error = error
+        if status == "error":
+            rec.error_stage = self.failed_stage()
+        elif self.grader_error is not None:
+            rec.error_stage = "grader"
         rec.finished_at = _now()
         rec.wall_s = round(time.monotonic() - self.t0, 3)
         result = self.result or (self.agent.partial("cancelled") if self.agent else None)
@@ -235,6 +252,8 @@ class _Trial:
         if self.grade is not None:
             rec.grader = self.grade.reward
             rec.grader_detail = self.grade.detail
+        elif self.grader_error is not None:
+            rec.grader = 0.0  # fail-closed
 
     async def store(self, traj: Trajectory | None, scores: Scores | None) -> TrialRecord:
         """Save the trajectory, then the trial and its metric rows (one transaction)."""
@@ -252,6 +271,11 @@ class _Trial:
                 "source": self.grade.source, "detail": self.grade.detail,
                 "exit_code": self.grade.exec.exit_code,
                 "output": (self.grade.exec.stdout + self.grade.exec.stderr)[-2000:]})
+        elif self.grader_error is not None:
+            rec.metrics["grader"] = 0.0
+            evidence["grader"] = MetricEvidence(evidence={
+                "source": "grader failed", "error": self.grader_error[-2000:],
+                "rule": "a grader that fails after the agent ran grades 0 (fail-closed)"})
         if self.skills is not None and self.link is not None:
             # Stored before the trial row, so a trial counted done always has its cache.
             self.link.cache_after = self.skills.cache.model_copy(deep=True)
@@ -319,10 +343,9 @@ async def run_trial(ctx: TrialContext, plan: TrialPlan,
     assert result is not None
     status = STATUS_BY_STOP[result.stop]
     error = result.error
-    if trial.grader_error and status == "ok":
-        status, error = "error", f"grader: {trial.grader_error}"
-    elif trial.grader_error:
-        error = f"{error}; grader: {trial.grader_error}"
+    if trial.grader_error:
+        failed = f"grader: {trial.grader_error}; graded 0 (fail-closed)"
+        error = f"{error}; {failed}" if error else failed
     trial.finish_record(status, error)
     scores: Scores | None = None
     if result.turns > 0:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from skillforge.lift.compute import compute_lift
@@ -14,15 +15,20 @@ B = [d + 0.10 + e for d, e in zip(A, [0.01, -0.01, 0.0, 0.01, -0.01, 0.0])]
 
 
 def test_compare_trial_sets_pairs_cases_and_tests_the_change():
-    cmp = compare_trial_sets(paired_cases(A, run_id="old"), paired_cases(B, run_id="new"),
-                             run_a="old", run_b="new")
+    # 40 cases whose lift in run a spreads over [-0.7, 0.5]; run b adds 0.3 +- 0.01 to each
+    rng = np.random.default_rng(4)
+    a = rng.uniform(-0.7, 0.5, 40)
+    b = a + 0.3 + rng.uniform(-0.01, 0.01, 40)
+    cmp = compare_trial_sets(paired_cases(list(a), run_id="old"),
+                             paired_cases(list(b), run_id="new"), run_a="old", run_b="new")
     row = cmp.metrics["overall"]
     assert (cmp.run_a, cmp.run_b) == ("old", "new")
-    assert row.change == pytest.approx(0.10)
-    assert row.n_common == 6
-    # the case spread cancels: the change is clear although each run alone is inconclusive
-    assert row.verdict_a == "inconclusive" and row.verdict_b == "inconclusive"
-    assert row.verdict == "helps" and row.ci_low > 0.05
+    assert row.change == pytest.approx(0.3, abs=0.01)
+    assert row.n_common == 40
+    assert row.verdict_a == "inconclusive"
+    # paired by case, the case spread cancels; the interval is the bounded one over the
+    # changes' range [-2, 2], so it holds whatever the two runs' deltas look like
+    assert row.verdict == "helps" and 0 < row.ci_low < 0.3 < row.ci_high <= 2.0
 
 
 def test_compare_reports_aligns_metrics_and_lists_unshared_cases():

@@ -19,11 +19,24 @@ from tests.lift.builders import paired_cases, scores, trial
 W, B = "with_skill", "baseline"
 
 
-def test_overall_is_the_mean_of_available_default_metrics():
-    t = trial("a", W, metrics={"accuracy": 1.0, "security": 0.5, "goal_accuracy": None},
-              grader=0.0)
-    assert trial_overall(t) == pytest.approx(0.75)  # nulls skipped, grader not included
+def test_overall_is_the_mean_of_the_outcome_metrics_grader_included_process_never():
+    t = trial("a", W, metrics={"accuracy": 1.0, "security": 0.5, "goal_accuracy": None,
+                               "skill_execution": 0.0, "skill_efficiency": 0.0}, grader=0.0)
+    # (accuracy 1 + security 0.5 + grader 0) / 3: nulls skipped, the process metrics never
+    assert trial_overall(t) == pytest.approx(0.5)
+    assert trial_overall(trial("a", W, metrics={"skill_execution": 1.0})) is None
     assert trial_overall(trial("a", W, metrics={})) is None
+
+
+def test_a_grader_that_failed_after_the_agent_ran_grades_zero():
+    failed = trial("a", W, metrics={"security": 1.0}, error_stage="grader",
+                   error="grader: exit 1; graded 0 (fail-closed)")
+    assert trial_overall(failed) == pytest.approx(0.5)
+    # a record stored before error_stage existed said so in its status and error only
+    legacy = trial("a", W, metrics={"security": 1.0}, status="error",
+                   error="grader: the grader wrote no reward")
+    assert legacy.error_stage == "grader" and not legacy.excluded
+    assert trial_overall(legacy) == pytest.approx(0.5)
 
 
 def test_scores_average_attempts_with_values_and_deltas_need_both_sides():
@@ -36,7 +49,8 @@ def test_scores_average_attempts_with_values_and_deltas_need_both_sides():
         # case b: no baseline accuracy at all -> unpaired, not imputed
         trial("b", W, 0, metrics={"accuracy": 0.1}),
         trial("b", B, 0, metrics={"security": 1.0}),
-        # case c: no with-skill accuracy -> unpaired, and its baseline 0.0 is not averaged in
+        # case c: no with-skill accuracy -> unpaired, and its baseline 0.0 is not averaged in;
+        # its with-skill side has only a process metric, so no overall either
         trial("c", W, 0, metrics={"skill_execution": 1.0}),
         trial("c", B, 0, metrics={"accuracy": 0.0}),
     ]
@@ -45,26 +59,37 @@ def test_scores_average_attempts_with_values_and_deltas_need_both_sides():
     assert acc.n == 1
     assert acc.with_ == pytest.approx(0.8) and acc.base == pytest.approx(0.5)
     assert acc.lift == pytest.approx(0.3)
-    assert acc.ci_low is None and acc.verdict == "inconclusive"  # n < 2: no interval
+    # one case can come from any distribution with that value in its support: the whole range
+    assert (acc.ci_low, acc.ci_high) == (-1.0, 1.0) and acc.verdict == "inconclusive"
     assert report.extra.unpaired["accuracy"] == 2
     assert report.extra.unpaired["security"] == 1
-    assert report.extra.unpaired["skill_execution"] == 1
+    # skill_execution is use against a baseline without the skill: no lift row at all
+    assert "skill_execution" not in report.metrics and "skill_execution" not in \
+        report.extra.unpaired
+    assert report.extra.use.metrics["skill_execution"] == {"with": 1.0, "base": None}
     rows = {r.case_id: r for r in report.extra.cases}
     assert rows["b"].delta["accuracy"] is None
-    # case b still pairs on overall (0.1 vs 1.0) since each side has some metric
+    # case b still pairs on overall (0.1 vs 1.0) since each side has an outcome metric
     assert rows["b"].delta["overall"] == pytest.approx(-0.9)
-    assert report.inventory.missing_pairs == 0
+    assert "skill_execution" not in rows["c"].delta
+    assert rows["c"].with_["skill_execution"] == 1.0 and rows["c"].delta["overall"] is None
+    assert report.inventory.missing_pairs == 1
 
 
 def test_lift_is_with_minus_base_over_paired_cases_and_verdicts():
-    # Five cases: the fewest a verdict takes (MIN_VERDICT_CASES).
-    up = compute_lift(paired_cases([0.2, 0.25, 0.3, 0.22, 0.27]))
-    down = compute_lift(paired_cases([-0.2, -0.25, -0.3, -0.22, -0.27]))
+    # Ten cases of about +-0.5 (the bounded interval decides +0.5 from 10 cases, not 8).
+    big = [0.48, 0.5, 0.52, 0.49, 0.51, 0.5, 0.47, 0.53, 0.5, 0.5]
+    up = compute_lift(paired_cases(big, base=0.25))
+    down = compute_lift(paired_cases([-d for d in big], base=0.75))
     flat = compute_lift(paired_cases([0.2, -0.25, 0.3, -0.22, 0.0]))
     assert up.metrics["overall"].verdict == "helps"
     assert down.metrics["overall"].verdict == "hurts"
     assert flat.metrics["overall"].verdict == "inconclusive"
     assert flat.metrics["overall"].positive_share == 0.4
+    # the same size of effect on 8 cases cannot be told from a distribution with a hidden
+    # mass at -1: no verdict (the t interval called it)
+    assert compute_lift(paired_cases(big[:8], base=0.25)).metrics["overall"].verdict == \
+        "inconclusive"
     for m in up.metrics.values():
         assert m.lift == pytest.approx(m.with_ - m.base)
 
@@ -133,8 +158,9 @@ def test_dimensions_average_their_metrics_lifts():
     dims = compute_lift(trials).extra.dimensions
     assert dims["Correctness"] == pytest.approx((0.4 + 0.2) / 2)
     assert dims["Security"] == pytest.approx(-0.1)
-    assert dims["Effectiveness"] == pytest.approx((0 + 0.2 + 0) / 3)
-    assert dims["Efficiency"] == pytest.approx(0.0)
+    # the process metrics are use, not lift, against a baseline without the skill
+    assert dims["Effectiveness"] == pytest.approx((0.2 + 0) / 2)
+    assert dims["Efficiency"] is None and dims["Discoverability"] is None
 
 
 def test_version_delta_label_from_the_run_spec():

@@ -56,22 +56,27 @@ def test_pass_at_k_curve_averages_cases():
     assert compute_lift(trials).pass_.with_ == pytest.approx(4 / 9)  # pass@1 = pass rate
 
 
-def test_fixed_denominator_errored_case_counts_as_zero():
+def test_errored_trials_are_left_out_and_cases_never_run_count_as_zero():
     # Three cases. "ok": every attempt passes on both sides. "crashed": all three with-skill
-    # attempts errored (no metrics), baseline passes 1 of 3. "never-ran": planned, no trial.
+    # attempts errored (the agent never finished), baseline passes 1 of 3. "never-ran":
+    # planned, no trial at all.
     trials = [trial("ok", W, i, overall=0.9) for i in range(3)]
     trials += [trial("ok", B, i, overall=0.9) for i in range(3)]
-    trials += [trial("crashed", W, i, status="error", error="agent crashed") for i in range(3)]
+    trials += [trial("crashed", W, i, status="error", error="agent crashed",
+                     error_stage="agent") for i in range(3)]
     trials += [trial("crashed", B, i, overall=v) for i, v in enumerate([0.9, 0.2, 0.2])]
     report = compute_lift(trials, case_ids=["ok", "crashed", "never-ran"])
     assert report.n_cases == 3
-    # with: (1 + 0 + 0) / 3 — not 1/1 as it would be if failed cases were dropped
-    assert report.pass_.with_ == pytest.approx(1 / 3)
+    # with: (1 + 0) / 2 — "crashed" has no with-skill rate (every attempt left out), and
+    # "never-ran" still counts 0 (the fixed denominator)
+    assert report.pass_.with_ == pytest.approx(1 / 2)
     # base: (1 + 1/3 + 0) / 3
     assert report.pass_.base == pytest.approx(4 / 9)
     assert report.inventory.error == 3
+    assert report.extra.errors.excluded == {"with": 3, "base": 0}
     assert report.inventory.missing_pairs == 2  # crashed and never-ran have no overall pair
-    assert report.pass_.pass_at_k["with"][1] == pytest.approx(1 / 3)
+    row = {r.case_id: r for r in report.extra.cases}["crashed"]
+    assert row.pass_with is None and row.pass_base == pytest.approx(1 / 3)
 
 
 def test_timed_out_trial_fails_even_with_high_scores():
@@ -99,9 +104,12 @@ def test_grader_decides_pass_when_the_case_has_one():
     # with: graded (1 + 0)/2 = 0.5, plain 1 -> 0.75; base: graded (0 + 1)/2, plain 0 -> 0.25
     assert report.pass_.with_ == pytest.approx(0.75)
     assert report.pass_.base == pytest.approx(0.25)
-    # the grader is its own metric, not part of overall
+    # the grader is a row of its own and, as an outcome, one of overall's terms: the first
+    # with-skill attempt's overall is (4 x 0.1 + grader 1) / 5
     assert "grader" in report.metrics
-    assert report.metrics["overall"].with_ == pytest.approx(((0.1 + 0.95) / 2 + 0.6) / 2)
+    assert report.extra.overall_of == ["grader", "accuracy", "goal_accuracy",
+                                       "behavior_check", "security"]
+    assert report.metrics["overall"].with_ == pytest.approx(((0.28 + 0.95) / 2 + 0.6) / 2)
 
 
 def test_pass_threshold_is_configurable():

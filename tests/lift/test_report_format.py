@@ -15,7 +15,6 @@ from skillforge.models.lift import (
     parse_lift_report,
     save_lift_report,
 )
-from skillforge.models.trial import DEFAULT_METRICS
 from tests.conftest import SHARED
 from tests.lift.builders import scores, trial
 
@@ -55,8 +54,12 @@ def test_lift_json_keys_exactly_as_section_8(with_grader):
     data = json.loads(dump_lift_report(_run(with_grader)))
     # one extra top-level key holds everything outside section 8
     assert set(data) == TOP | {"extra"}
-    expected_metrics = [*DEFAULT_METRICS, "overall"] + (["grader"] if with_grader else [])
+    # the outcome metrics (the grader first when there is one) and overall; the process
+    # metrics are use against a baseline without the skill, under extra.use
+    expected_metrics = (["grader"] if with_grader else []) + [
+        "accuracy", "goal_accuracy", "behavior_check", "security", "overall"]
     assert list(data["metrics"]) == expected_metrics
+    assert set(data["extra"]["use"]["metrics"]) == {"skill_execution", "skill_efficiency"}
     for row in data["metrics"].values():
         assert set(row) == METRIC
     assert set(data["pass"]) == PASS
@@ -67,9 +70,11 @@ def test_lift_json_keys_exactly_as_section_8(with_grader):
     assert data["n_cases"] == 4
     assert data["inventory"] == {"trials": 8, "ok": 6, "error": 1, "timeout": 1,
                                  "missing_pairs": 1}
-    # c1 lost 0.4 with the skill activated and every metric down; c3 has no pair
+    # c1 lost 0.4 on every outcome metric with the skill activated (graded 0 on both sides,
+    # which overall averages in when graded); c3 has no pair
+    lost = (0.4 * 4 + 0.0) / 5 - (0.8 * 4 + 0.0) / 5 if with_grader else -0.4
     assert data["negative_cases"] == [
-        {"case_id": "c1", "delta": pytest.approx(-0.4), "class": "misused"}
+        {"case_id": "c1", "delta": pytest.approx(lost), "class": "misused"}
     ]
     assert isinstance(data["efficiency"], dict)
 

@@ -41,12 +41,13 @@ def test_success_needs_an_ok_trial_and_the_grader_reward_when_there_is_one():
     assert (sc.pass_rate.skill, sc.pass_rate.base) == (0.0, 0.0)  # pass needs reward 1
 
 
-def test_errored_and_missing_attempts_count_as_failures_in_the_fixed_denominator():
+def test_errored_attempts_are_left_out_and_cases_never_run_count_as_failures():
     trials = [sm("a", overall=1.0), sm("a", 2, overall=1.0, status="error"),
               trial("a", "baseline", 1, overall=1.0)]
     sc = compute_skillcraft(trials, [], case_ids=["a", "b"])
     assert sc is not None
-    assert sc.success.skill == pytest.approx(0.25)  # a: 1/2, b: no attempt = 0
+    # a: 1/1 (the errored attempt never finished: left out, as in the lift), b: never run = 0
+    assert sc.success.skill == pytest.approx(0.5)
     assert sc.success.base == pytest.approx(0.5)
 
 

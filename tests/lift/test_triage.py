@@ -40,8 +40,11 @@ def test_one_case_per_class():
         + _case("hidden", scores(0.6), activated=False)
         # opened it and got the answer wrong: misused
         + _case("wrong-use", scores(0.8, accuracy=0.2, goal_accuracy=0.0))
-        # answer as good, more wasted calls: overhead
-        + _case("slow", scores(0.8, skill_efficiency=0.3))
+        # answer as good, more wasted calls (and a small security slip that makes overall
+        # fall: efficiency alone is a process metric, never in overall): overhead
+        + _case("slow", scores(0.8, skill_efficiency=0.3, security=0.7))
+        # only the efficiency fell: overall held, so the case is not negative at all
+        + _case("only-slower", scores(0.8, skill_efficiency=0.3))
         # only the security score fell: no class fits
         + _case("leaky", scores(0.8, security=0.5))
         # the skill helped here: not triaged at all
@@ -59,8 +62,9 @@ def test_one_case_per_class():
     # worst first, with the delta of overall
     deltas = [n.delta for n in report.negative_cases]
     assert deltas == sorted(deltas)
-    # noisy: 0.55 - 0.8 = -0.25; wrong-use: (0.2 + 0 + 4 * 0.8) / 6 - 0.8 = -0.233
-    assert [n.case_id for n in report.negative_cases[:2]] == ["noisy", "wrong-use"]
+    # wrong-use: (0.2 + 0 + 0.8 + 0.8) / 4 - 0.8 = -0.35 (overall is the outcome
+    # metrics'); noisy: 0.55 - 0.8 = -0.25
+    assert [n.case_id for n in report.negative_cases[:2]] == ["wrong-use", "noisy"]
     evidence = {e.case_id: e for e in report.extra.triage}
     assert evidence["wrong-use"].fell == ["accuracy", "goal_accuracy"]
     assert evidence["timed-out"].failed_attempts == {"with": 1, "base": 0}
@@ -80,8 +84,9 @@ def test_spread_equal_to_the_loss_is_not_unstable():
 
 
 def test_never_discovered_before_overhead():
-    # not activated, correctness held, efficiency fell: both could fit, the first wins
-    trials = _case("x", scores(0.8, skill_efficiency=0.2), activated=False)
+    # not activated, correctness held, efficiency (and security) fell: both could fit, the
+    # first wins
+    trials = _case("x", scores(0.8, skill_efficiency=0.2, security=0.6), activated=False)
     assert _classes(trials)[0] == {"x": "never_discovered"}
 
 
