@@ -4,8 +4,10 @@ Mirrors what the local runner records (skillforge.trials.runner), so a report ca
 engines apart:
 
 - status: no exception -> `ok`; Harbor's AgentTimeoutError -> `timeout` (its grader still
-  ran, and its reward is kept, as locally); CancelledError -> `cancelled`; a failure of the
-  verifier after a clean agent run -> `error` with "grader: ..."; anything else -> `error`.
+  ran, and its reward is kept, as locally); CancelledError -> `cancelled`; anything else ->
+  `error` (`error_stage` `agent` when the agent took a turn, else `setup`). A failure of the
+  verifier after the agent ran (or no usable reward) is a failed grade, as locally: the
+  agent's status stays, the grade is 0, `error_stage` is `grader` (fail-closed).
 - grader: the reward file the task's test.sh copied into `verifier/` (or, when the folder
   was not downloaded, `verifier_result.rewards`), parsed by the same rules as a local
   reward. Cases without a grader ignore Harbor's marker reward.
@@ -55,19 +57,26 @@ class BuiltTrial:
     notes: list[str] = field(default_factory=list)
 
 
-def trial_status(result: TrialResult) -> tuple[TrialStatus, str | None]:
-    """(status, error) from a trial's exception_info."""
+def trial_status(result: TrialResult) -> tuple[TrialStatus, str | None, bool]:
+    """(status, error, the verifier failed) from a trial's exception_info."""
     exc = result.exception_info
     if exc is None:
-        return "ok", None
+        return "ok", None, False
     text = f"{exc.exception_type}: {exc.exception_message}".strip().rstrip(":")[:MAX_ERROR]
     if exc.exception_type in TIMEOUT_TYPES:
-        return "timeout", text
+        return "timeout", text, False
     if exc.exception_type in CANCELLED_TYPES:
-        return "cancelled", text
+        return "cancelled", text, False
     if exc.exception_type in VERIFIER_TYPES:
-        return "error", f"grader: {text}"
-    return "error", text
+        return "ok", text, True
+    return "error", text, False
+
+
+def _grade_failed(record: TrialRecord, why: str) -> None:
+    """A grader that failed after the agent ran: a grade of 0 (fail-closed)."""
+    record.grader, record.error_stage = 0.0, "grader"
+    record.metrics["grader"] = 0.0
+    record.error = f"grader: {why}; graded 0 (fail-closed)"
 
 
 def read_reward(trial_dir: Path, result: TrialResult,
@@ -133,7 +142,7 @@ def build_trial(trial_dir: Path, result: TrialResult, *, run_id: str, case: Eval
                 condition: Condition, attempt: int, target_skill: str,
                 graded: bool) -> BuiltTrial:
     """The skillforge trial for one Harbor trial folder (nothing stored yet)."""
-    status, error = trial_status(result)
+    status, error, verifier_failed = trial_status(result)
     record = TrialRecord(run_id=run_id, case_id=str(case.id), condition=condition,
                          attempt=attempt, status=status, error=error,
                          case_kind=case.effective_kind, started_at=result.started_at,
@@ -146,9 +155,13 @@ def build_trial(trial_dir: Path, result: TrialResult, *, run_id: str, case: Eval
         built.evidence["grader"] = MetricEvidence(evidence=evidence)
         if reward is not None:
             record.metrics["grader"] = reward
-        elif status == "ok":
-            record.status, record.error = "error", f"grader: {evidence['problem']}"
+        elif status in ("ok", "timeout"):
+            _grade_failed(record, error if verifier_failed and error else evidence["problem"])
+    elif verifier_failed:
+        record.error = f"grader: {error}"
     _resources(record, result, traj)
+    if record.status == "error":
+        record.error_stage = "agent" if record.turns else "setup"
     if traj is not None:
         metrics, evidence, activated, runs, runs_ok = deterministic_scores(
             traj, case, target_skill=target_skill, condition=condition)

@@ -51,6 +51,8 @@ from skillforge.models.lift import (
     VERSION_DELTA,
     AgreementReport,
     CaseRow,
+    Headline,
+    PassTest,
     CiMethod,
     Inventory,
     LiftExtra,
@@ -167,6 +169,32 @@ def _case_row(case: CaseTrials, deltas: Sequence[str], values: Sequence[str],
     )
 
 
+def headline_verdict(rows: dict[str, MetricLift], paired: PassTest | None) -> Headline:
+    """The report's leading verdict: overall's, unless the grader or the paired pass rate
+    decides where overall does not (a grader that goes 1 -> 0 on eight cases is harm even
+    when security, averaged into overall, held); opposite verdicts cancel.
+
+    Each of the three holds its level on its own; taken together at a true lift of 0 they
+    gave a verdict at most HEADLINE_WRONG (1.9%) of the time on the pass/fail families of
+    the coverage simulation (skillforge.lift.coverage_record)."""
+    found = [(name, verdict) for name, verdict in (
+        ("overall", rows["overall"].verdict if "overall" in rows else "inconclusive"),
+        ("grader", rows["grader"].verdict if "grader" in rows else "inconclusive"),
+        ("pass rate", paired.verdict if paired is not None else "inconclusive"),
+    ) if verdict != "inconclusive"]
+    verdicts = {v for _, v in found}
+    if len(verdicts) == 1:
+        verdict = verdicts.pop()
+        by = [name for name, _ in found]
+        note = "" if by[0] == "overall" else \
+            f"overall alone is inconclusive; {' and '.join(by)} decided it"
+        return Headline(verdict=verdict, by=by, note=note)  # type: ignore[arg-type]
+    if verdicts:
+        listed = "; ".join(f"{name} {verdict}" for name, verdict in found)
+        return Headline(by=[n for n, _ in found], note=f"the task measures disagree ({listed})")
+    return Headline()
+
+
 def _withhold_helps(rows: dict[str, MetricLift]) -> None:
     for row in rows.values():
         if row.verdict == "helps":
@@ -253,6 +281,7 @@ def compute_lift(
         judge_agreement=judge_agreement,
         use=use_summary(cases) if process else None,
         pass_test=paired_pass,
+        headline=headline_verdict(rows, paired_pass),
         errors=errors,
     )
     return LiftReport(

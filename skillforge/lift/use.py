@@ -60,7 +60,7 @@ def use_sentence(use: UseSummary) -> str:
     parts = []
     if use.cases:
         rate = "" if use.activation_rate is None else \
-            f"; {100 * use.activation_rate:.0f}% of with-skill attempts"
+            f" ({100 * use.activation_rate:.0f}% of its with-skill attempts)"
         parts.append(f"The agent used the skill in {use.used} of {use.cases} case"
                      f"{'' if use.cases == 1 else 's'}{rate}")
     if use.negative_cases:

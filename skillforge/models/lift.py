@@ -98,6 +98,18 @@ class PassTest(_Model):
     withheld: str | None = None
 
 
+class Headline(_Model):
+    """The verdict a report leads with: over the task, never the routing (section 8).
+
+    `by` names what decided it, of overall, the grader and the paired pass rate: a verdict
+    any of them reaches while none reaches the opposite one. They disagree: inconclusive,
+    and `note` says so."""
+
+    verdict: Verdict = "inconclusive"
+    by: list[str] = Field(default_factory=list)
+    note: str = ""
+
+
 class ErrorSummary(_Model):
     """Trials that errored, by side: excluded ones (the agent's run did not complete) and
     failed grades (counted, as 0), and whether the excluded ones fell on one side."""
@@ -281,6 +293,7 @@ class LiftExtra(_Model):
     judge_agreement: AgreementReport | None = None
     use: UseSummary | None = None
     pass_test: PassTest | None = None
+    headline: Headline | None = None
     errors: ErrorSummary = Field(default_factory=ErrorSummary)
     # SkillCraft's metrics of a run with skill_mode trials; absent from lift.json otherwise.
     skillcraft: SkillcraftReport | None = None

@@ -147,6 +147,8 @@ def header_facts(report: LiftReport) -> list[tuple[str, str]]:
 def overall_of_text(report: LiftReport) -> str:
     """What `overall` averages in this run, in words."""
     parts = report.extra.overall_of
+    if not parts and any(report.metrics[m].n for m in OUTCOME_METRICS if m in report.metrics):
+        return "the mean of the metrics measured (which, this report does not record)"
     if not parts:
         return "no outcome metric was measured" if report.extra.cases else DASH
     return "mean of " + ", ".join(parts) + " (outcome metrics; how the skill was used is " \
@@ -165,6 +167,8 @@ def inventory_text(report: LiftReport) -> str:
     paired = paired_text(report)
     if paired:
         text += f" {paired}"
+    if report.extra.errors.note:
+        text += f" {report.extra.errors.note}"
     return text
 
 
@@ -249,7 +253,9 @@ def headline(report: LiftReport) -> str:
     """One sentence for a room: the overall lift (what it averages), its interval and
     verdict; or why there is no number."""
     row = report.metrics.get("overall")
-    if report.extra.cases and not report.extra.overall_of:
+    unmeasured = set(OUTCOME_METRICS) - {"grader"} <= set(report.extra.missing_metrics) \
+        and "grader" not in report.metrics
+    if report.extra.cases and unmeasured and (row is None or row.lift is None):
         return ("No task metric was measured (no grader, no judge, no security scan), so "
                 "there is no overall lift: how the skill was used is not a lift.")
     if row is None or row.lift is None:
@@ -261,10 +267,24 @@ def headline(report: LiftReport) -> str:
     level = f"{100 * report.extra.confidence:g}%"
     ci = f" ({level} CI {ci_text(row)})" if row.ci_low is not None else " (no interval)"
     of = f" (mean of {', '.join(report.extra.overall_of)})" if report.extra.overall_of else ""
-    withheld = report.extra.withheld.get("overall")
-    why = f" ({withheld.reason})" if withheld is not None else ""
-    return f"Overall {report.extra.label}{of}: {signed(row.lift)}{ci}: {row.verdict}{why}, " \
+    verdict, why = headline_verdict(report)
+    return f"Overall {report.extra.label}{of}: {signed(row.lift)}{ci}: {verdict}{why}, " \
            f"over {row.n} paired case(s)."
+
+
+def headline_verdict(report: LiftReport) -> tuple[str, str]:
+    """(verdict, " (why)" or "") the headline leads with: `extra.headline` (overall, the
+    grader and the paired pass rate together), or overall's own in an older report."""
+    row = report.metrics.get("overall")
+    head = report.extra.headline
+    if head is None:
+        verdict = row.verdict if row is not None else "inconclusive"
+        withheld = report.extra.withheld.get("overall")
+        return verdict, f" ({withheld.reason})" if withheld is not None else ""
+    if head.note:
+        return head.verdict, f" ({head.note})"
+    withheld = report.extra.withheld.get("overall")
+    return head.verdict, f" ({withheld.reason})" if withheld is not None else ""
 
 
 def use_text(report: LiftReport) -> str:

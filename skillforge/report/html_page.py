@@ -91,8 +91,18 @@ def _pass(report: LiftReport) -> str:
                 f"<td>{e(F.signed(p.g))}</td></tr>")
     main = _table(["", "with", "base", "g"], [rate_row])
     k_table = _table(["k", "pass@k with", "pass@k base"], k_rows) if k_rows else ""
+    test = F.pass_test_text(report)
+    paired = (f'<p id="pass-test"><strong>Paired pass/fail.</strong> {e(test)}</p>'
+              if test else "")
     return (f'<section id="pass"><h2>Pass rates</h2><p>{e(F.pass_line(report))}</p>{main}'
-            f"{k_table}</section>")
+            f"{paired}{k_table}</section>")
+
+
+def _use(report: LiftReport) -> str:
+    text = F.use_text(report)
+    if not text:
+        return ""
+    return f'<section id="use"><h2>How the skill was used</h2><p>{e(text)}</p></section>'
 
 
 def _efficiency(report: LiftReport) -> str:
@@ -213,7 +223,8 @@ def _method(report: LiftReport) -> str:
 def render_html(report: LiftReport, *,
                 trajectories: Mapping[str, Mapping[str, Any]] | None = None) -> str:
     """The whole report as one HTML document; `trajectories` adds side-by-side views."""
-    body = (_header(report) + _lift(report) + _pass(report) + _efficiency(report)
+    body = (_header(report) + _lift(report) + _use(report) + _pass(report)
+            + _efficiency(report)
             + _heatmap(report) + _negatives(report, trajectories) + _skillcraft(report)
             + AB.html_section(report, e, _table, ci_bar) + TR.html_section(report, e, _table)
             + _agreement(report) + CAL.html_section(report, e, _table) + _method(report))

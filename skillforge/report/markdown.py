@@ -101,8 +101,18 @@ def _lift_table(report: LiftReport) -> list[str]:
     return lines
 
 
+def _use(report: LiftReport) -> list[str]:
+    text = F.use_text(report)
+    if not text:
+        return []
+    return ["## How the skill was used", "", md(text), ""]
+
+
 def _pass(report: LiftReport) -> list[str]:
     lines = ["## Pass rates", "", md(F.pass_line(report)), ""]
+    test = F.pass_test_text(report)
+    if test:
+        lines += [f"**Paired pass/fail.** {md(test)}", ""]
     k_rows = F.pass_at_k_rows(report)
     if k_rows:
         lines += _table(["k", "pass@k with", "pass@k base"],
@@ -234,7 +244,8 @@ def _method(report: LiftReport) -> list[str]:
 def render_markdown(report: LiftReport, *,
                     trajectories: Mapping[str, Mapping[str, Any]] | None = None) -> str:
     """The whole report as Markdown; `trajectories` adds step summaries of negative cases."""
-    lines = (_header(report) + _lift_table(report) + _pass(report) + _efficiency(report)
+    lines = (_header(report) + _lift_table(report) + _use(report) + _pass(report)
+             + _efficiency(report)
              + _dimensions(report) + _heatmap(report) + _negatives(report, trajectories)
              + _skillcraft(report) + AB.markdown_lines(report, md, _table, text_bar)
              + TR.markdown_lines(report, md, _table)

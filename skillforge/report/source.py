@@ -117,7 +117,7 @@ def run_ablation(store: RunStore, record: RunRecord, trials: list[TrialRecord],
         if spec is not None and spec.decoy_skills else None)
 
 
-def load_run_report(state_dir: Path | str, run: str = LATEST, *, ci: CiMethod = "t",
+def load_run_report(state_dir: Path | str, run: str = LATEST, *, ci: CiMethod = "bounded",
                     warn: Callable[[str], None] | None = None,
                     bar: CalibrationBar | None = None) -> tuple[LiftReport, Trajectories]:
     """The lift report of a stored run (`latest` or a run id) and its negative cases' trajectories.

@@ -193,7 +193,7 @@ def routing_precision(store: RunStore, run_id: str) -> tuple[float | None, float
 
 
 def sweep_point(store: RunStore, run_id: str, status: str, count: int, decoys: Sequence[str],
-                wall_s: float, ci: str = "t") -> SweepPoint:
+                wall_s: float, ci: str = "bounded") -> SweepPoint:
     """The figures of one finished paired run of the sweep."""
     run = store.run(run_id)
     trials = store.trials(run_id)
@@ -240,7 +240,7 @@ def parse_counts(text: str) -> list[int]:
 async def run_sweep(settings: Settings, store: RunStore, skill_dir: Path, counts: Sequence[int],
                     *, overrides: Mapping[str, Any] | None = None,
                     source: Path | str | None = None, seed: int = 0, judge: bool = True,
-                    judge_models: Sequence[str] = (), ci: str = "t",
+                    judge_models: Sequence[str] = (), ci: str = "bounded",
                     on_event: Callable[[Any], None] | None = None, warn: Warn | None = None,
                     on_point: Callable[[SweepPoint], None] | None = None) -> SweepReport:
     """One paired run per decoy count (nested choices), then the per-count figures.

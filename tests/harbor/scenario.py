@@ -86,7 +86,8 @@ def check_scenario(store: RunStore, report: HarborImport, export: ExportResult) 
     assert len(report.runs) == 1
     imported = report.runs[0]
     assert (imported.trials, imported.attempts) == (8, 2)
-    assert imported.statuses == {"ok": 5, "timeout": 1, "error": 2}
+    # the verifier failure is a failed grade of an ok run (fail-closed), not an error
+    assert imported.statuses == {"ok": 6, "timeout": 1, "error": 1}
     reasons = report.skipped_reasons
     assert reasons == {"no result.json": 1, "bad result.json": 1, "unknown task": 1}, reasons
 
@@ -121,10 +122,13 @@ def check_scenario(store: RunStore, report: HarborImport, export: ExportResult) 
     assert (cj_w1.status, cj_w1.grader) == ("ok", 1.0)
     assert (cj_w2.status, cj_w2.grader) == ("error", None)
     assert cj_w2.error == "NonZeroAgentExitCodeError: agent exited with code 1"
+    assert cj_w2.error_stage == "setup" and cj_w2.excluded  # no turn: left out, counted
     assert cj_w2.trajectory_path is None and cj_w2.metrics == {}
     assert (cj_b1.status, cj_b1.grader) == ("ok", 1.0)
-    assert (cj_b2.status, cj_b2.grader) == ("error", None)
+    # the verifier found no reward after the agent ran: graded 0, fail-closed
+    assert (cj_b2.status, cj_b2.grader, cj_b2.error_stage) == ("ok", 0.0, "grader")
     assert (cj_b2.error or "").startswith("grader: RewardFileNotFoundError")
+    assert (cj_b2.error or "").endswith("graded 0 (fail-closed)") and not cj_b2.excluded
 
     # Tokens: Harbor's agent_result, else the trajectory's final_metrics (openhands: 220/80).
     assert (mr_w1.tokens_in, mr_w1.tokens_out, mr_w1.cost_usd) == (5800, 240, 0.0169)
@@ -153,6 +157,7 @@ def check_scenario(store: RunStore, report: HarborImport, export: ExportResult) 
     # Negative case, skill never touched: skill_execution 1 on both sides.
     assert cj_w1.metrics["skill_execution"] == 1.0 and cj_b1.metrics["skill_execution"] == 1.0
     assert cj_b2.metrics["skill_execution"] == 1.0  # scored although its grader failed
+    assert cj_b2.metrics["grader"] == 0.0
     assert mr_w1.metrics["grader"] == 1.0
 
     # The stored trajectories: one per trial that had one, annotated with the trial key.
@@ -166,25 +171,34 @@ def check_scenario(store: RunStore, report: HarborImport, export: ExportResult) 
     lift = lift_for_run(run, store.trials(imported.run_id))
     assert lift.n_cases == 2 and lift.agent == "terminus-2" and lift.model == "openai/gpt-4o"
     inv = lift.inventory
-    assert (inv.trials, inv.ok, inv.error, inv.timeout, inv.missing_pairs) == (8, 5, 2, 1, 0)
+    assert (inv.trials, inv.ok, inv.error, inv.timeout, inv.missing_pairs) == (8, 6, 1, 1, 0)
+    # The agent's error is left out and counted; the failed grade is counted as a grade.
+    assert lift.extra.errors.excluded == {"with": 1, "base": 0}
+    assert lift.extra.errors.grader_failed == {"with": 0, "base": 1}
+    assert lift.extra.errors.one_sided is None  # 1 of 4 against 0 of 4: chance
     # Pass (graded cases: ok and reward 1): MR with [pass, timeout] 0.5, base [0, 0.4] 0;
-    # CJ with [pass, error] 0.5, base [pass, error] 0.5 -> with 0.5, base 0.25, g = 1/3.
-    assert _close(lift.pass_.with_, 0.5) and _close(lift.pass_.base, 0.25)
-    assert _close(lift.pass_.g, 1 / 3)
-    # pass@k (n = 2 per case): with c = 1 in both cases -> pass@1 0.5, pass@2 1; base c = 0
-    # and 1 -> pass@1 (0 + 0.5) / 2, pass@2 (0 + 1) / 2.
-    assert lift.pass_.pass_at_k["with"] == {1: 0.5, 2: 1.0}
+    # CJ with [pass] (the errored attempt left out) 1, base [pass, graded 0] 0.5
+    # -> with 0.75, base 0.25, g = 0.5 / 0.75.
+    assert _close(lift.pass_.with_, 0.75) and _close(lift.pass_.base, 0.25)
+    assert _close(lift.pass_.g, 2 / 3)
+    # pass@k: with MR c = 1 of 2 (pass@1 0.5, pass@2 1), CJ 1 of 1 (1, 1); base c = 0 of 2
+    # and 1 of 2 -> pass@1 (0 + 0.5) / 2, pass@2 (0 + 1) / 2.
+    assert lift.pass_.pass_at_k["with"] == {1: 0.75, 2: 1.0}
     assert lift.pass_.pass_at_k["base"] == {1: 0.25, 2: 0.5}
-    # skill_execution: MR D = 1 - 0 = 1, CJ D = 1 - 1 = 0 -> lift 0.5 over 2 cases.
-    row = lift.metrics["skill_execution"]
-    assert _close(row.lift, 0.5) and row.n == 2 and _close(row.positive_share, 0.5)
-    assert row.verdict == "inconclusive"  # t(0.975, 1) = 12.7: two cases say little
+    # skill_execution and skill_efficiency are use against this baseline, not lift: with
+    # MR 1, CJ 1 -> 1; base MR 0, CJ 1 -> 0.5; efficiency with 1, base (2/3 + 1) / 2.
+    assert "skill_execution" not in lift.metrics and "skill_efficiency" not in lift.metrics
+    use = lift.extra.use.metrics
+    assert use["skill_execution"] == {"with": 1.0, "base": 0.5}
+    assert _close(use["skill_efficiency"]["base"], (2 / 3 + 1) / 2)
+    assert (lift.extra.use.cases, lift.extra.use.used) == (1, 1)  # MR; CJ is negative
     # security: MR with 1, base (0.75 + 1) / 2 = 0.875 -> D 0.125; CJ D 0 -> 0.0625.
     assert _close(lift.metrics["security"].lift, 0.0625)
-    # skill_efficiency: MR 1 - 2/3, CJ 1 - 1 -> 1/6.
-    assert _close(lift.metrics["skill_efficiency"].lift, 1 / 6)
-    # grader: MR with (1 + 0.5) / 2, base (0 + 0.4) / 2 -> D 0.55; CJ 1 - 1 = 0 -> 0.275.
-    assert _close(lift.metrics["grader"].lift, 0.275)
+    # grader: MR with (1 + 0.5) / 2, base (0 + 0.4) / 2 -> D 0.55; CJ with 1 (its errored
+    # attempt left out), base (1 + 0) / 2 -> D 0.5 -> 0.525.
+    assert _close(lift.metrics["grader"].lift, 0.525)
+    row = lift.metrics["overall"]
+    assert row.n == 2 and row.verdict == "inconclusive"  # two cases say little
     # The judged metrics were not computed by the import: no value, no lift.
     assert lift.metrics["accuracy"].lift is None
     assert set(lift.extra.missing_metrics) == {"accuracy", "goal_accuracy", "behavior_check"}

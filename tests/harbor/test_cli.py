@@ -92,7 +92,7 @@ def test_import_then_report_on_the_imported_run(export_csv, tmp_path):
     assert clean.exit_code == 0, clean.output
     doc = json.loads(clean.output)
     run_id = doc["runs"][0]["run_id"]
-    assert doc["runs"][0]["statuses"] == {"ok": 5, "timeout": 1, "error": 2}
+    assert doc["runs"][0]["statuses"] == {"ok": 6, "timeout": 1, "error": 1}
     assert doc["skipped"] == [] and doc["skipped_reasons"] == {}
 
     add_unusable_trials(job, Path(exported.dataset_dir))
@@ -107,10 +107,11 @@ def test_import_then_report_on_the_imported_run(export_csv, tmp_path):
     assert lift.exit_code == 0, lift.output
     data = json.loads(lift.output)
     assert data["run_id"] == run_id and data["n_cases"] == 2
-    assert data["pass"]["with"] == 0.5 and data["pass"]["base"] == 0.25
-    assert data["inventory"] == {"trials": 8, "ok": 5, "error": 2, "timeout": 1,
+    assert data["pass"]["with"] == 0.75 and data["pass"]["base"] == 0.25
+    assert data["inventory"] == {"trials": 8, "ok": 6, "error": 1, "timeout": 1,
                                  "missing_pairs": 0}
-    assert data["metrics"]["skill_execution"]["lift"] == 0.5
+    assert "skill_execution" not in data["metrics"]
+    assert data["extra"]["use"]["metrics"]["skill_execution"] == {"with": 1.0, "base": 0.5}
 
 
 def test_import_without_a_dataset_exits_2(export_csv, tmp_path):

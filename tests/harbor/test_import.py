@@ -137,8 +137,9 @@ def test_a_reward_outside_0_1_is_refused_like_a_local_grader(export_csv, tmp_pat
     with RunStore(tmp_path / "state") as store:
         report = import_harbor_job(job, store)
         trial = store.trials(report.runs[0].run_id)[0]
-        assert trial.status == "error" and trial.grader is None
-        assert "between 0 and 1" in trial.error
+        # the agent ran; the grade it cannot read is a failed grade (0), as locally
+        assert (trial.status, trial.grader, trial.error_stage) == ("ok", 0.0, "grader")
+        assert "between 0 and 1" in trial.error and "fail-closed" in trial.error
         assert trial.metrics["skill_execution"] == 1.0  # the trajectory is still scored
 
 
@@ -183,9 +184,11 @@ def test_a_case_without_a_grader_is_passed_by_its_metrics(export_csv, tmp_path):
         assert all(t.status == "ok" and t.grader is None for t in trials)
         assert all("grader" not in t.metrics for t in trials)
         lift = lift_for_run(run, trials)
-        # Ungraded: pass = overall >= 0.6. with: (1 + 1 + 1) / 3 = 1 -> pass;
-        # baseline: (security 1 + execution 0 + efficiency 2/3) / 3 = 0.56 -> fail.
-        assert (lift.pass_.with_, lift.pass_.base) == (1.0, 0.0)
+        # Ungraded and unjudged: pass = overall >= 0.6, and overall is the outcome metrics
+        # only: security 1 on both sides, so both pass. (Before issue 33 the baseline
+        # "failed" on skill_execution 0, which the baseline can never earn.)
+        assert (lift.pass_.with_, lift.pass_.base) == (1.0, 1.0)
+        assert lift.extra.overall_of == ["security"]
         assert "grader" not in lift.metrics
 
 

@@ -162,9 +162,36 @@ def lift_rows(families=FAMILIES, runs: int | None = None) -> list[dict]:
     return rows
 
 
+def _headline_verdicts(b: np.ndarray, c: np.ndarray, n: int, pass_verdicts: np.ndarray,
+                       seed: list[int]) -> np.ndarray:
+    """The headline of a graded run with these tables (a 0/1 grader, security 1 on both
+    sides, so overall's delta is half the grader's), through the product's own
+    `headline_verdict` over the grader's and overall's bounded intervals and the pass test."""
+    from skillforge.lift.compute import headline_verdict
+    from skillforge.lift.stats import verdict as metric_verdict
+    from skillforge.models.lift import MetricLift, PassTest
+
+    runs = len(b)
+    grader = np.zeros((runs, n))
+    cols = np.arange(n)[None, :]
+    grader[cols < b[:, None]] = 1.0
+    grader[(cols >= b[:, None]) & (cols < (b + c)[:, None])] = -1.0
+    grader = np.random.default_rng(seed).permuted(grader, axis=1)  # cases in any order
+    out = []
+    for name, deltas in (("grader", grader), ("overall", grader / 2)):
+        low, high = bounded_bounds(deltas)
+        out.append([metric_verdict((lo, hi), n) for lo, hi in zip(low, high)])
+    return np.array([
+        headline_verdict({"grader": MetricLift(verdict=g, n=n),
+                          "overall": MetricLift(verdict=o, n=n)},
+                         PassTest(n=n, verdict=p)).verdict
+        for g, o, p in zip(out[0], out[1], pass_verdicts)])
+
+
 def pass_rows(runs: int | None = None) -> list[dict]:
     """Per 2x2 family and n: Tango's coverage, the pass verdict's wrong rate (Tango and exact
-    McNemar together, as the product decides), and the per-arm Wilson coverage."""
+    McNemar together, as the product decides), the headline's wrong rate on a graded run
+    with these outcomes, and the per-arm Wilson coverage."""
     runs = runs or runs_for_tier()
     p_mcnemar = np.vectorize(mcnemar_p, otypes=[float])
     rows = []
@@ -178,8 +205,12 @@ def pass_rows(runs: int | None = None) -> list[dict]:
             p = p_mcnemar(b, c)
             verdicts = np.array([pass_verdict(lo, hi, pv, n)
                                  for lo, hi, pv in zip(low, high, p)])
-            wrong = (verdicts == "hurts") if truth > 0 else (verdicts == "helps") \
-                if truth < 0 else (verdicts != "inconclusive")
+            def wrong_of(v: np.ndarray) -> np.ndarray:
+                return (v == "hurts") if truth > 0 else (v == "helps") if truth < 0 \
+                    else (v != "inconclusive")
+
+            wrong = wrong_of(verdicts)
+            heads = _headline_verdicts(b, c, n, verdicts, [SEED, 78, i, n])
             cov_arm = []
             for k, p_true in ((a + b, both + w_only), (a + c, both + b_only)):
                 lo, hi = np.vectorize(lambda x, n=n: wilson_bounds(x / n, n),
@@ -190,6 +221,8 @@ def pass_rows(runs: int | None = None) -> list[dict]:
                                                              & (truth - 1e-12 <= high))),
                                    "width": float(np.mean(high - low))},
                          "wrong_verdict": float(np.mean(wrong)),
+                         "headline_wrong": float(np.mean(wrong_of(heads))),
+                         "headline_decided": float(np.mean(heads != "inconclusive")),
                          "decided": float(np.mean(verdicts != "inconclusive")),
                          "wilson_with": cov_arm[0], "wilson_base": cov_arm[1]})
     return rows
@@ -212,6 +245,7 @@ def summary(lifts: list[dict], nulls: list[dict], passes: list[dict]) -> dict:
         "wilson_min_coverage": min(min(r["wilson_with"], r["wilson_base"]) for r in passes
                                    if r["truth"] is not None),
         "pass_wrong_verdict": max(r["wrong_verdict"] for r in passes),
+        "headline_wrong": max(r["headline_wrong"] for r in passes),
         "families": len(FAMILIES) + len(NULL_FAMILIES),
         "pass_families": len(PASS_FAMILIES),
     }

@@ -37,10 +37,12 @@ def sim() -> dict:
         print(f"{r['family']:<30}{r['n']:>3} {100 * b['coverage']:6.1f}% {b['width']:6.3f} "
               f"{100 * b['wrong_verdict']:4.1f}% | {100 * t['coverage']:5.1f}% {t['width']:6.3f} "
               f"{100 * t['wrong_verdict']:4.1f}%")
-    print("pass/fail family                n   Tango  wrong decided  Wilson with/base")
+    print("pass/fail family                n   Tango  wrong decided headline wrong  Wilson "
+          "with/base")
     for r in passes:
         print(f"{r['family']:<30}{r['n']:>3} {100 * r['tango']['coverage']:6.1f}% "
-              f"{100 * r['wrong_verdict']:5.1f}% {100 * r['decided']:6.1f}%  "
+              f"{100 * r['wrong_verdict']:5.1f}% {100 * r['decided']:6.1f}% "
+              f"{100 * r['headline_wrong']:13.1f}%  "
               f"{100 * r['wilson_with']:5.1f}/{100 * r['wilson_base']:.1f}%")
     return doc
 
@@ -63,6 +65,7 @@ def test_the_pass_fail_intervals_and_verdicts_keep_their_promise(sim):
         assert row["tango"]["coverage"] >= C.FLOOR, row
         assert min(row["wilson_with"], row["wilson_base"]) >= C.FLOOR, row
         assert row["wrong_verdict"] <= C.WRONG_MAX, row
+        assert row["headline_wrong"] <= C.WRONG_MAX, row
 
 
 def test_uniform_harm_is_decided_from_ten_cases(sim):
@@ -97,6 +100,7 @@ def test_the_figures_the_report_quotes_are_the_simulations(sim):
     assert got["tango_min_coverage"] == pytest.approx(R.TANGO_MIN_COVERAGE, abs=tol)
     assert got["wilson_min_coverage"] == pytest.approx(R.WILSON_MIN_COVERAGE, abs=tol)
     assert got["pass_wrong_verdict"] == pytest.approx(R.PASS_WRONG_VERDICT, abs=tol)
+    assert got["headline_wrong"] == pytest.approx(R.HEADLINE_WRONG, abs=tol)
     for n, value in R.T_MIN_COVERAGE.items():
         assert got["t_min_coverage"][n] == pytest.approx(value, abs=tol if full else 0.05)
     assert got["width_vs_t_normal_30"] == pytest.approx(R.WIDTH_VS_T_NORMAL_30, abs=0.01)

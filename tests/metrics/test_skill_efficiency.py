@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from skillforge.metrics.deterministic import deterministic_metrics, overall
+from skillforge.lift.cases import trial_overall
+from skillforge.metrics.deterministic import deterministic_metrics
+from skillforge.models.trial import TrialRecord
 from tests.metrics.builders import (
     Call,
     activate,
@@ -124,18 +126,24 @@ def test_baseline_routing_is_zero_when_a_skill_was_expected():
 
 # --- overall --------------------------------------------------------------------------------
 
-def test_overall_is_the_mean_of_the_available_default_metrics():
+def _rec(metrics):
+    return TrialRecord(run_id="r", case_id="c", condition="with_skill", attempt=1,
+                       metrics=metrics)
+
+
+def test_overall_is_the_mean_of_the_available_outcome_metrics():
     metrics = {"security": 1.0, "skill_execution": 0.5, "skill_efficiency": 0.75,
                "accuracy": None, "goal_accuracy": None, "behavior_check": None,
                "grader": 0.0}
-    assert overall(metrics) == pytest.approx(0.75)  # grader left out, nulls skipped
+    # security and the grader: the process metrics never count, nulls are skipped
+    assert trial_overall(_rec(metrics)) == pytest.approx(0.5)
 
 
-def test_overall_with_all_six():
+def test_overall_with_every_outcome_metric():
     metrics = dict.fromkeys(("security", "skill_execution", "skill_efficiency", "accuracy",
-                             "goal_accuracy", "behavior_check"), 0.5) | {"accuracy": 1.0}
-    assert overall(metrics) == pytest.approx(3.5 / 6)
+                             "goal_accuracy", "behavior_check", "grader"), 0.5) | {"accuracy": 1.0}
+    assert trial_overall(_rec(metrics)) == pytest.approx(3.0 / 5)
 
 
-def test_overall_of_nothing_is_null():
-    assert overall({"grader": 1.0, "accuracy": None}) is None
+def test_overall_of_nothing_or_process_metrics_only_is_null():
+    assert trial_overall(_rec({"accuracy": None, "skill_execution": 1.0})) is None

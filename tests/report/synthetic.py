@@ -11,7 +11,6 @@ import random
 from typing import Any
 
 from skillforge.lift.compute import compute_lift
-from skillforge.lift.intervals import DEFAULT_CI
 from skillforge.models.lift import LiftReport
 from skillforge.models.trial import DEFAULT_METRICS, TrialRecord
 from skillforge.report import render_markdown
@@ -83,9 +82,9 @@ def realistic_trials(*, judged: bool = True, seed: int = 7) -> list[TrialRecord]
     return out
 
 
-def realistic_report(*, judged: bool = True, ci: str = DEFAULT_CI) -> LiftReport:
+def realistic_report(*, judged: bool = True) -> LiftReport:
     return compute_lift(realistic_trials(judged=judged), run_id=RUN_ID, skill=SKILL,
-                        agent="builtin", model="gpt-4.1-mini", ci=ci)  # type: ignore[arg-type]
+                        agent="builtin", model="gpt-4.1-mini")
 
 
 # -- trajectories (ATIF dicts) -------------------------------------------------------------

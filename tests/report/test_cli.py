@@ -3,6 +3,7 @@ with a clear message for an unknown run, a missing store or a broken file."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 import pytest
@@ -12,7 +13,7 @@ from sessions.atif import Trajectory
 from sessions.store import RunStore
 from skillforge.cli.report import report
 from skillforge.lift.compute import lift_for_run
-from skillforge.models.lift import dump_lift_report, parse_lift_report, save_lift_report
+from skillforge.models.lift import dump_lift_report, save_lift_report
 from skillforge.models.trial import RunRecord, RunSpec
 from skillforge.report import render_html, render_markdown
 from tests.report.synthetic import (
@@ -85,10 +86,16 @@ def test_a_missing_or_broken_file_exits_2_naming_it(tmp_path):
     assert res.exit_code == 2 and f"{broken}:3: not valid JSON" in res.stderr
 
 
-def test_a_file_cannot_be_recomputed_with_another_interval(lift_file):
-    res = _invoke(str(lift_file), "--ci", "bootstrap")
-    assert res.exit_code == 2
-    assert f"skillforge report {RUN_ID} --ci bootstrap" in res.stderr
+def test_a_lift_json_computed_with_a_withdrawn_interval_still_renders(lift_file):
+    doc = json.loads(lift_file.read_text("utf-8"))
+    doc["extra"].update(ci_method="skew-t")
+    lift_file.write_text(json.dumps(doc), "utf-8")
+    res = _invoke(str(lift_file))
+    assert res.exit_code == 0, res.stderr
+    assert "computed with the skew-t interval, which skillforge no longer offers" in \
+        " ".join(res.output.split())
+    # a withdrawn interval cannot be asked for (tests/trials/test_ci_choice.py)
+    assert _invoke(str(lift_file), "--ci", "skew-t").exit_code == 2
 
 
 def test_latest_run_is_recomputed_from_the_store(state_dir):
@@ -100,32 +107,6 @@ def test_latest_run_is_recomputed_from_the_store(state_dir):
     assert res.output == dump_lift_report(expected)
     by_id = _invoke(RUN_ID, "--state-dir", str(state_dir), "--format", "json")
     assert by_id.output == res.output
-
-
-def test_bootstrap_interval_on_a_stored_run(state_dir):
-    res = _invoke("latest", "--state-dir", str(state_dir), "--format", "json", "--ci",
-                  "bootstrap")
-    lift = parse_lift_report(res.output)
-    assert lift.extra.ci_method == "bootstrap" and lift.extra.bootstrap_resamples == 2000
-
-
-def test_bootstrap_is_refused_for_a_run_with_too_few_cases(tmp_path):
-    # Six of the synthetic run's twelve cases: the t interval works, the bootstrap would
-    # cover well under 95%, so it is refused with the minimum named (issue 15).
-    state = tmp_path / "state"
-    keep = sorted({t.case_id for t in realistic_trials()})[:6]
-    with RunStore(state) as store:
-        store.create_run(RunRecord(run_id="small", created_at=datetime.now(UTC),
-                                   spec=RunSpec(skill_path="x")))
-        for t in realistic_trials():
-            if t.case_id in keep:
-                store.upsert_trial(t.model_copy(update={"run_id": "small"}))
-    res = CliRunner().invoke(report, ["small", "--state-dir", str(state), "--ci",
-                                      "bootstrap"])
-    assert res.exit_code == 2
-    assert "needs at least 10 paired cases" in res.stderr and "run small has 6" in res.stderr
-    assert "--ci t" in res.stderr
-    assert _invoke("small", "--state-dir", str(state)).exit_code == 0
 
 
 def test_stored_trajectories_of_negative_cases_go_side_by_side(state_dir):

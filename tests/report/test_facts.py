@@ -66,21 +66,33 @@ def test_headline_without_pairs():
     assert F.headline(report) == "No paired case yet: the overall lift cannot be computed."
 
 
-def test_a_run_paired_on_the_grader_only_says_so_consistently():
-    # A Harbor `nop` run: both sides ran and were graded, but no default metric was scored.
+def test_a_run_paired_on_the_grader_only_has_the_grader_as_its_overall():
+    # A Harbor `nop` run: both sides ran and were graded, but no other metric was scored.
+    # The grader is an outcome metric, so overall is the grader, and the headline says so.
     from skillforge.lift.compute import compute_lift
     from tests.lift.builders import trial
 
     trials = [trial(c, cond, grader=0.0) for c in ("a", "b")
               for cond in ("with_skill", "baseline")]
     report = compute_lift(trials, case_ids=["a", "b"])
-    assert report.metrics["grader"].n == 2 and report.metrics["overall"].n == 0
-    assert F.headline(report) == ("No overall lift: no case has an overall score on both "
-                                  "sides. Paired: grader on 2 case(s).")
-    assert F.inventory_text(report) == (
-        "4 trials: 4 ok, 0 error, 0 timeout. 2 case(s) have no overall score on either side "
-        "and are left out of the overall lift (not imputed). Paired cases per metric, of 2: "
-        "grader 2, overall 0.")
+    assert report.metrics["grader"].n == 2 and report.metrics["overall"].n == 2
+    assert F.headline(report) == ("Overall Skill Lift (mean of grader): 0.000 (95% CI "
+                                  "[-1.000, +1.000]): inconclusive (too few cases), over 2 "
+                                  "paired case(s).")
+    assert F.inventory_text(report) == "4 trials: 4 ok, 0 error, 0 timeout."
+
+
+def test_a_run_that_measured_only_how_the_skill_was_used_has_no_headline_number():
+    from skillforge.lift.compute import compute_lift
+    from tests.lift.builders import trial
+
+    trials = [trial(c, cond, metrics={"skill_execution": 1.0 if cond == "with_skill" else 0.0},
+                    activated=cond == "with_skill") for c in ("a", "b")
+              for cond in ("with_skill", "baseline")]
+    report = compute_lift(trials)
+    assert report.metrics["overall"].n == 0
+    assert F.headline(report).startswith("No task metric was measured")
+    assert F.use_text(report).startswith("The agent used the skill in 2 of 2 cases")
 
 
 def test_missing_sides_are_told_apart_from_unscored_ones():

@@ -5,10 +5,7 @@ containers, the scripted agent behind the loopback server.
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -20,45 +17,6 @@ from tests.docker_fixtures import managed_containers
 from tests.trials.scripted_agent import SKILL_MD, answer, bash, case_of, read, write
 
 pytestmark = [pytest.mark.docker, pytest.mark.timeout(300)]
-
-SKILLFORGE = str(Path(sys.executable).with_name("skillforge"))
-# A person's ctrl+c reaches a command run in the foreground. A suite started in the
-# background by a shell without job control (`make test &` in a script) inherits SIGINT
-# ignored, and so would every command it starts, so the interrupt test would wait forever
-# for an exit: the command is started with SIGINT's default restored, then exec'd as is.
-FOREGROUND = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
-              "os.execv(sys.argv[1], sys.argv[1:])")
-
-
-@pytest.fixture
-def cli(llm_server, tmp_path, trial_image):
-    """run(*args, env=..., wait=True) -> CompletedProcess (or Popen with wait=False)."""
-    base_env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(tmp_path / "home"),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "OPENAI_BASE_URL": llm_server.openai_base_url,
-        "SKILLFORGE_PROVIDER__MODEL": "scripted-agent",
-        "COLUMNS": "120",
-    }
-    if "DOCKER_HOST" in os.environ:
-        base_env["DOCKER_HOST"] = os.environ["DOCKER_HOST"]
-
-    def run(*args: str, env: dict | None = None, wait: bool = True, image: bool = True):
-        argv = [SKILLFORGE, "trial", *args]
-        if image:
-            argv += ["--image", trial_image]
-        full_env = {**base_env, **(env or {})}
-        full_env = {k: v for k, v in full_env.items() if v is not None}
-        if not wait:
-            return subprocess.Popen([sys.executable, "-c", FOREGROUND, *argv], env=full_env,
-                                    cwd=tmp_path, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True)
-        return subprocess.run(argv, env=full_env, cwd=tmp_path, capture_output=True, text=True,
-                              timeout=240, check=False)
-
-    return run
-
 
 def test_json_prints_one_document_of_the_run(cli, csv_skill, scripted, tmp_path):
     proc = cli(str(csv_skill), "--cases", "monthly-revenue,missing-values", "--attempts", "1",

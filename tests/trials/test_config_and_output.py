@@ -10,7 +10,7 @@ from rich.console import Console
 
 from sessions.store import RunStore
 from skillforge.models.config import Settings, TrialConfig
-from skillforge.models.lift import LiftReport, MetricLift
+from skillforge.models.lift import ErrorSummary, LiftReport, MetricLift, PassArm, PassTest
 from skillforge.models.trial import RunRecord, RunSpec, TrialRecord
 from skillforge.trials.config import TrialConfigError, build_run_spec
 from skillforge.trials.events import (
@@ -95,26 +95,55 @@ def _report(**rows) -> LiftReport:
     return LiftReport(run_id="r", metrics={k: MetricLift(**v) for k, v in rows.items()})
 
 
-def test_the_gate_fails_on_hurts_and_only_on_hurts():
-    good = _report(overall={"lift": 0.2, "ci_low": 0.1, "ci_high": 0.3, "n": 3,
+HURTS = {"lift": -0.5, "ci_low": -0.7, "ci_high": -0.3, "n": 8, "verdict": "hurts"}
+FLAT = {"lift": 0.0, "ci_low": -0.1, "ci_high": 0.1, "n": 8}
+
+
+def test_the_gate_fails_on_a_harmful_headline_or_grader():
+    good = _report(overall={"lift": 0.2, "ci_low": 0.1, "ci_high": 0.3, "n": 8,
                             "verdict": "helps"})
     assert gate_failures(good) == []
-    hurt = _report(security={"lift": -0.5, "ci_low": -0.7, "ci_high": -0.3, "n": 3,
-                             "verdict": "hurts"},
-                   overall={"lift": 0.0, "ci_low": -0.1, "ci_high": 0.1, "n": 3})
-    (failure,) = gate_failures(hurt)
-    assert failure.startswith("security: the skill hurts (lift -0.500")
-    # An interval below 0 whose verdict the rule withheld (3 cases) is not a failure.
+    (failure,) = gate_failures(_report(overall=HURTS))
+    assert failure.startswith("overall: the skill hurts (lift -0.500, 95% CI -0.700 to -0.300 "
+                              "over 8 paired cases)")
+    (failure,) = gate_failures(_report(grader=HURTS, overall=FLAT))
+    assert failure.startswith("grader: the skill hurts")
+    # Another metric's harm is in the report, not the gate (section 8): the headline
+    # carries it when it matters.
+    assert gate_failures(_report(security=HURTS, overall=FLAT)) == []
+    # An interval below 0 whose verdict the rule withheld (too few cases) is not a failure.
     below = _report(overall={"lift": -0.2, "ci_low": -0.3, "ci_high": -0.01, "n": 3,
                              "verdict": "inconclusive"})
     assert gate_failures(below) == []
 
 
+def test_the_gate_fails_on_a_pass_rate_drop_and_on_one_sided_errors():
+    report = _report(overall=FLAT)
+    report.extra.pass_test = PassTest(kind="pairs", n=8, with_only=0, base_only=8, both=0,
+                                      neither=0, with_=PassArm(passes=0, n=8, value=0.0),
+                                      base=PassArm(passes=8, n=8, value=1.0), diff=-1.0,
+                                      ci_low=-1.0, ci_high=-0.68, interval="Tango score",
+                                      test="exact McNemar", p_value=0.0078, verdict="hurts")
+    report.extra.errors = ErrorSummary(trials={"with": 8, "base": 8},
+                                       excluded={"with": 7, "base": 0}, p_value=0.0014,
+                                       one_sided="with", note="The errors fall on one side.")
+    failures = gate_failures(report)
+    assert [f.split(":")[0] for f in failures] == ["pass rate", "errors"]
+    assert "8 case(s) pass only without the skill" in failures[0]
+    assert "exact McNemar p = 0.0078" in failures[0]
+    assert failures[1] == "errors: The errors fall on one side."
+
+
 def test_the_json_document_has_every_trial_key():
     doc = trial_document("r", RunSpec(skill_path="x"), [_rec("a", "with_skill", 1, metrics={
-        "security": 1.0, "skill_execution": 0.5})], status="finished", lift=None)
+        "security": 1.0, "skill_execution": 0.5, "grader": 0.0}, grader=0.0,
+        error_stage="grader", error="grader: exit 1; graded 0 (fail-closed)")],
+        status="finished", lift=None)
     (item,) = doc["trials"]
-    assert item["metrics"] == {"security": 1.0, "skill_execution": 0.5, "overall": 0.75}
+    # overall: the outcome metrics (security and the grader), never skill_execution
+    assert item["metrics"] == {"security": 1.0, "skill_execution": 0.5, "grader": 0.0,
+                               "overall": 0.5}
+    assert item["error_stage"] == "grader"
     assert json.loads(json.dumps(doc)) == doc
 
 
