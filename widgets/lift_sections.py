@@ -1,6 +1,7 @@
-"""The Lift tab's Metrics section below the lift table: pass rates and pass@k, efficiency
-and cost diffs with the script exec rate, the inventory with missing metrics and judge
-agreement. Sentences and numbers come from `skillforge.report.facts`, as in the reports."""
+"""The Lift tab's Metrics section below the lift table: how the skill was used (never a
+lift), pass rates with pass@k and the paired pass/fail test, efficiency and cost diffs with
+the script exec rate, the inventory with errors, missing metrics and judge agreement.
+Sentences and numbers come from `skillforge.report.facts`, as in the reports."""
 
 from __future__ import annotations
 
@@ -12,9 +13,22 @@ from skillforge.models.lift import LiftReport
 from skillforge.report import facts as F
 
 
+VERDICT_STYLE = {"helps": "green", "hurts": "bold red", "inconclusive": "yellow"}
+
+
+def use_section(report: LiftReport) -> RenderableType:
+    """"The agent used the skill in 7 of 8 cases", with each side's process metrics."""
+    text = F.use_text(report)
+    return Text(text, style="cyan") if text else ""
+
+
 def pass_section(report: LiftReport) -> RenderableType:
     rows = F.pass_at_k_rows(report)
     line = Text(F.pass_line(report))
+    test = report.extra.pass_test
+    if test is not None:
+        line.append("\nPaired pass/fail: ", style="bold")
+        line.append(F.pass_test_text(report), style=VERDICT_STYLE.get(test.verdict, ""))
     if rows:
         line.append("\npass@k (with / base): ", style="dim")
         line.append("  ".join(f"k={k} {F.pct(w)} / {F.pct(b)}" for k, w, b in rows))

@@ -1,8 +1,9 @@
 """The Lift tab: Skill Lift (or version delta) of one stored run, or the change between two.
 
-Three sections, one key each: **Metrics** (the lift table with CI bars, the sample-size
-planner wherever a verdict is inconclusive, stakeholder dimensions, pass rates / g /
-pass@k, efficiency and cost diffs with the script exec rate, inventory and missing
+Three sections, one key each: **Metrics** (the headline, the lift table with CI bars, the
+sample-size planner wherever a verdict is inconclusive, how the skill was used (never a
+lift), stakeholder dimensions, pass rates / g / pass@k with the paired pass/fail test,
+efficiency and cost diffs with the script exec rate, inventory with errors and missing
 metrics), **Cases** (the cases x metrics heatmap) and **Negative lift** (the triage list of
 `widgets.triage_list`, with each case's class and evidence). Enter on a case in the heatmap
 or the triage list posts `CompareRequested(case_id)`. Numbers and sentences come from
@@ -30,7 +31,12 @@ from skillforge.report import facts as F
 from widgets.agreement_view import AgreementView
 from widgets.ci_bars import VERDICT_STYLE, MetricTable, dimensions_table
 from widgets.heatmap import Heatmap, cell_detail, heat_legend
-from widgets.lift_sections import efficiency_section, inventory_section, pass_section
+from widgets.lift_sections import (
+    efficiency_section,
+    inventory_section,
+    pass_section,
+    use_section,
+)
 from widgets.parts_view import PartsTable, PartsView
 from widgets.skill_table import SkillModeView, SkillTable
 from widgets.triage_list import NegativeList, triage_detail
@@ -54,12 +60,17 @@ class LiftView(Vertical):
     """Skill Lift of one run (three sections), or the comparison of two runs."""
 
     HELP = """## Skill Lift
-The paired difference with the skill minus without it, per metric, over the cases that
-ran on both sides, with its 95% confidence interval. A row **helps** (▲ green) when the
-whole interval is above zero, **hurts** (▼ red) when it is below, else it is
-**inconclusive** (◆ yellow) and the sample-size planner says how many cases would settle
-it. Fewer than 5 paired cases, or an interval of zero width, give **inconclusive** whatever
-the interval says (`n<5` or `0-width CI` in the plan column). In the bars `│` is zero, `━` the interval and `●` the lift, on one scale for all rows.
+The paired difference with the skill minus without it, per outcome metric (the grader,
+accuracy, goal_accuracy, behavior_check, security) and their mean **overall**, over the
+cases that ran on both sides, with its 95% confidence interval, one that holds for any
+data on [-1, 1]. A row **helps** (▲ green) when the whole interval is above zero, **hurts**
+(▼ red) when it is below, else it is **inconclusive** (◆ yellow) and the sample-size
+planner says how many cases would settle it. Fewer than 6 paired cases give
+**inconclusive** whatever the interval says (`n<6` in the plan column). The headline under
+the title leads with overall, the grader and the paired pass rate together. How the agent
+used the skill (skill_execution, skill_efficiency) is shown apart: the baseline cannot use
+the skill, so it is never a lift. In the bars `│` is zero, `━` the interval and `●` the
+lift, on one scale for all rows.
 When the baseline ran an earlier version of the skill the label reads **version delta**.
 
 - **m** metrics (table, planner, dimensions, pass rates, efficiency, inventory)
@@ -123,6 +134,7 @@ When the baseline ran an earlier version of the skill the label reads **version 
             with TabPane("Metrics", id="lift-metrics"), VerticalScroll(id="lift-metrics-body"):
                     yield MetricTable(id="lift-table")
                     yield Static(id="lift-plans")
+                    yield Static(id="lift-use")
                     yield Static(id="lift-dimensions")
                     yield Static(id="lift-pass")
                     yield Static(id="lift-efficiency")
@@ -248,8 +260,9 @@ When the baseline ran an earlier version of the skill the label reads **version 
                     "with_skill", "baseline"] else ""]
         head.append("  " + " · ".join(b for b in bits if b), style="dim")
         overall = r.metrics.get("overall")
-        style = VERDICT_STYLE[overall.verdict] if overall and overall.lift is not None else "dim"
-        title.update(Group(head, Text(F.headline(r), style=style)))
+        style = VERDICT_STYLE[F.headline_verdict(r)[0]] if overall and overall.lift is not None \
+            else "dim"
+        title.update(Group(head, Text(F.headline(r, components=False), style=style)))
 
     def _bar_width(self) -> int:
         return max(15, min(31, (self.size.width or 100) // 4) | 1)
@@ -257,7 +270,7 @@ When the baseline ran an earlier version of the skill the label reads **version 
     def _render_metrics_extras(self) -> None:
         r = self.report
         statics = {k: self.query_one(f"#lift-{k}", Static)
-                   for k in ("plans", "dimensions", "pass", "efficiency", "inventory")}
+                   for k in ("plans", "use", "dimensions", "pass", "efficiency", "inventory")}
         if r is None:
             for s in statics.values():
                 s.update("")
@@ -266,6 +279,9 @@ When the baseline ran an earlier version of the skill the label reads **version 
         statics["plans"].update(Group(
             Text("Sample-size planner (inconclusive metrics)", style="bold"),
             *[Text(f"◆ {line}", style="yellow") for line in plans]) if plans else "")
+        use = use_section(r)
+        statics["use"].update(Group(Text("How the skill was used (not a lift)", style="bold"),
+                                    use) if use else "")
         statics["dimensions"].update(Group(Text("Stakeholder dimensions", style="bold"),
                                            dimensions_table(r, self._bar_width())))
         statics["pass"].update(Group(Text("Pass rates", style="bold"), pass_section(r)))
@@ -289,7 +305,7 @@ When the baseline ran an earlier version of the skill the label reads **version 
                          style="dim")
         self.query_one("#lift-plans", Static).update(Group(Text("Pass rates", style="bold"),
                                                            lines))
-        for k in ("dimensions", "pass", "efficiency", "inventory"):
+        for k in ("use", "dimensions", "pass", "efficiency", "inventory"):
             self.query_one(f"#lift-{k}", Static).update("")
 
     def _show_triage(self, case_id: str | None) -> None:

@@ -130,13 +130,15 @@ def withheld_verdict(row: MetricLift, plan: SamplePlan | None,
                            cases_needed=needed, note=note + ".")
 
 
-def lift_metrics(trials: Sequence[TrialRecord], conditions: tuple[str, str]) -> list[str]:
+def lift_metrics(trials: Sequence[TrialRecord], conditions: tuple[str, str],
+                 version_delta: bool = False) -> list[str]:
     """The metrics with a lift row: the outcome metrics (the grader when some trial has a
-    grade) and, when both conditions stage the target, the process metrics; then overall."""
+    grade) and, when both sides hold the skill (a part's ablation, a version delta whose
+    baseline runs an earlier version), the process metrics; then overall."""
     names = [m for m in OUTCOME_METRICS if m != "grader"]
     if any(trial_value(t, "grader") is not None for t in trials):
         names.insert(0, "grader")
-    if all(stages_target(c) for c in conditions):
+    if version_delta or all(stages_target(c) for c in conditions):
         names += PROCESS_METRICS
     return [*names, "overall"]
 
@@ -231,7 +233,7 @@ def compute_lift(
     selected = select_trials(trials, conditions)
     kept = [t for t in selected if not t.excluded]
     cases = group_cases(selected, conditions, case_ids, graded_cases)
-    names = lift_metrics(kept, conditions)
+    names = lift_metrics(kept, conditions, version_delta=bool(baseline_version))
     rows = {m: metric_lift(cases, m, ci, confidence=confidence) for m in names}
     errors = error_summary(selected, conditions)
     one_sided = conditions[0 if errors.one_sided == "with" else 1] if errors.one_sided \

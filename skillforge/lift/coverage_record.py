@@ -57,5 +57,5 @@ def pass_sentence() -> str:
             f"harm, no effect) Tango's interval covered at least {pct(TANGO_MIN_COVERAGE)}, "
             f"each side's Wilson interval at least {pct(WILSON_MIN_COVERAGE)}, and the "
             f"verdict (Tango and exact McNemar together) was wrong at most "
-            f"{pct(PASS_WRONG_VERDICT)} of the time, and so was the headline of a graded run "
-            f"with those outcomes (at most {pct(HEADLINE_WRONG)}).")
+            f"{pct(PASS_WRONG_VERDICT)} of the time, the headline of a graded run with those "
+            f"outcomes at most {pct(HEADLINE_WRONG)}.")

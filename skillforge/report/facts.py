@@ -249,9 +249,10 @@ def missing_metric_notes(report: LiftReport) -> list[str]:
     return notes
 
 
-def headline(report: LiftReport) -> str:
-    """One sentence for a room: the overall lift (what it averages), its interval and
-    verdict; or why there is no number."""
+def headline(report: LiftReport, components: bool = True) -> str:
+    """One sentence for a room: the overall lift (with `components`, what it averages), its
+    interval and verdict; or why there is no number. The Lift tab leaves the components
+    out: its table lists them one row each right below."""
     row = report.metrics.get("overall")
     unmeasured = set(OUTCOME_METRICS) - {"grader"} <= set(report.extra.missing_metrics) \
         and "grader" not in report.metrics
@@ -266,7 +267,8 @@ def headline(report: LiftReport) -> str:
         return f"No overall lift: no case has an overall score on both sides. Paired: {listed}."
     level = f"{100 * report.extra.confidence:g}%"
     ci = f" ({level} CI {ci_text(row)})" if row.ci_low is not None else " (no interval)"
-    of = f" (mean of {', '.join(report.extra.overall_of)})" if report.extra.overall_of else ""
+    of = f" (mean of {', '.join(report.extra.overall_of)})" \
+        if components and report.extra.overall_of else ""
     verdict, why = headline_verdict(report)
     return f"Overall {report.extra.label}{of}: {signed(row.lift)}{ci}: {verdict}{why}, " \
            f"over {row.n} paired case(s)."

@@ -16,8 +16,10 @@ target or holds its description or files: the baseline would show the target) is
 with a message saying so; named decoys that leak are an error (`check_decoys`).
 
 The sweep runs one paired run per count through the normal runner (each is a stored run) and
-reports per count: lift of `overall` and `skill_execution`, routing precision (with, base,
-lift; from the skill_efficiency evidence), and wall time.
+reports per count: the lift of `overall`, how the skill was used (cases where the agent
+used it, skill_execution with the skill) and routing precision on each side (from the
+skill_efficiency evidence), and wall time. The use figures are never a lift: the baseline
+cannot pick the target, so their with-minus-base difference is fixed by construction.
 """
 
 from __future__ import annotations
@@ -149,10 +151,12 @@ class SweepPoint(BaseModel):
     ok: int = 0
     lift_overall: float | None = None
     ci_overall: tuple[float, float] | None = None
-    lift_skill_execution: float | None = None
+    # How the skill was used with it (never a lift): cases where the agent used it, of the
+    # positive cases, and the with-skill mean of skill_execution.
+    used: str | None = None
+    skill_execution_with: float | None = None
     routing_with: float | None = None
     routing_base: float | None = None
-    routing_lift: float | None = None
     wall_s: float = 0.0  # the paired run, start to end
     mean_trial_wall_s: float | None = None
 
@@ -173,10 +177,9 @@ def _mean(values: Sequence[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def routing_precision(store: RunStore, run_id: str) -> tuple[float | None, float | None,
-                                                              float | None]:
-    """(with, base, lift) of routing precision: per case the mean over attempts, then the
-    mean over cases; lift over the cases that have both conditions."""
+def routing_precision(store: RunStore, run_id: str) -> tuple[float | None, float | None]:
+    """(with, base) of routing precision: per case the mean over attempts, then the mean
+    over cases."""
     by_case: dict[tuple[str, str], list[float]] = {}
     for rec in store.metrics(run_id):
         ev = rec.evidence if rec.metric == "skill_efficiency" else None
@@ -185,11 +188,9 @@ def routing_precision(store: RunStore, run_id: str) -> tuple[float | None, float
         if isinstance(value, (int, float)):
             by_case.setdefault((rec.case_id, rec.condition), []).append(float(value))
     per = {key: sum(v) / len(v) for key, v in by_case.items()}
-    with_ = {c: v for (c, cond), v in per.items() if cond == "with_skill"}
-    base = {c: v for (c, cond), v in per.items() if cond == "baseline"}
-    paired = sorted(set(with_) & set(base))
-    lift = _mean([with_[c] - base[c] for c in paired])
-    return _mean(list(with_.values())), _mean(list(base.values())), lift
+    with_ = [v for (_c, cond), v in per.items() if cond == "with_skill"]
+    base = [v for (_c, cond), v in per.items() if cond == "baseline"]
+    return _mean(with_), _mean(base)
 
 
 def sweep_point(store: RunStore, run_id: str, status: str, count: int, decoys: Sequence[str],
@@ -208,11 +209,12 @@ def sweep_point(store: RunStore, run_id: str, status: str, count: int, decoys: S
             point.lift_overall = _round(row.lift)
             if row.ci_low is not None and row.ci_high is not None:
                 point.ci_overall = (round(row.ci_low, 6), round(row.ci_high, 6))
-        row = lift.metrics.get("skill_execution")
-        point.lift_skill_execution = _round(row.lift) if row is not None else None
-    with_, base, delta = routing_precision(store, run_id)
-    point.routing_with, point.routing_base, point.routing_lift = map(_round, (with_, base,
-                                                                             delta))
+        use = lift.extra.use
+        if use is not None:
+            point.used = f"{use.used}/{use.cases}" if use.cases else None
+            point.skill_execution_with = _round(
+                use.metrics.get("skill_execution", {}).get("with"))
+    point.routing_with, point.routing_base = map(_round, routing_precision(store, run_id))
     return point
 
 
@@ -299,14 +301,14 @@ def sweep_table(report: SweepReport) -> Table:
                         f"{report.decoys_from}, seed {report.seed})",
                   box=None, padding=(0, 1), header_style="bold", show_edge=False,
                   title_justify="left", title_style="bold")
-    for name in ("decoys", "lift overall", "95% CI", "lift skill_exec", "routing with",
-                 "routing base", "routing lift", "trials ok", "wall s", "run"):
+    for name in ("decoys", "lift overall", "95% CI", "used", "skill_exec with",
+                 "routing with", "routing base", "trials ok", "wall s", "run"):
         table.add_column(name, justify="left" if name == "run" else "right", no_wrap=True)
     for p in report.points:
         ci = "-" if p.ci_overall is None else f"[{p.ci_overall[0]:+.3f}, {p.ci_overall[1]:+.3f}]"
         table.add_row(str(p.decoys), _num(p.lift_overall, True), ci,
-                      _num(p.lift_skill_execution, True), _num(p.routing_with),
-                      _num(p.routing_base), _num(p.routing_lift, True), f"{p.ok}/{p.trials}",
+                      p.used or "-", _num(p.skill_execution_with), _num(p.routing_with),
+                      _num(p.routing_base), f"{p.ok}/{p.trials}",
                       f"{p.wall_s:.1f}", p.run_id)
     return table
 

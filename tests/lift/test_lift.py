@@ -171,6 +171,9 @@ def test_version_delta_label_from_the_run_spec():
     report = lift_for_run(run, paired_cases([0.1, 0.2], run_id="r2"))
     assert report.extra.label == "version delta"
     assert report.extra.baseline_version == "v1.2"
+    # both sides held a version of the skill: how it was used is a lift row like the others
+    assert {"skill_execution", "skill_efficiency"} <= set(report.metrics)
+    assert report.extra.use is None
     assert report.conditions == ["with_skill", "baseline"]
     assert (report.run_id, report.skill, report.agent, report.model) == ("r2", "csv",
                                                                            "builtin", "m")
@@ -179,6 +182,7 @@ def test_version_delta_label_from_the_run_spec():
     plain = lift_for_run(run.model_copy(update={"spec": spec.model_copy(
         update={"baseline_version": None})}), paired_cases([0.1]))
     assert plain.extra.label == "Skill Lift"
+    assert "skill_execution" not in plain.metrics and plain.extra.use is not None
 
 
 def test_importing_lift_does_not_load_numpy_scipy_or_textual():

@@ -6,7 +6,11 @@ part. The run's verdicts, the report's parts section, and what each container he
 
 One run for the module (6 cases x 15 conditions x 1 attempt, with_skill and one condition
 per part, no baseline): the skill is a test-local copy of sample_skills/csv-insights with two
-more cases, so a verdict has the 5 paired cases it needs.
+more cases. Six paired cases measure each part's effect, in the direction the agent was
+scripted for, but settle no verdict: the lift's interval holds for any data on [-1, 1], and
+six cases cannot rule out what they have not seen (a verdict on five gains of 1 and a tie,
+or "no effect within +-0.05", takes more cases; the verdict rules themselves are tested on
+80 cases built from records in tests/lift/test_ablation_lift.py).
 """
 
 from __future__ import annotations
@@ -35,18 +39,20 @@ from tests.trials.test_cli import SKILLFORGE
 
 pytestmark = [pytest.mark.docker, pytest.mark.timeout(900)]
 
+# The direction of each part's effect (+ removing it lowers that metric, - raises it, 0 none)
+# as the agent was scripted; every verdict at six cases is "inconclusive".
 EXPECTED = {
-    "script:scripts/summarize.py": "earns its keep",
-    "scripts": "earns its keep",
-    "section:workflow": "earns its keep",
-    "section:limitations": "harmful",
-    "description": "dead weight",
-    "section:overview": "dead weight",
-    "section:example": "dead weight",
-    "examples": "dead weight",
-    "reference:references/output-format.md": "dead weight",
+    "script:scripts/summarize.py": ("grader", "+"),
+    "scripts": ("grader", "+"),
+    "section:workflow": ("skill_efficiency", "+"),
+    "section:limitations": ("skill_efficiency", "-"),
+    "description": ("grader", "0"),
+    "section:overview": ("grader", "0"),
+    "section:example": ("grader", "0"),
+    "examples": ("grader", "0"),
+    "reference:references/output-format.md": ("grader", "0"),
     # summarize.py imports report_format: the ablation finds the dependency
-    "script:scripts/report_format.py": "earns its keep",
+    "script:scripts/report_format.py": ("grader", "+"),
 }
 
 
@@ -99,7 +105,7 @@ def test_the_run_finishes_with_every_part_as_a_condition(ablation_run):
     assert [p.id for p in run.spec.parts] == [c[8:] for c in run.spec.conditions[1:]]
     assert sum(agent.conversations.values()) == 90
     out = " ".join(proc.stdout.replace("│", " ").split())
-    assert "Parts of the skill (ablation)" in out and "earns its keep" in out
+    assert "Parts of the skill (ablation)" in out and "inconclusive" in out
 
 
 def test_the_verdicts_are_those_the_agent_was_scripted_for(ablation_run):
@@ -107,13 +113,14 @@ def test_the_verdicts_are_those_the_agent_was_scripted_for(ablation_run):
     report = run_lift(store, run, store.trials(run.run_id))
     ab = report.extra.ablation
     got = {p.part: p for p in ab.parts}
-    for part, verdict in EXPECTED.items():
-        assert got[part].verdict == verdict, (part, got[part].reason)
+    for part, (metric, sign) in EXPECTED.items():
+        effect = got[part].metrics[metric].effect
+        assert {"+": effect > 0, "-": effect < 0, "0": effect == 0}[sign], (part, effect)
+        assert got[part].verdict == "inconclusive", (part, got[part].reason)
+        assert got[part].cases_needed is not None and got[part].cases_needed > 6, part
+        assert "with 6 paired cases" in got[part].reason, got[part].reason
     for script in ("script:scripts/summarize.py", "script:scripts/report_format.py"):
         assert got[script].metrics["grader"].effect == pytest.approx(5 / 6)
-        assert "grader" in got[script].deciding
-    assert got["section:workflow"].deciding == ["skill_efficiency"]
-    assert got["section:limitations"].metrics["skill_efficiency"].effect < 0
     assert got["description"].tokens == run.spec.parts[0].tokens > 0
     # routing apart: the skill was activated on both sides of every part
     assert all(p.routing.activation_with == 1.0 == p.routing.activation_without
@@ -153,9 +160,9 @@ def test_report_and_lift_json_show_the_verdicts(ablation_run, tmp_path):
     assert done.returncode == 0, done.stderr
     parts = {p["part"]: p["verdict"] for p in
              json.loads(out.read_text())["extra"]["ablation"]["parts"]}
-    assert {k: parts[k] for k in EXPECTED} == EXPECTED
+    assert {parts[k] for k in EXPECTED} == {"inconclusive"}
     md = subprocess.run([SKILLFORGE, "report", run.run_id, "--state-dir",
                          str(store.state_dir), "--format", "md"],
                         capture_output=True, text=True, check=False).stdout
     assert "## Parts of the skill (ablation)" in md
-    assert "| section:limitations |" in md and "harmful" in md
+    assert "| section:limitations |" in md and "cases needed" in md

@@ -14,7 +14,7 @@ import pytest
 from sessions.store import RunStore
 from skillforge.trials.output import TRIAL_KEYS
 from tests.docker_fixtures import managed_containers
-from tests.trials.scripted_agent import SKILL_MD, answer, bash, case_of, read, write
+from tests.trials.scripted_agent import SKILL_MD, answer, read, write
 
 pytestmark = [pytest.mark.docker, pytest.mark.timeout(300)]
 
@@ -40,68 +40,19 @@ def test_json_prints_one_document_of_the_run(cli, csv_skill, scripted, tmp_path)
                        ("monthly-revenue", "baseline"): 1.0,
                        ("missing-values", "with_skill"): 1.0,
                        ("missing-values", "baseline"): 0.2}
-    assert doc["lift"]["metrics"]["skill_execution"]["lift"] == 1.0
+    # how the skill was used is reported apart, never as lift
+    assert "skill_execution" not in doc["lift"]["metrics"]
+    assert doc["lift"]["extra"]["use"]["metrics"]["skill_execution"] == {"with": 1.0,
+                                                                          "base": 0.0}
     assert doc["gate"] == {"passed": True, "failures": []}
     assert managed_containers(doc["run_id"]) == []
 
 
-TO_JSONL = ("python3 -c \"import csv, json; rows = csv.DictReader(open('sales.csv')); "
-            "open('/workspace/sales.jsonl', 'w').write(''.join(json.dumps(r) + chr(10) "
-            "for r in rows))\"")
-GATE_CASES = "monthly-revenue,missing-values,order-stats,q4-top-region,convert-to-jsonl"
-
-
-def _case_with_jsonl(req):
-    first = next((m for m in req.messages if m.get("role") == "user"), {})
-    return case_of(req) or ("convert-to-jsonl" if "JSON Lines" in str(first.get("content"))
-                            else None)
-
-
-def test_the_gate_fails_when_the_skill_hurts(cli, csv_skill, scripted, tmp_path):
-    # With the skill the agent reads SKILL.md, then writes wrong or half-right answers; the
-    # baseline writes the right ones (missing-values: its usual 0.2). Grader deltas -1, -0.2,
-    # -1, -0.5, -1 over five cases, the fewest a verdict takes: verdict `hurts`.
-    scripted.case_finder = _case_with_jsonl
-    scripted.with_skill = {
-        "monthly-revenue": [read(SKILL_MD), write("/workspace/summary.md", "| total | 1 |\n"),
-                            answer("done")],
-        "missing-values": [read(SKILL_MD), write("/workspace/missing.json", "{}"),
-                           answer("done")],
-        "order-stats": [read(SKILL_MD), write("/workspace/stats.json", "{}"), answer("done")],
-        "q4-top-region": [read(SKILL_MD), write("/workspace/answer.md", "North: 2556.83"),
-                          answer("done")],
-        "convert-to-jsonl": [read(SKILL_MD), write("/workspace/sales.jsonl", "[]"),
-                             answer("done")],
-    }
-    scripted.baseline = {
-        **scripted.baseline,
-        "q4-top-region": [write("/workspace/answer.md", "North: 2,232.68 in Q4 2024."),
-                          answer("done")],
-        "convert-to-jsonl": [bash(TO_JSONL), answer("done")],
-    }
-    state = tmp_path / "state"
-    proc = cli(str(csv_skill), "--cases", GATE_CASES, "--attempts", "1", "--no-judge",
-               "--state-dir", str(state), "--format", "json", "--gate")
-    assert proc.returncode == 1, proc.stderr
-    doc = json.loads(proc.stdout)
-    graders = {(t["case_id"], t["condition"]): t["grader"] for t in doc["trials"]}
-    assert [graders[(c, "baseline")] - graders[(c, "with_skill")]
-            for c in GATE_CASES.split(",")] == pytest.approx([1, 0.2, 1, 0.5, 1])
-    assert doc["lift"]["metrics"]["grader"]["verdict"] == "hurts"
-    assert doc["gate"]["passed"] is False
-    assert any(f.startswith("grader: the skill hurts") for f in doc["gate"]["failures"])
-    # Text output says the same, with the same exit code.
-    again = cli("--resume", doc["run_id"], "--state-dir", str(state), "--gate", "--no-judge",
-                image=False)
-    assert again.returncode == 1
-    assert "gate: grader: the skill hurts" in again.stdout
-    assert "Skill Lift: csv-insights" in again.stdout
-
-
 def test_two_cases_that_both_lose_are_too_few_for_a_verdict(cli, csv_skill, scripted,
                                                              tmp_path):
-    # The same loss on two cases: a zero-width interval from two cases, which used to read
-    # `hurts`; now it is inconclusive, and says why (issue 15).
+    # The same loss on two cases: two cases cannot tell a loss from a hidden mass at +1, so
+    # the verdict is inconclusive and says why; the planner asks for more than two. (The
+    # gate failing on harm: tests/trials/test_verdict_runs.py.)
     scripted.with_skill = {
         "monthly-revenue": [read(SKILL_MD), write("/workspace/summary.md", "| total | 1 |\n"),
                             answer("done")],
@@ -114,6 +65,7 @@ def test_two_cases_that_both_lose_are_too_few_for_a_verdict(cli, csv_skill, scri
     assert lift["metrics"]["grader"]["lift"] == -1.0
     assert lift["metrics"]["grader"]["verdict"] == "inconclusive"
     assert lift["extra"]["withheld"]["grader"]["reason"] == "too few cases"
+    assert lift["extra"]["withheld"]["grader"]["cases_needed"] > 2
 
 
 def test_interrupt_cleans_up_and_resume_finishes_the_run(cli, csv_skill, scripted, tmp_path,

@@ -52,6 +52,7 @@ async def test_a_judged_trial_stores_the_three_judged_metrics(csv_skill, scripte
     assert len(judge_bodies) == 2
     assert any("/workspace/summary.md" in body for body in judge_bodies)
     item = trial_item(by_cond["with_skill"])
+    # overall: the outcome metrics (the grader among them), never how the skill was used
     assert item["metrics"]["overall"] == pytest.approx(
-        sum(w[m] for m in ("accuracy", "goal_accuracy", "behavior_check", "security",
-                           "skill_execution", "skill_efficiency")) / 6)
+        sum(w[m] for m in ("grader", "accuracy", "goal_accuracy", "behavior_check",
+                           "security")) / 5)

@@ -128,7 +128,10 @@ def test_deterministic_metrics_are_stored_with_evidence(paired):
     assert {r.metric for r in rows} >= {"security", "skill_execution", "skill_efficiency"}
     assert all(r.evidence is not None for r in rows)
     lift = lift_for_run(store.run(runner.run_id), trials)
-    assert lift.metrics["skill_execution"].lift == pytest.approx(1.0)
+    # how the skill was used is use, not lift: 1 with it, 0 without, every case
+    assert "skill_execution" not in lift.metrics
+    assert lift.extra.use.metrics["skill_execution"] == {"with": 1.0, "base": 0.0}
+    assert (lift.extra.use.used, lift.extra.use.cases) == (3, 3)
     assert lift.metrics["grader"].lift == pytest.approx(0.8 / 3, abs=1e-6)
     assert lift.pass_.with_ == 1.0 and lift.pass_.base == pytest.approx(2 / 3)
 

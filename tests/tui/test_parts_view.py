@@ -77,8 +77,8 @@ async def test_enter_on_a_part_compares_with_skill_and_without_it(tmp_path, monk
                        "the Compare tab")
         view = app.workbench.query_one(CompareView)
         await pilot.pause(0.3)
-        # the case where the workflow mattered most (efficiency .8 vs .35 on c5)
-        assert view.case_id == "c5"
+        # the case where the workflow mattered most (efficiency .8 vs .263 on c79, the last)
+        assert view.case_id == "c79"
         assert [a.trial.condition for a in view.sides["baseline"]] == \
             ["without:section:workflow"]
         assert [a.trial.condition for a in view.sides["with_skill"]] == ["with_skill"]

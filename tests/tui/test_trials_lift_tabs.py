@@ -41,7 +41,8 @@ async def test_runs_list_lift_table_and_compare_from_the_triage_list(workspace: 
                        "the lift report of the fixture run")
         assert app.screen.query_one("#tabs").active == "lift-pane"
         report = lift.report
-        assert {"overall", "skill_execution"} <= set(report.metrics)
+        assert {"overall", "grader", "accuracy"} <= set(report.metrics)
+        assert "skill_execution" not in report.metrics and report.extra.use.used == 7
         assert any(c.case_id == WORST for c in report.negative_cases)
 
         # Enter on the negative case in the triage list asks to compare it.

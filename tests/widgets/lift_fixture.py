@@ -6,8 +6,9 @@ which the agent really does what its scores say: with the skill it reads SKILL.m
 `scripts/summarize.py`; in the baseline it writes pandas by hand. Planted facts the tests
 rely on:
 
-- `skill_execution` helps; `skill_efficiency` hurts (the skill costs routing and turns in
-  every case), so its CI lies left of zero;
+- every lift row is inconclusive at 8 cases (overall +0.159), and how the skill was used is
+  apart: the agent used it in 7 of 8 cases (q4 never opens it); skill_efficiency is lower
+  with the skill in every case (routing and turns), which is use, not a lift;
 - `pivot-by-region` is the worst negative case, class `misused`: the skill is opened at
   step 3, its script fails at step 4 (`--pivot` is not an option), the answer is partial;
 - `q4-top-region` is `never_discovered`: the skill is never opened;
@@ -221,15 +222,15 @@ def run_record(run_id: str = RUN_ID, day: int = 20) -> RunRecord:
 
 def build_store(state_dir: Path, *, second_run: bool = False) -> RunStore:
     """A RunStore at `state_dir` holding the fixture run (and a copy of it as a second run,
-    one day later, whose with-skill efficiency is a little better)."""
+    one day later, whose with-skill accuracy is 0.05 better in every attempt)."""
     store = RunStore(state_dir)
     runs = [(RUN_ID, 20)] + ([(OTHER_RUN_ID, 21)] if second_run else [])
     for run_id, day in runs:
         store.create_run(run_record(run_id, day))
         for t in fixture_trials(run_id):
             if run_id == OTHER_RUN_ID and t.condition == W:
-                eff = t.metrics["skill_efficiency"] or 0.0
-                t.metrics["skill_efficiency"] = round(min(1.0, eff + 0.12), 3)
+                acc = t.metrics["accuracy"] or 0.0
+                t.metrics["accuracy"] = round(min(1.0, acc + 0.05), 3)
             traj = trajectory(t.case_id, t.condition, t.attempt)
             path = store.save_trajectory(traj, run_id=run_id, case_id=t.case_id,
                                          condition=t.condition, attempt=t.attempt)

@@ -133,7 +133,7 @@ async def test_both_sides_are_shown_step_by_step_with_blanks_where_one_is_shorte
         heads = {s: plain(app.query_one(f"#head-{s}").content) for s in ("with_skill", "baseline")}
         assert "WITH SKILL" in heads["with_skill"] and "acc 0.30" in heads["with_skill"]
         assert "BASELINE" in heads["baseline"] and "acc 0.75" in heads["baseline"]
-        assert "overall 0.47" in heads["with_skill"] and "grader 1.00" in heads["baseline"]
+        assert "overall 0.33" in heads["with_skill"] and "grader 1.00" in heads["baseline"]
 
 
 async def test_the_skill_activation_is_highlighted_on_the_with_skill_side(store):
@@ -161,7 +161,7 @@ async def test_the_final_answers_are_diffed(store):
         assert "− baseline    Saved the pivot" in shown
         assert "+ with skill  The script does not pivot" in shown
         title = plain(app.query_one("#compare-title").content)
-        assert "Case pivot-by-region (explicit) · Δ overall -0.230 · misused" in title
+        assert "Case pivot-by-region (explicit) · Δ overall -0.570 · misused" in title
 
 
 async def test_selecting_evidence_scrolls_that_side_to_the_step(store):

@@ -68,37 +68,65 @@ async def settled(pilot) -> None:
 # --- the metric table ----------------------------------------------------------------------
 
 async def test_the_table_shows_each_metrics_lift_ci_and_verdict(store):
-    app = LiftApp(store, fixture_report(store))
+    report = fixture_report(store)
+    app = LiftApp(store, report)
     async with app.run_test(size=SIZE) as pilot:
         await settled(pilot)
-        # skill_efficiency: with 4.65/8 = 0.581, base 5.77/8 = 0.721, every case lower.
-        eff = table_line(app, "skill_efficiency")
-        assert "-0.140" in eff and "[-0.175, -0.115]" in eff  # skew-t: long side out
-        assert "▼ hurts" in eff and " 0% " in eff and " 8 " in eff
-        # skill_execution: with 6.67/8 = 0.834 (q4 never opens it), base 0 everywhere.
-        ex = table_line(app, "skill_execution")
-        assert "+0.834" in ex and "▲ helps" in ex and "88%" in ex
+        # accuracy: with 6.35/8, base 5.55/8 (the jitter averages out): +0.100 in 6 of 8
         acc = table_line(app, "accuracy")
-        assert "+0.100" in acc and "◆ inconclusive" in acc
+        low, high = report.metrics["accuracy"].ci_low, report.metrics["accuracy"].ci_high
+        assert "+0.100" in acc and f"[{low:+.3f}, {high:+.3f}]" in acc
+        assert "◆ inconclusive" in acc and " 75% " in acc and " 8 " in acc
+        # the process metrics are not lift rows: how the skill was used is said apart
+        table = plain(app.query_one(MetricTable).render(), 200)
+        assert "skill_execution" not in table and "skill_efficiency" not in table
+        use = static_text(app, "#lift-use")
+        assert "The agent used the skill in 7 of 8 cases (88% of its with-skill attempts)" \
+            in use and "skill_execution 0.83 with the skill, 0.00 without" in use
         title = plain(app.query_one("#lift-title").content)
         assert title.startswith("Skill Lift: csv-insights")
-        assert "Overall Skill Lift: +0.185" in title and "inconclusive" in title
+        # the components are the table's rows right below, so the title leaves them out
+        assert "Overall Skill Lift: +0.159" in title and "inconclusive" in title
+
+
+def _decided_report():
+    """Ten cases where accuracy goes 0 -> 1 and the grader 1 -> 0 with the skill."""
+    from tests.lift.builders import trial
+
+    trials = []
+    for i in range(10):
+        trials.append(trial(f"c{i}", "with_skill", metrics={"accuracy": 1.0, "security": 1.0},
+                            grader=0.0, activated=True))
+        trials.append(trial(f"c{i}", "baseline", metrics={"accuracy": 0.0, "security": 1.0},
+                            grader=1.0))
+    return compute_lift(trials, run_id=RUN_ID, skill="csv-insights")
 
 
 async def test_the_ci_bar_of_a_hurting_metric_lies_left_of_zero(store):
-    app = LiftApp(store, fixture_report(store))
+    report = _decided_report()
+    assert (report.metrics["grader"].verdict, report.metrics["accuracy"].verdict) == \
+        ("hurts", "helps")
+    app = LiftApp(store, report)
     async with app.run_test(size=SIZE) as pilot:
         await settled(pilot)
         table = app.query_one(MetricTable)
-        hurts = table.bar_text("skill_efficiency")
+        hurts = table.bar_text("grader")
         zero = hurts.index("│")
         drawn = [i for i, ch in enumerate(hurts) if ch in "━●◀"]
         assert drawn and max(drawn) < zero
-        helps = table.bar_text("skill_execution")
+        assert "▼ hurts" in table_line(app, "grader")
+        helps = table.bar_text("accuracy")
         drawn = [i for i, ch in enumerate(helps) if ch in "━●▶"]
         assert drawn and min(drawn) > helps.index("│")
-        # The interval of an inconclusive metric crosses zero.
-        assert "┿" in table.bar_text("accuracy")
+        # The interval of an inconclusive metric crosses zero (overall: accuracy's +1 and the
+        # grader's -1 cancel, security held: every delta 0, the dot on zero).
+        flat = table.bar_text("overall")
+        mid = len(flat) // 2
+        assert flat[mid] == "●" and flat[mid - 1] == "━" and flat[mid + 1] == "━"
+        # The headline leads with what the grader and the pass test decided, in red.
+        title = plain(app.query_one("#lift-title").content)
+        assert "hurts (overall alone is inconclusive; grader and pass rate decided it)" in \
+            " ".join(title.split())
 
 
 def test_bar_cells_place_zero_the_interval_and_the_lift_on_one_scale():
@@ -116,14 +144,18 @@ async def test_inconclusive_rows_carry_the_sample_size_planner(store):
         await settled(pilot)
         needed = report.extra.plans["overall"].cases_needed
         assert f"~{needed} cases" in table_line(app, "overall")
-        assert "cases" not in table_line(app, "skill_execution")  # helps: no plan
         plans = static_text(app, "#lift-plans")
         assert f"overall is inconclusive: about {needed} cases needed" in plans
-        assert "skill_execution is inconclusive" not in plans
+    decided = _decided_report()
+    app = LiftApp(store, decided)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        assert "cases" not in table_line(app, "accuracy")  # helps: no plan
+        assert "accuracy is inconclusive" not in static_text(app, "#lift-plans")
 
 
 async def test_a_verdict_withheld_for_too_few_cases_says_so_with_the_planner_number(store):
-    # Three paired cases that all gain: still inconclusive (a verdict needs five; issue 15).
+    # Three paired cases that all gain: still inconclusive (a verdict needs six).
     from tests.lift.builders import paired_cases
 
     report = compute_lift(paired_cases([0.3, 0.1, 0.5]), run_id=RUN_ID, skill="csv-insights")
@@ -132,10 +164,10 @@ async def test_a_verdict_withheld_for_too_few_cases_says_so_with_the_planner_num
     async with app.run_test(size=SIZE) as pilot:
         await settled(pilot)
         row = table_line(app, "overall")
-        assert "◆ inconclusive" in row and f"n<5 ~{needed}" in row
+        assert "◆ inconclusive" in row and f"n<6 ~{needed}" in row
         plans = static_text(app, "#lift-plans")
         assert "overall is inconclusive: too few cases (3 paired; a verdict needs at least " \
-               f"5); about {needed} cases needed" in plans
+               f"6); about {needed} cases needed" in plans
 
 
 async def test_the_metrics_section_shows_dimensions_pass_efficiency_and_inventory(store):
@@ -143,12 +175,16 @@ async def test_the_metrics_section_shows_dimensions_pass_efficiency_and_inventor
     async with app.run_test(size=SIZE) as pilot:
         await settled(pilot)
         dims = static_text(app, "#lift-dimensions")
-        assert "Discoverability" in dims and "skill_execution, skill_efficiency" in dims
+        assert "Discoverability" in dims and \
+            "skill_execution (use), skill_efficiency (use)" in dims
         passes = static_text(app, "#lift-pass")
         # The grader gives 1 exactly when goal_accuracy is 1: with the skill 6 of 8 cases
         # pass, without 3 of 8 (pivot, q4, date-formats); g = (0.75 - 0.375) / 0.625 = 0.6.
         assert "Pass rate 38% without → 75% with the skill" in passes
         assert "g = +0.600" in passes and "k=1 75% / 38%" in passes
+        # the same outcomes as pairs: one attempt... no, three: each case's pass rate
+        assert "Paired pass/fail: with the skill 75% on average over 8 cases" in passes
+        assert "exact sign test p = " in passes
         eff = static_text(app, "#lift-efficiency")
         # Only date-formats passed on both sides: tokens 10,400 vs 16,300 = -36.2%.
         assert "-36.2%" in eff and "negative = saving" in eff
@@ -193,7 +229,7 @@ async def test_a_narrow_table_drops_columns_but_keeps_bar_and_verdict(store):
     async with narrow.run_test(size=(64, 30)) as pilot:
         await settled(pilot)
         narrow_cols = narrow.query_one(MetricTable).columns
-        assert "-0.140" in table_line(narrow, "skill_efficiency")
+        assert "+0.100" in table_line(narrow, "accuracy")
     assert {"with", "base", "ci", "pos", "n", "plan"} <= set(wide_cols)
     assert {"metric", "lift", "bar", "verdict"} <= set(narrow_cols)
     assert "ci" not in narrow_cols and "with" not in narrow_cols
@@ -209,11 +245,13 @@ async def test_the_heatmap_cell_of_a_case_shows_its_paired_delta(store):
         await settled(pilot)
         heat = app.query_one(Heatmap)
         assert app.focused is heat
-        # pivot overall: with (0.3+0+0.35+1+0.67+0.5)/6 = 0.47, base 4.2/6 = 0.70.
-        assert heat.cell_text(WORST, "overall") == "-0.23"
+        # pivot overall, the outcome metrics: with (0.3 + 0 + 0.35 + 1 + grader 0) / 5 =
+        # 0.33, base (0.75 + 1 + 0.75 + 1 + 1) / 5 = 0.90.
+        assert heat.cell_text(WORST, "overall") == "-0.57"
         assert heat.cell_text(WORST, "goal_accuracy") == "-1.00"
         assert heat.cell_text("date-formats", "security") == "+0.25"
-        red, green, _ = heat_rgb(-0.23, heat.scale)
+        assert "skill_execution" not in heat.metrics  # use, not a paired delta
+        red, green, _ = heat_rgb(-0.57, heat.scale)
         assert red > green
         # Sorted by overall delta, best first: the planted worst case is the last row.
         assert [r.case_id for r in heat.case_rows][-1] == WORST
@@ -227,6 +265,9 @@ async def test_moving_over_the_heatmap_explains_the_cell_and_enter_asks_to_compa
         await pilot.press("h")
         heat = app.query_one(Heatmap)
         heat.move_to("q4-top-region", "overall")
+        await pilot.press("right")
+        await settled(pilot)
+        assert heat.current() == ("q4-top-region", "grader")
         await pilot.press("right")
         await settled(pilot)
         assert heat.current() == ("q4-top-region", "accuracy")
@@ -303,12 +344,13 @@ async def test_a_run_comparison_shows_the_change_of_lift_with_its_ci(store):
         view = app.query_one(LiftView)
         view.show_comparison(compare_reports(a, b))
         await settled(pilot)
-        # Run B's with-skill efficiency is +0.12 in every attempt of every case.
-        line = table_line(app, "skill_efficiency")
-        assert "-0.140" in line and "-0.020" in line and "+0.120" in line
-        # The same change in every case is a zero-width interval: no verdict (issue 15).
-        assert "[+0.120, +0.120]" in line and "◆ inconclusive" in line
-        assert "▲ better" not in table_line(app, "accuracy")
+        # Run B's with-skill accuracy is +0.05 in every attempt of every case.
+        line = table_line(app, "accuracy")
+        assert "+0.100" in line and "+0.150" in line and "+0.050" in line
+        # The same change in 8 cases, on the range of a change of lift [-2, 2], is not
+        # yet a verdict: its interval is wide, not zero-width
+        assert "◆ inconclusive" in line and "[+0.050, +0.050]" not in line
+        assert "▲ better" not in table_line(app, "security")
         title = static_text(app, "#lift-title")
         assert f"{RUN_ID} (Skill Lift) → {OTHER_RUN_ID} (Skill Lift)" in title
         await pilot.press("b")
