@@ -35,7 +35,7 @@ from tests.conftest import SAMPLE_SKILLS
 from tests.docker_fixtures import managed_containers
 from tests.llm_server import LLMServer
 from tests.trials.scripted_ablation import CASES, EXTRA_CASES, ScriptedAblationAgent, listing_of
-from tests.trials.test_cli import SKILLFORGE
+from tests.trials.conftest import SKILLFORGE
 
 pytestmark = [pytest.mark.docker, pytest.mark.timeout(900)]
 

@@ -47,7 +47,6 @@ async def test_no_smoke_run_without_the_with_skill_condition(csv_skill, trial_im
     assert await smoke_run(spec, load_skill_set(spec), load_cases(spec), run_id=run_id) == []
 
 
-from tests.trials.test_cli import cli  # noqa: E402,F401 - the console-script fixture
 
 
 def test_trial_warns_about_a_failing_script_before_the_trials(cli, csv_skill, scripted, tmp_path):  # noqa: F811

@@ -11,7 +11,6 @@ import pytest
 from sessions.store import RunStore
 from tests.docker_fixtures import managed_containers
 from tests.trials.scripted_skill_mode import SKILL, ScriptedSkillModeAgent
-from tests.trials.test_cli import cli  # noqa: F401 - the console-script fixture
 
 pytestmark = [pytest.mark.docker, pytest.mark.timeout(300)]
 

@@ -13,7 +13,6 @@ import pytest
 from sessions.store import RunStore
 from skillforge.lift.compute import lift_for_run
 from skillforge.models.lift import VERSION_DELTA
-from tests.trials.test_cli import cli  # noqa: F401 - the console-script fixture
 
 pytestmark = [pytest.mark.docker, pytest.mark.timeout(300)]
 
