@@ -224,4 +224,5 @@ def test_a_decoy_sweep_reports_lift_routing_and_wall_time_per_count(
     assert "Routing stress: csv-insights" in table
     rows = [line.split() for line in table.splitlines() if line.strip()[:1].isdigit()]
     assert [r[0] for r in rows] == ["0", "2"]
-    assert rows[1][5:9] == ["0.750", "0.000", "+0.750", "4/4"]  # the CI takes two columns
+    # the CI takes two columns; then used, skill_exec with, routing with / base, trials ok
+    assert rows[1][4:9] == ["2/2", "1.000", "0.750", "0.000", "4/4"]
