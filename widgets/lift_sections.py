@@ -11,6 +11,7 @@ from rich.text import Text
 
 from skillforge.models.lift import LiftReport
 from skillforge.report import facts as F
+from skillforge.report import headline as H
 
 
 VERDICT_STYLE = {"helps": "green", "hurts": "bold red", "inconclusive": "yellow"}
@@ -18,7 +19,7 @@ VERDICT_STYLE = {"helps": "green", "hurts": "bold red", "inconclusive": "yellow"
 
 def use_section(report: LiftReport) -> RenderableType:
     """"The agent used the skill in 7 of 8 cases", with each side's process metrics."""
-    text = F.use_text(report)
+    text = H.use_text(report)
     return Text(text, style="cyan") if text else ""
 
 
@@ -28,7 +29,7 @@ def pass_section(report: LiftReport) -> RenderableType:
     test = report.extra.pass_test
     if test is not None:
         line.append("\nPaired pass/fail: ", style="bold")
-        line.append(F.pass_test_text(report), style=VERDICT_STYLE.get(test.verdict, ""))
+        line.append(H.pass_test_text(report), style=VERDICT_STYLE.get(test.verdict, ""))
     if rows:
         line.append("\npass@k (with / base): ", style="dim")
         line.append("  ".join(f"k={k} {F.pct(w)} / {F.pct(b)}" for k, w, b in rows))

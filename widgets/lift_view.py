@@ -28,6 +28,7 @@ from textual.widgets import Static, TabbedContent, TabPane
 
 from skillforge.models.lift import LiftReport, RunComparison
 from skillforge.report import facts as F
+from skillforge.report import headline as H
 from widgets.agreement_view import AgreementView
 from widgets.ci_bars import VERDICT_STYLE, MetricTable, dimensions_table
 from widgets.heatmap import Heatmap, cell_detail, heat_legend
@@ -260,9 +261,9 @@ When the baseline ran an earlier version of the skill the label reads **version 
                     "with_skill", "baseline"] else ""]
         head.append("  " + " · ".join(b for b in bits if b), style="dim")
         overall = r.metrics.get("overall")
-        style = VERDICT_STYLE[F.headline_verdict(r)[0]] if overall and overall.lift is not None \
+        style = VERDICT_STYLE[H.headline_verdict(r)[0]] if overall and overall.lift is not None \
             else "dim"
-        title.update(Group(head, Text(F.headline(r, components=False), style=style)))
+        title.update(Group(head, Text(H.headline(r, components=False), style=style)))
 
     def _bar_width(self) -> int:
         return max(15, min(31, (self.size.width or 100) // 4) | 1)

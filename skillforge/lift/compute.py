@@ -51,8 +51,6 @@ from skillforge.models.lift import (
     VERSION_DELTA,
     AgreementReport,
     CaseRow,
-    Headline,
-    PassTest,
     CiMethod,
     Inventory,
     LiftExtra,
@@ -62,6 +60,7 @@ from skillforge.models.lift import (
     VerdictRule,
     WithheldVerdict,
 )
+from skillforge.models.verdicts import Headline, PassTest
 from skillforge.models.trial import (
     DIMENSIONS,
     OUTCOME_METRICS,

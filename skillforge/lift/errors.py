@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from skillforge.lift.proportions import fisher_p
 from skillforge.lift.stats import ALPHA
-from skillforge.models.lift import ErrorSummary
+from skillforge.models.verdicts import ErrorSummary
 from skillforge.models.trial import TrialRecord
 
 SIDES = ("with", "base")

@@ -28,7 +28,7 @@ from skillforge.lift.betting import bounded_interval
 from skillforge.lift.cases import CaseTrials
 from skillforge.lift.proportions import mcnemar_p, tango_interval, wilson_bounds
 from skillforge.lift.stats import ALPHA, CONFIDENCE, MIN_VERDICT_CASES, is_negative, is_positive
-from skillforge.models.lift import PassArm, PassTest, Verdict
+from skillforge.models.verdicts import PassArm, PassTest, Verdict
 
 
 def _arm(passes: float, n: int, confidence: float) -> PassArm:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from skillforge.lift.cases import CaseTrials
 from skillforge.lift.stats import mean
-from skillforge.models.lift import UseSummary
+from skillforge.models.verdicts import UseSummary
 from skillforge.models.trial import PROCESS_METRICS
 
 

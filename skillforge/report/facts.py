@@ -1,7 +1,7 @@
 """What a lift report says, as plain text pieces shared by the Markdown and HTML renderers.
 
-Both renderers take every number and sentence from here, so the two formats can never
-disagree. Pure functions over a `LiftReport`; nothing here escapes text (each renderer
+Both renderers take every number and sentence from here (and the leading sentences from
+skillforge.report.headline), so the two formats can never disagree. Pure functions over a `LiftReport`; nothing here escapes text (each renderer
 escapes for its own format).
 """
 
@@ -247,89 +247,6 @@ def missing_metric_notes(report: LiftReport) -> list[str]:
         listed = ", ".join(f"{m} ({k})" for m, k in unpaired.items())
         notes.append(f"Cases with a value on one side only, left out of that metric: {listed}.")
     return notes
-
-
-def headline(report: LiftReport, components: bool = True) -> str:
-    """One sentence for a room: the overall lift (with `components`, what it averages), its
-    interval and verdict; or why there is no number. The Lift tab leaves the components
-    out: its table lists them one row each right below."""
-    row = report.metrics.get("overall")
-    unmeasured = set(OUTCOME_METRICS) - {"grader"} <= set(report.extra.missing_metrics) \
-        and "grader" not in report.metrics
-    if report.extra.cases and unmeasured and (row is None or row.lift is None):
-        return ("No task metric was measured (no grader, no judge, no security scan), so "
-                "there is no overall lift: how the skill was used is not a lift.")
-    if row is None or row.lift is None:
-        paired = [(m, n) for m, n in paired_metrics(report) if m != "overall"]
-        if not paired:
-            return "No paired case yet: the overall lift cannot be computed."
-        listed = ", ".join(f"{m} on {n} case(s)" for m, n in paired)
-        return f"No overall lift: no case has an overall score on both sides. Paired: {listed}."
-    level = f"{100 * report.extra.confidence:g}%"
-    ci = f" ({level} CI {ci_text(row)})" if row.ci_low is not None else " (no interval)"
-    of = f" (mean of {', '.join(report.extra.overall_of)})" \
-        if components and report.extra.overall_of else ""
-    verdict, why = headline_verdict(report)
-    return f"Overall {report.extra.label}{of}: {signed(row.lift)}{ci}: {verdict}{why}, " \
-           f"over {row.n} paired case(s)."
-
-
-def headline_verdict(report: LiftReport) -> tuple[str, str]:
-    """(verdict, " (why)" or "") the headline leads with: `extra.headline` (overall, the
-    grader and the paired pass rate together), or overall's own in an older report."""
-    row = report.metrics.get("overall")
-    head = report.extra.headline
-    if head is None:
-        verdict = row.verdict if row is not None else "inconclusive"
-        withheld = report.extra.withheld.get("overall")
-        return verdict, f" ({withheld.reason})" if withheld is not None else ""
-    if head.note:
-        return head.verdict, f" ({head.note})"
-    withheld = report.extra.withheld.get("overall")
-    return head.verdict, f" ({withheld.reason})" if withheld is not None else ""
-
-
-def use_text(report: LiftReport) -> str:
-    """How the agent used the skill, with each side's process metrics ("" when unknown).
-    Never a lift: the baseline withholds the skill, so these differ by construction."""
-    use = report.extra.use
-    if use is None:
-        return ""
-    sides = [f"{m} {num(v.get('with'), 2)} with the skill, {num(v.get('base'), 2)} without"
-             for m, v in use.metrics.items()]
-    text = use.note
-    if sides:
-        text += " Process metrics (not a lift: the baseline cannot use the skill): " \
-                + "; ".join(sides) + "."
-    return text
-
-
-def pass_test_text(report: LiftReport) -> str:
-    """The paired pass/fail analysis in one sentence ("" without one)."""
-    t = report.extra.pass_test
-    if t is None:
-        return ""
-    w, b = t.with_, t.base
-
-    def arm(a) -> str:
-        ci = f"95% Wilson {pct(a.ci_low)}-{pct(a.ci_high)}"
-        if t.kind == "pairs":
-            return f"{a.passes:g} of {a.n} ({ci})"
-        return f"{pct(a.value)} on average over {a.n} cases ({ci})"
-
-    diff = f"difference {signed(t.diff)}"
-    if t.ci_low is not None and t.ci_high is not None:
-        diff += f" ({t.interval} 95% CI [{signed(t.ci_low)}, {signed(t.ci_high)}])"
-    if t.kind == "pairs":
-        split = (f"{t.base_only} case(s) pass only without the skill, {t.with_only} only "
-                 "with it")
-    else:
-        split = (f"{t.base_only} case(s) pass less often with the skill, {t.with_only} more "
-                 "often")
-    p = DASH if t.p_value is None else f"{t.p_value:.2g}"
-    verdict = t.verdict + (f" ({t.withheld})" if t.withheld else "")
-    return (f"with the skill {arm(w)}, without {arm(b)}; {diff}; {split} ({t.test} p = {p}): "
-            f"{verdict}.")
 
 
 def pass_line(report: LiftReport) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 from skillforge import __version__
 from skillforge.models.lift import LiftReport
 from skillforge.report import facts as F
+from skillforge.report import headline as H
 from skillforge.report import calibration as CAL
 from skillforge.report import ablation as AB
 from skillforge.report import skillcraft as SC
@@ -44,7 +45,7 @@ def _header(report: LiftReport) -> str:
     notes = "".join(f'<div class="note">{e(n)}</div>' for n in F.missing_metric_notes(report))
     return (f"<header><h1>{e(F.title(report))}</h1>"
             f'<div class="muted">{e(F.comparison(report))}</div>'
-            f'<div class="headline" id="headline">{big}<div><div>{e(F.headline(report))}</div>'
+            f'<div class="headline" id="headline">{big}<div><div>{e(H.headline(report))}</div>'
             f"<div>{e(F.pass_line(report))}</div></div></div>"
             f'<dl class="facts">{facts}</dl>'
             f'<p id="inventory"><strong>Inventory.</strong> {e(F.inventory_text(report))}</p>'
@@ -91,7 +92,7 @@ def _pass(report: LiftReport) -> str:
                 f"<td>{e(F.signed(p.g))}</td></tr>")
     main = _table(["", "with", "base", "g"], [rate_row])
     k_table = _table(["k", "pass@k with", "pass@k base"], k_rows) if k_rows else ""
-    test = F.pass_test_text(report)
+    test = H.pass_test_text(report)
     paired = (f'<p id="pass-test"><strong>Paired pass/fail.</strong> {e(test)}</p>'
               if test else "")
     return (f'<section id="pass"><h2>Pass rates</h2><p>{e(F.pass_line(report))}</p>{main}'
@@ -99,7 +100,7 @@ def _pass(report: LiftReport) -> str:
 
 
 def _use(report: LiftReport) -> str:
-    text = F.use_text(report)
+    text = H.use_text(report)
     if not text:
         return ""
     return f'<section id="use"><h2>How the skill was used</h2><p>{e(text)}</p></section>'

@@ -13,6 +13,7 @@ from typing import Any
 
 from skillforge.models.lift import LiftReport, MetricLift
 from skillforge.report import facts as F
+from skillforge.report import headline as H
 from skillforge.report import calibration as CAL
 from skillforge.report import ablation as AB
 from skillforge.report import skillcraft as SC
@@ -72,7 +73,7 @@ def _table(head: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def _header(report: LiftReport) -> list[str]:
-    lines = [f"# {md(F.title(report))}", "", f"> {md(F.headline(report))}", ""]
+    lines = [f"# {md(F.title(report))}", "", f"> {md(H.headline(report))}", ""]
     lines += [f"- **{k}**: {md(v)}" for k, v in F.header_facts(report)]
     lines += ["", f"**Inventory.** {md(F.inventory_text(report))}", ""]
     for note in F.missing_metric_notes(report):
@@ -102,7 +103,7 @@ def _lift_table(report: LiftReport) -> list[str]:
 
 
 def _use(report: LiftReport) -> list[str]:
-    text = F.use_text(report)
+    text = H.use_text(report)
     if not text:
         return []
     return ["## How the skill was used", "", md(text), ""]
@@ -110,7 +111,7 @@ def _use(report: LiftReport) -> list[str]:
 
 def _pass(report: LiftReport) -> list[str]:
     lines = ["## Pass rates", "", md(F.pass_line(report)), ""]
-    test = F.pass_test_text(report)
+    test = H.pass_test_text(report)
     if test:
         lines += [f"**Paired pass/fail.** {md(test)}", ""]
     k_rows = F.pass_at_k_rows(report)

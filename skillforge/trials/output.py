@@ -13,6 +13,7 @@ from skillforge.lift.cases import trial_overall
 from skillforge.models.lift import LiftReport
 from skillforge.models.trial import RunSpec, TrialRecord
 from skillforge.report import facts as F
+from skillforge.report import headline as H
 
 TRIAL_KEYS = ("case_id", "condition", "attempt", "status", "error", "error_stage", "metrics",
               "grader", "tokens_in", "tokens_out", "turns", "tool_calls", "wall_s",
@@ -68,7 +69,7 @@ def gate_failures(report: LiftReport) -> list[str]:
            and row.verdict == "hurts"]
     test = report.extra.pass_test
     if test is not None and test.verdict == "hurts":
-        out.append(f"pass rate: {F.pass_test_text(report)}")
+        out.append(f"pass rate: {H.pass_test_text(report)}")
     if report.extra.errors.one_sided:
         out.append(f"errors: {report.extra.errors.note}")
     return out
@@ -103,15 +104,15 @@ def lift_table(report: LiftReport) -> Group:
                 style="bold")
     overall = report.metrics.get("overall")
     verdict = overall.verdict if overall is not None and overall.n else ""
-    parts: list[Any] = [head, Text(F.headline(report), style=VERDICT_STYLE.get(verdict, "")),
+    parts: list[Any] = [head, Text(H.headline(report), style=VERDICT_STYLE.get(verdict, "")),
                         table]
-    use = F.use_text(report)
+    use = H.use_text(report)
     if use:
         parts.append(Text(f"use (not lift): {use}", style="cyan"))
     parts.append(Text(F.pass_line(report), style="dim"))
     test = report.extra.pass_test
     if test is not None:
-        parts.append(Text(f"paired pass/fail: {F.pass_test_text(report)}",
+        parts.append(Text(f"paired pass/fail: {H.pass_test_text(report)}",
                           style=VERDICT_STYLE.get(test.verdict, "dim")))
     if report.extra.errors.note:
         parts.append(Text(report.extra.errors.note,

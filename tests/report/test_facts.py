@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from skillforge.models.lift import SamplePlan
 from skillforge.report import facts as F
+from skillforge.report import headline as H
 from tests.report.handbuilt import hand_report
 
 
@@ -59,11 +60,11 @@ def test_gain_is_explained_when_undefined():
 def test_headline_without_pairs():
     report = hand_report()
     report.metrics["overall"].lift = None
-    assert F.headline(report).startswith("No overall lift: no case has an overall score on "
+    assert H.headline(report).startswith("No overall lift: no case has an overall score on "
                                          "both sides. Paired: accuracy on 10 case(s), ")
     for row in report.metrics.values():
         row.n = 0
-    assert F.headline(report) == "No paired case yet: the overall lift cannot be computed."
+    assert H.headline(report) == "No paired case yet: the overall lift cannot be computed."
 
 
 def test_a_run_paired_on_the_grader_only_has_the_grader_as_its_overall():
@@ -76,7 +77,7 @@ def test_a_run_paired_on_the_grader_only_has_the_grader_as_its_overall():
               for cond in ("with_skill", "baseline")]
     report = compute_lift(trials, case_ids=["a", "b"])
     assert report.metrics["grader"].n == 2 and report.metrics["overall"].n == 2
-    assert F.headline(report) == ("Overall Skill Lift (mean of grader): 0.000 (95% CI "
+    assert H.headline(report) == ("Overall Skill Lift (mean of grader): 0.000 (95% CI "
                                   "[-1.000, +1.000]): inconclusive (too few cases), over 2 "
                                   "paired case(s).")
     assert F.inventory_text(report) == "4 trials: 4 ok, 0 error, 0 timeout."
@@ -91,8 +92,8 @@ def test_a_run_that_measured_only_how_the_skill_was_used_has_no_headline_number(
               for cond in ("with_skill", "baseline")]
     report = compute_lift(trials)
     assert report.metrics["overall"].n == 0
-    assert F.headline(report).startswith("No task metric was measured")
-    assert F.use_text(report).startswith("The agent used the skill in 2 of 2 cases")
+    assert H.headline(report).startswith("No task metric was measured")
+    assert H.use_text(report).startswith("The agent used the skill in 2 of 2 cases")
 
 
 def test_missing_sides_are_told_apart_from_unscored_ones():
@@ -107,4 +108,4 @@ def test_missing_sides_are_told_apart_from_unscored_ones():
             "only and are left out of the overall lift (not imputed).") in text
     assert "Paired cases per metric" not in text  # nothing is paired on more than overall
     # Nothing paired at all: the old sentence still holds.
-    assert F.headline(compute_lift([], case_ids=[])).startswith("No paired case yet")
+    assert H.headline(compute_lift([], case_ids=[])).startswith("No paired case yet")

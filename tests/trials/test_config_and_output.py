@@ -10,7 +10,8 @@ from rich.console import Console
 
 from sessions.store import RunStore
 from skillforge.models.config import Settings, TrialConfig
-from skillforge.models.lift import ErrorSummary, LiftReport, MetricLift, PassArm, PassTest
+from skillforge.models.lift import LiftReport, MetricLift
+from skillforge.models.verdicts import ErrorSummary, PassArm, PassTest
 from skillforge.models.trial import RunRecord, RunSpec, TrialRecord
 from skillforge.trials.config import TrialConfigError, build_run_spec
 from skillforge.trials.events import (
