@@ -8,7 +8,7 @@ where the two sides disagree.
 - One attempt per side on every paired case (`pairs`): the 2x2 table of the cases (both
   pass, only with the skill, only without, neither), Tango's score interval for the
   difference and the exact McNemar test on the discordant cases. Eight cases that fail only
-  with the skill give McNemar p = 0.0078 and Tango's [-1, -0.68]: hurts.
+  with the skill give McNemar p = 0.0078 and Tango's [-1, -0.35]: hurts.
 - Several attempts (`rates`): a case's outcome is its pass rate on each side (attempts of
   one case are not independent pairs), the difference's interval is the bounded betting one
   over the cases' rate differences, the test the exact sign test over the cases whose rates

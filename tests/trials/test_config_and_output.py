@@ -123,7 +123,7 @@ def test_the_gate_fails_on_a_pass_rate_drop_and_on_one_sided_errors():
     report.extra.pass_test = PassTest(kind="pairs", n=8, with_only=0, base_only=8, both=0,
                                       neither=0, with_=PassArm(passes=0, n=8, value=0.0),
                                       base=PassArm(passes=8, n=8, value=1.0), diff=-1.0,
-                                      ci_low=-1.0, ci_high=-0.68, interval="Tango score",
+                                      ci_low=-1.0, ci_high=-0.35, interval="Tango score",
                                       test="exact McNemar", p_value=0.0078, verdict="hurts")
     report.extra.errors = ErrorSummary(trials={"with": 8, "base": 8},
                                        excluded={"with": 7, "base": 0}, p_value=0.0014,
