@@ -80,8 +80,8 @@ class AblationReport(BaseModel):
     task_metrics: list[str] = Field(default_factory=list)
     routing_metrics: list[str] = Field(default_factory=list)
     target_half_width: float = 0.05
-    min_cases: int = 5
-    ci_method: str = "skew-t"
+    min_cases: int = 6
+    ci_method: str = "bounded"
     parts: list[PartEffect] = Field(default_factory=list)
     # Parts the run asked for with no trial on either side (nothing to compare).
     missing: list[str] = Field(default_factory=list)

@@ -53,7 +53,7 @@ def intro(cal: CalibrationReport) -> str:
             "criterion: mean absolute error and bias (judge minus author) on the metric's "
             "scale (0-1 for trial metrics, 0-10 for criteria), Spearman's ρ and Cohen's κ with "
             "quadratic weights over the scale in 11 bins, each with a 95% bootstrap interval "
-            "over labels (the lift's studentized bootstrap for MAE and bias, percentiles of the "
+            "over labels (a studentized bootstrap for MAE and bias, percentiles of the "
             f"same resamples for ρ and κ; none below 10 labels). A judge is \"{NOT_CALIBRATED}\" "
             f"when κ < {bar.min_kappa:g} with at least {bar.min_labels} labels ([judge] "
             "calibration_kappa, calibration_min_labels); with fewer labels it is not shown to "
