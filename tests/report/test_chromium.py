@@ -1,6 +1,6 @@
 """The HTML report in a real browser: Debian's headless Chromium opens the file, and
 
-- the screenshot is a 1280x2000 PNG with real content (many colours, the verdict blue);
+- the screenshot is a 1280x2000 PNG with real content (many colours, the verdict's colour);
 - the rendered DOM holds every metric row with its lift, the heatmap rows, the side-by-side;
 - the console stayed silent (no error, no message at all: the page has no script);
 - the page asked the network for nothing (Chromium's own net log, page requests only);
@@ -22,8 +22,10 @@ from pathlib import Path
 import pytest
 
 from skillforge.report import facts as F
+from skillforge.report import headline as H
 from skillforge.report import render_html
-from skillforge.report.svg import POSITIVE
+from skillforge.report.method import verdict_cell
+from skillforge.report.svg import VERDICT_COLOUR
 from tests.conftest import ROOT
 from tests.report.dom import Dom
 from tests.report.png import header, top_pixels
@@ -113,8 +115,11 @@ def test_screenshot_is_a_sane_png_with_real_content(rendered):
     assert len(colours) > 200, f"only {len(colours)} colours: the page looks blank"
     white = colours.get((255, 255, 255), 0) + colours.get((255, 255, 255, 255), 0)
     assert white < 0.95 * len(pixels)
-    helps_blue = sum(n for c, n in colours.items() if c[:3] == POSITIVE)
-    assert helps_blue > 300, "the 'helps' badge and CI bars are not painted"
+    verdict = H.headline_verdict(rendered["report"])[0]
+    hex_colour = VERDICT_COLOUR[verdict].lstrip("#")
+    rgb = tuple(int(hex_colour[i:i + 2], 16) for i in (0, 2, 4))
+    painted = sum(n for c, n in colours.items() if c[:3] == rgb)
+    assert painted > 300, f"the {verdict!r} badge and CI bars are not painted"
 
 
 def test_the_rendered_dom_has_every_metric_row_and_the_figures(rendered):
@@ -123,10 +128,12 @@ def test_the_rendered_dom_has_every_metric_row_and_the_figures(rendered):
     for metric, row in report.metrics.items():
         cells = dom.row(data_metric=metric).cells
         assert cells[0] == metric and cells[3] == F.signed(row.lift)
-    assert dom.row(data_metric="overall").cells[-1] == "▲ helps"
+    assert dom.row(data_metric="overall").cells[-1] == verdict_cell(report, "overall")
     assert len(re.findall(r'<g class="hm-row"', rendered["dom"])) == len(report.extra.cases)
     assert rendered["dom"].count('<div class="sbs">') == 2
-    assert "Overall Skill Lift: +0.171" in dom.text
+    assert H.headline(report) in dom.text
+    assert "Overall Skill Lift (mean of grader, accuracy, goal_accuracy, behavior_check, " \
+        "security): +0.098" in dom.text
 
 
 def test_no_console_output_and_no_network_request(rendered):
