@@ -21,7 +21,7 @@ import shlex
 from pathlib import Path
 
 from skillforge.sandbox.base import GRADER_DIR, LOGS_DIR, WORKSPACE
-from skillforge.sandbox.grading import grader_plan
+from skillforge.sandbox.grading import GRADER_ENV, grader_plan
 
 TESTS_DIR = "/tests"  # where Harbor uploads the task's tests/ folder
 TESTS_GRADER_DIR = f"{TESTS_DIR}/grader"
@@ -41,7 +41,7 @@ rm -f {verifier}/reward.txt {verifier}/reward.json
 
 _GRADED = """\
 rm -rf {grader_logs} && mkdir -p {grader_logs}
-export GRADER_WORKSPACE={workspace} GRADER_LOG_DIR={grader_logs}
+export {environment}
 cd {workdir} || {{ echo "skillforge: {workdir} is missing" >&2; exit 1; }}
 {command}
 code=$?
@@ -93,7 +93,8 @@ def render_test_sh(case_id: str, grader: str | None, command: str | None,
               if grader else "The case has no grader: writes a marker reward (see below)."))
     if grader is None or command is None:
         return head + _UNGRADED.format(case=label, key=NO_GRADER_KEY, verifier=VERIFIER_LOGS)
-    return head + _GRADED.format(grader_logs=GRADER_LOGS, workspace=WORKSPACE,
+    environment = " ".join(f"{k}={shlex.quote(_in_tests(v))}" for k, v in GRADER_ENV.items())
+    return head + _GRADED.format(grader_logs=GRADER_LOGS, environment=environment,
                                  workdir=shlex.quote(workdir), command=command,
                                  verifier=VERIFIER_LOGS)
 

@@ -13,10 +13,10 @@ import asyncio
 import io
 import tarfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import PurePosixPath
 from types import TracebackType
-from typing import Self
+from typing import Any, BinaryIO, Self
 
 from pydantic import BaseModel, Field
 
@@ -202,6 +202,19 @@ class Sandbox(abc.ABC):
     async def copy_out(self, path: str, max_bytes: int = 256 * 1024 * 1024) -> bytes:
         """A tar of `path` (file or folder) as it is in the sandbox."""
 
+    async def copy_out_to(self, path: str, sink: BinaryIO,
+                          max_bytes: int = 256 * 1024 * 1024) -> None:
+        """`copy_out` written to `sink` (a backend that can, streams it: Docker does)."""
+        sink.write(await self.copy_out(path, max_bytes=max_bytes))
+
+    async def put_archive_stream(self, feed: Callable[[Any], Any], dest: str = "/") -> Any:
+        """Extract under `dest` the tar that `feed(writer)` writes; returns what `feed`
+        returned (a backend that can, streams it into the sandbox: Docker does)."""
+        buf = io.BytesIO()
+        result = feed(buf)
+        await self.put_archive(buf.getvalue(), dest)
+        return result
+
     async def get_file(self, path: str, max_bytes: int = 16 * 1024 * 1024) -> bytes:
         """The bytes of one file in the sandbox."""
         return single_file_from_tar(await self.copy_out(path, max_bytes=max_bytes + 65536), path)
@@ -220,6 +233,12 @@ class Sandbox(abc.ABC):
     @abc.abstractmethod
     async def kill_user_processes(self) -> None:
         """Kill every process the agent user still runs (before grading)."""
+
+    async def kill_all_processes(self) -> None:
+        """Kill every process but the sandbox's own (after a grader ran as root: what it
+        started, forked children that left its process group included). The local sandbox
+        can only end the process groups it started."""
+        await self.kill_user_processes()
 
 
 async def _shielded(coro) -> None:

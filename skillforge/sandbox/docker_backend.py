@@ -38,7 +38,7 @@ from skillforge.sandbox.labels import owner_labels
 from skillforge.sandbox.layout import with_layout
 from skillforge.sandbox.mounts import for_mounts, path_with_tools, tmpfs_options
 from skillforge.sandbox.reaper import reap_once, track, untrack
-from skillforge.sandbox.tar_exec import extract, pack
+from skillforge.sandbox.tar_exec import extract, extract_stream, pack, pack_to
 
 # The first stderr line of every command is this marker with the command's pid, so a
 # timeout can kill its process group; it is stripped before anyone sees stderr.
@@ -134,7 +134,10 @@ class DockerSandbox(Sandbox):
             # Only root holds these (the copy-in `tar` sets owners under /skills and
             # /workspace); the agent's uid gets no capability, and no-new-privileges stops
             # it from gaining one.
-            cap_add=["CHOWN", "DAC_OVERRIDE", "FOWNER"],
+            cap_add=["CHOWN", "DAC_OVERRIDE", "FOWNER"]
+            # The grader runs as root and may run the agent's code as the agent's uid
+            # (docs/graders.md): only a grading container can change uids.
+            + (["SETUID", "SETGID"] if spec.grading else []),
             security_opt=["no-new-privileges"],
             ulimits=ulimits,
         )
@@ -231,6 +234,14 @@ class DockerSandbox(Sandbox):
 
     async def copy_out(self, path: str, max_bytes: int = 256 * 1024 * 1024) -> bytes:
         return await self._run(pack, self.client, self._require(), path, max_bytes)
+
+    async def copy_out_to(self, path: str, sink, max_bytes: int = 256 * 1024 * 1024) -> None:
+        await self._run(pack_to, self.client, self._require(), path, sink, max_bytes)
+
+    async def put_archive_stream(self, feed, dest: str = "/"):
+        # Only what lies under the mounts may be written (for_mounts, for bytes); a streamed
+        # tar is the caller's to keep there (the grading copy holds /workspace only).
+        return await self._run(extract_stream, self.client, self._require(), feed, dest)
 
     # --- commands --------------------------------------------------------------------------
     async def exec(self, cmd: str | Sequence[str], timeout_s: float = 120,
@@ -357,6 +368,25 @@ class DockerSandbox(Sandbox):
         self._broken = f"the sandbox was stopped: the agent's processes could not be killed " \
                        f"({reason})"
         await self._run(self._kill_container)
+
+    async def kill_all_processes(self) -> None:
+        """Kill every process in the container but init and its main `sleep` (the oldest
+        child of init: nothing started later can take a lower pid), over a few passes so
+        that what forks while it runs is caught too."""
+        if self._broken or self.container_id is None or self._removed:
+            return
+        script = ("main=$(tr ' ' '\\n' < /proc/1/task/1/children | sort -n | head -n 1); "
+                  "for pass in 1 2 3 4 5; do left=0; for d in /proc/[0-9]*; do "
+                  "p=${d#/proc/}; case $p in 1|$main|$$) continue;; esac; "
+                  "kill -KILL $p 2>/dev/null && left=1; done; "
+                  "[ $left = 0 ] && break; done; echo done")
+        try:
+            result = await self.exec(script, timeout_s=15, user="0:0")
+        except SandboxError:
+            result = None
+        if result is None or result.stdout.strip() != "done":
+            self._broken = "the sandbox was stopped: the grader's processes could not be killed"
+            await self._run(self._kill_container)
 
     def _kill_container(self) -> None:
         with contextlib.suppress(Exception):  # already gone is fine

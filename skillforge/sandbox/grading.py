@@ -1,14 +1,24 @@
-"""Running a case's bring-your-own grader after the agent stops (CONTRACTS.md section 4).
+"""Running a case's bring-your-own grader after the agent stops (CONTRACTS.md section 4;
+the whole contract, for grader authors: docs/graders.md).
 
 The grade must not be forgeable by the thing being graded. So the grader never runs where
-the agent ran: every process the agent left is killed, its final `/workspace` is copied
-out, and the grader runs in a *fresh* sandbox of the same image holding only that
-workspace and the grader (at `/grader/`, a folder the agent never saw). Nothing the agent
-or a skill script left elsewhere (files in HOME such as `usercustomize.py`, `.pth` hooks,
-rc files, programs earlier on PATH, background processes, a reward file written early)
-exists there. Symlinks in the workspace that point outside it are dropped on the way.
-The grader writes `/logs/grader/reward.txt` (one number in [0, 1]) or
-`/logs/grader/reward.json` (a flat object of numbers).
+the agent ran: every process the agent left is killed, its final `/workspace` is streamed
+out to a spool file on the host (never whole in memory), and the grader runs in a *fresh*
+sandbox of the same image holding only a copy of that workspace and the grader (at
+`/grader/`, a folder the agent never saw). Nothing the agent or a skill script left
+elsewhere (files in HOME such as `usercustomize.py`, `.pth` hooks, rc files, programs
+earlier on PATH, background processes, a reward file written early) exists there. In the
+copy every path resolves inside it (skillforge.sandbox.workspace_copy: a link that leads
+out, even through a chain of links, is replaced by a marker).
+
+How the grader runs: as root, from /grader (never from the agent's /workspace, so no
+agent-written `json.py` shadows a module), with a clean environment (its own HOME,
+PYTHONSAFEPATH=1, no user site-packages), a Python grader through a launcher that ends the
+process as soon as the grader returns (exit hooks of code it imported never run). It writes
+`/logs/grader/reward.txt` (one number in [0, 1]) or `/logs/grader/reward.json` (a flat
+object of numbers) into a folder only root may write; whatever it started is killed before
+the reward is read. `/grader/.skillforge/as-agent CMD...` runs CMD as the agent's uid, for
+graders that must run the agent's code: that code then cannot touch the reward.
 """
 
 from __future__ import annotations
@@ -18,6 +28,7 @@ import json
 import math
 import shlex
 import tarfile
+import tempfile
 from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, Field
@@ -33,8 +44,72 @@ from skillforge.sandbox.base import (
     Sandbox,
     SandboxError,
 )
+from skillforge.sandbox.workspace_copy import CopyReport, copy_workspace
 
 GRADER_LOGS = f"{LOGS_DIR}/grader"
+# The grader runs as root, in a container of its own: it may need to read every file the
+# agent left and to run the agent's code as the agent's uid (as-agent below).
+GRADER_USER = "0:0"
+# skillforge's own files beside the grader: its launcher, its HOME, the as-agent helper.
+SUPPORT_DIR = f"{GRADER_DIR}/.skillforge"
+GRADER_HOME = f"{SUPPORT_DIR}/home"
+LAUNCHER = f"{SUPPORT_DIR}/launch.py"
+# The grader's output and exit code: root's, written by the wrapper around it.
+RUN_DIR = f"{SUPPORT_DIR}/run"
+AS_AGENT = f"{SUPPORT_DIR}/as-agent"
+# What a grader's process sees: nothing of the agent's environment.
+GRADER_ENV = {
+    "GRADER_WORKSPACE": WORKSPACE,
+    "GRADER_LOG_DIR": GRADER_LOGS,
+    "HOME": GRADER_HOME,
+    "PYTHONSAFEPATH": "1",
+    "PYTHONNOUSERSITE": "1",
+    "PYTHONDONTWRITEBYTECODE": "1",
+    "SKILLFORGE_AS_AGENT": AS_AGENT,
+}
+_LAUNCH_PY = '''"""skillforge's launcher for a Python grader (docs/graders.md).
+
+Runs the grader as `python3 GRADER ARGS...` would (its folder first on sys.path, run as
+__main__), then ends the process at once after flushing its output: no exit hook (atexit,
+a daemon thread) of code the grader imported can run after it wrote its reward.
+"""
+import os
+import runpy
+import sys
+import traceback
+
+script = sys.argv[1]
+sys.argv = sys.argv[1:]
+sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+code = 0
+try:
+    runpy.run_path(script, run_name="__main__")
+except SystemExit as exc:
+    if exc.code is None or isinstance(exc.code, int):
+        code = exc.code or 0
+    else:
+        print(exc.code, file=sys.stderr)
+        code = 1
+except BaseException:
+    traceback.print_exc()
+    code = 1
+try:
+    sys.stdout.flush()
+    sys.stderr.flush()
+finally:
+    os._exit(code)
+'''
+_AS_AGENT_SH = f"""#!/bin/sh
+# as-agent CMD [ARG...]: run CMD as the agent's uid ({AGENT_UID}), for a grader that must run
+# the agent's code (docs/graders.md): so run, that code cannot write the reward, which only
+# root may. Without root (the local sandbox, a bare checkout) it runs CMD as it is.
+if [ "$(id -u)" != 0 ]; then exec "$@"; fi
+if command -v setpriv >/dev/null 2>&1; then
+  exec setpriv --reuid={AGENT_UID} --regid={AGENT_GID} --clear-groups -- "$@"
+fi
+exec python3 -c 'import os, sys; os.setgroups([]); os.setgid({AGENT_GID}); os.setuid({AGENT_UID}); \
+os.execvp(sys.argv[1], sys.argv[1:])' "$@"
+"""
 DEFAULT_GRADER_TIMEOUT_S = 120
 # The grading sandbox outlives the grader's own timeout by this much (start, copy-out).
 GRADING_MARGIN_S = 60
@@ -51,39 +126,56 @@ class GraderResult(BaseModel):
     detail: dict[str, float] | None = None
     exec: ExecResult
     source: str = Field(description="reward.txt or reward.json")
+    # What the grader's copy of the workspace kept and changed (workspace_copy.CopyReport).
+    workspace: dict | None = None
 
 
 def grader_plan(skill_root: Path, grader: str) -> tuple[bytes, list[str] | str, str]:
     """(archive for "/", command, workdir) for a case's `grader` field.
 
     A path to a file of the skill (e.g. evals/graders/check.py) stages that file's folder
-    at /grader/ and runs the file (python3 for .py, sh for .sh, else directly when
-    executable). Anything else is a shell command run in /grader, which then holds the
-    skill's evals/ folder (so `python3 evals/graders/check.py --strict` works).
+    at /grader/ and runs the file (python3 through skillforge's launcher for .py, sh for
+    .sh, else directly when executable). Anything else is a shell command, which then finds
+    the skill's evals/ folder in /grader (so `python3 evals/graders/check.py --strict`
+    works). Either way it runs from /grader, never from the agent's /workspace, and the
+    archive also holds skillforge's launcher, the grader's HOME and `as-agent`.
     """
     root = Path(skill_root)
     builder = TarBuilder()
     rel = PurePosixPath(grader.strip())
     candidate = (root / grader.strip()).resolve()
     inside = root.resolve() in candidate.parents
+    cmd: list[str] | str
     if not rel.is_absolute() and inside and candidate.is_file():
         _add_folder(builder, candidate.parent, GRADER_DIR)
         target = f"{GRADER_DIR}/{candidate.name}"
         if candidate.suffix == ".py":
-            cmd: list[str] | str = ["python3", target]
+            cmd = ["python3", LAUNCHER, target]
         elif candidate.suffix in (".sh", ".bash"):
             cmd = ["sh", target]
         elif candidate.stat().st_mode & 0o111:
             cmd = [target]
         else:
             cmd = ["sh", target]
-        return builder.getvalue(), cmd, WORKSPACE
-    evals = root / "evals"
-    if evals.is_dir():
-        _add_folder(builder, evals, f"{GRADER_DIR}/evals")
     else:
-        builder.add_dir(GRADER_DIR)
-    return builder.getvalue(), grader, GRADER_DIR
+        evals = root / "evals"
+        if evals.is_dir():
+            _add_folder(builder, evals, f"{GRADER_DIR}/evals")
+        else:
+            builder.add_dir(GRADER_DIR)
+        cmd = grader
+    _add_support(builder)
+    return builder.getvalue(), cmd, GRADER_DIR
+
+
+def _add_support(builder: TarBuilder) -> None:
+    """skillforge's files in /grader/.skillforge, root's and read-only to everyone else,
+    and the reward folder, which only root may write."""
+    builder.add_dir(SUPPORT_DIR, mode=0o755)
+    builder.add_dir(GRADER_HOME, mode=0o700)
+    builder.add_dir(RUN_DIR, mode=0o700)
+    builder.add_file(LAUNCHER, _LAUNCH_PY.encode(), mode=0o644)
+    builder.add_file(AS_AGENT, _AS_AGENT_SH.encode(), mode=0o755)
 
 
 def _add_folder(builder: TarBuilder, folder: Path, dest: str) -> None:
@@ -147,70 +239,91 @@ def _files_in(tar_bytes: bytes) -> dict[str, bytes]:
     return out
 
 
-def workspace_for_grading(workspace_tar: bytes) -> tuple[bytes, list[str]]:
-    """The agent's workspace tar, minus links that lead outside it; (tar, dropped paths)."""
+def grading_layout() -> bytes:
+    """The folders a grading sandbox sets over the trial layout: /logs (the agent's in a
+    trial) and /logs/grader, root's, so nothing running as the agent's uid can write,
+    remove or swap the reward."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for path in (LOGS_DIR, GRADER_LOGS):
+            info = tarfile.TarInfo(path.strip("/"))
+            info.type, info.mode, info.uid, info.gid = tarfile.DIRTYPE, 0o755, 0, 0
+            tar.addfile(info)
+    return buf.getvalue()
+
+
+def workspace_for_grading(workspace_tar: bytes) -> tuple[bytes, CopyReport]:
+    """The grader's copy of a workspace tar, in memory (skillforge.sandbox.workspace_copy;
+    run_grader streams the same copy instead)."""
     out = io.BytesIO()
-    dropped: list[str] = []
-    root = PurePosixPath(WORKSPACE)
-    with tarfile.open(fileobj=io.BytesIO(workspace_tar)) as src, \
-            tarfile.open(fileobj=out, mode="w", format=tarfile.PAX_FORMAT) as dst:
-        for member in src:
-            path = PurePosixPath("/", member.name)
-            if root != path and root not in path.parents:
-                dropped.append(str(path))
-                continue
-            if member.issym() or member.islnk():
-                base = path.parent if member.issym() else PurePosixPath("/")
-                target = _normal(base / member.linkname)
-                if target != root and root not in target.parents:
-                    dropped.append(str(path))
-                    continue
-            elif not (member.isfile() or member.isdir()):
-                dropped.append(str(path))  # devices and fifos have no place in a grade
-                continue
-            dst.addfile(member, src.extractfile(member) if member.isfile() else None)
-        logs = tarfile.TarInfo(GRADER_LOGS.strip("/"))
-        logs.type, logs.mode, logs.uid, logs.gid = tarfile.DIRTYPE, 0o755, AGENT_UID, AGENT_GID
-        dst.addfile(logs)
-    return out.getvalue(), dropped
-
-
-def _normal(path: PurePosixPath) -> PurePosixPath:
-    """`path` with `.` and `..` resolved lexically (the link is never followed)."""
-    parts: list[str] = []
-    for part in path.parts[1:]:
-        if part == "..":
-            if parts:
-                parts.pop()
-        elif part not in ("", "."):
-            parts.append(part)
-    return PurePosixPath("/", *parts)
+    report = copy_workspace(io.BytesIO(workspace_tar), out)
+    return out.getvalue(), report
 
 
 async def run_grader(sandbox: Sandbox, skill_root: Path, grader: str,
                      timeout_s: float = DEFAULT_GRADER_TIMEOUT_S) -> GraderResult:
     """Run `grader` on the final workspace of `sandbox` (after the agent stopped), in a
-    fresh sandbox of the same backend and image; return its reward."""
+    fresh sandbox of the same backend and image; return its reward.
+
+    The workspace travels through a spool file on the host's disk (at most the trial's
+    disk budget), never whole in memory."""
     archive, cmd, workdir = grader_plan(skill_root, grader)
     await sandbox.kill_user_processes()
-    try:
-        workspace = await sandbox.copy_out(WORKSPACE, max_bytes=sandbox.spec.disk_mb << 20)
-    except SandboxError as exc:
-        raise GraderError(f"could not copy the agent's workspace out for grader {grader}: "
-                          f"{exc}") from exc
-    workspace, _dropped = workspace_for_grading(workspace)
-    timeout_s = min(timeout_s, max(1.0, sandbox.remaining_s))
-    spec = sandbox.spec.model_copy(update={
-        "grading": True, "network": False, "timeout_sec": timeout_s + GRADING_MARGIN_S})
-    async with sandbox.sibling(spec, concat_tars(workspace, archive)) as fresh:
-        return await _grade(fresh, grader, cmd, workdir, timeout_s)
+    with tempfile.TemporaryFile(prefix="skillforge-workspace-") as spool:
+        try:
+            await sandbox.copy_out_to(WORKSPACE, spool, max_bytes=sandbox.spec.disk_mb << 20)
+        except SandboxError as exc:
+            raise GraderError(f"could not copy the agent's workspace out for grader {grader}: "
+                              f"{exc}") from exc
+        spool.seek(0)
+        timeout_s = min(timeout_s, max(1.0, sandbox.remaining_s))
+        spec = sandbox.spec.model_copy(update={
+            "grading": True, "network": False, "env": {"HOME": GRADER_HOME},
+            "timeout_sec": timeout_s + GRADING_MARGIN_S})
+        async with sandbox.sibling(spec, concat_tars(grading_layout(), archive)) as fresh:
+            try:
+                report = await fresh.put_archive_stream(
+                    lambda writer: copy_workspace(spool, writer), "/")
+            except (SandboxError, tarfile.TarError) as exc:
+                raise GraderError(f"the agent's workspace could not be copied for grader "
+                                  f"{grader}: {exc}") from exc
+            result = await _grade(fresh, grader, cmd, workdir, timeout_s)
+            result.workspace = report.evidence()
+            return result
+
+
+def _wrapped(cmd: list[str] | str) -> list[str]:
+    """argv that runs the grader with its output in files of RUN_DIR and its exit code in
+    RUN_DIR/rc: the command ends when the grader does, even when something it started
+    (a forked child of code it imported) still holds its output open."""
+    keep = f'> {RUN_DIR}/stdout 2> {RUN_DIR}/stderr; echo $? > {RUN_DIR}/rc'
+    if isinstance(cmd, list):
+        return ["sh", "-c", f'"$@" {keep}', "grader", *cmd]
+    return ["sh", "-c", f'sh -c "$1" {keep}', "grader", cmd]
+
+
+async def _grader_output(sandbox: Sandbox, result: ExecResult) -> ExecResult:
+    """The grader's exit code and output, read back from RUN_DIR (the last 48 KiB of
+    each stream) once everything it started is gone."""
+    read = await sandbox.exec(
+        f"cat {RUN_DIR}/rc 2>/dev/null; echo; tail -c 49152 {RUN_DIR}/stdout 2>/dev/null",
+        timeout_s=20, user=GRADER_USER, max_output=1 << 17)
+    err = await sandbox.exec(f"tail -c 49152 {RUN_DIR}/stderr 2>/dev/null", timeout_s=20,
+                             user=GRADER_USER, max_output=1 << 17)
+    rc, _, out = read.stdout.partition("\n")
+    code = int(rc) if rc.strip().isdigit() and not result.timed_out else None
+    return result.model_copy(update={"exit_code": code, "stdout": out, "stderr": err.stdout})
 
 
 async def _grade(sandbox: Sandbox, grader: str, cmd: list[str] | str, workdir: str,
                  timeout_s: float) -> GraderResult:
-    env = {"GRADER_WORKSPACE": WORKSPACE, "GRADER_LOG_DIR": GRADER_LOGS}
-    result = await sandbox.exec(cmd, timeout_s=timeout_s, env=env, workdir=workdir)
+    started = await sandbox.exec(_wrapped(cmd), timeout_s=timeout_s, env=GRADER_ENV,
+                                 workdir=workdir, user=GRADER_USER)
     shown = " ".join(shlex.quote(c) for c in cmd) if isinstance(cmd, list) else cmd
+    # Whatever the grader started (or code it ran, forked children included) ends before
+    # the reward is read.
+    await sandbox.kill_all_processes()
+    result = await _grader_output(sandbox, started)
     if result.timed_out:
         raise GraderError(f"grader {grader} did not finish within {timeout_s:.0f} s "
                           f"(command: {shown})")

@@ -270,7 +270,8 @@ class _Trial:
             evidence["grader"] = MetricEvidence(evidence={
                 "source": self.grade.source, "detail": self.grade.detail,
                 "exit_code": self.grade.exec.exit_code,
-                "output": (self.grade.exec.stdout + self.grade.exec.stderr)[-2000:]})
+                "output": (self.grade.exec.stdout + self.grade.exec.stderr)[-2000:],
+                "workspace": self.grade.workspace})
         elif self.grader_error is not None:
             rec.metrics["grader"] = 0.0
             evidence["grader"] = MetricEvidence(evidence={

@@ -141,8 +141,13 @@ def test_tests_folder_holds_the_grader_and_a_script_that_runs_it(export_csv):
                                    "check_monthly_revenue.py").read_bytes()
     script = (tests / "test.sh").read_text()
     assert script.startswith("#!/bin/sh\n")
-    assert "python3 /tests/grader/check_monthly_revenue.py" in script
-    assert "GRADER_LOG_DIR=/logs/grader" in script
+    # run as the local runner runs it: the launcher, from the grader's folder, clean env
+    assert ("python3 /tests/grader/.skillforge/launch.py /tests/grader/check_monthly_revenue.py"
+            in script)
+    assert "cd /tests/grader" in script
+    assert "GRADER_LOG_DIR=/logs/grader" in script and "PYTHONSAFEPATH=1" in script
+    assert "HOME=/tests/grader/.skillforge/home" in script
+    assert (tests / "grader" / ".skillforge" / "launch.py").is_file()
     assert "rm -f /logs/verifier/reward.txt /logs/verifier/reward.json" in script
 
 

@@ -1,10 +1,12 @@
 """A skill cannot forge its own grade: what the agent leaves behind never runs in grading.
 
-The threat (seen in an audit): a skill script writes `usercustomize.py` into the agent's
+The threat (seen in audits): a skill script writes `usercustomize.py` into the agent's
 user site-packages with an `atexit` hook that writes reward 1; when the grader ran in the
-agent's container as the same uid with the same HOME, every grader reported 1.0. Each test
-below plants one such trap as the agent user, on a task the agent never did (no
-/workspace/answer.txt), then grades: the reward must stay 0. A control shows the grader
+agent's container as the same uid with the same HOME, every grader reported 1.0. A later
+audit (issue 34) forged grades with chains of symlinks into the grader's folder, an
+agent-written `json.py` imported from the grader's working directory, and an `atexit` hook
+in agent code a grader imported. Each test below plants one such trap as the agent user, on
+a task the agent never did, then grades: the reward must stay 0. A control shows the grader
 does give 1 for a real answer, so a 0 means something.
 """
 
@@ -15,13 +17,18 @@ from pathlib import Path
 import pytest
 
 from skillforge.sandbox import open_sandbox
-from skillforge.sandbox.grading import run_grader, workspace_for_grading
+from skillforge.sandbox.grading import GraderError, run_grader, workspace_for_grading
+from skillforge.sandbox.workspace_copy import UNSAFE_MARKER
 
 pytestmark = [pytest.mark.docker, pytest.mark.timeout(180)]
 
 SKILL = Path(__file__).parent / "fixtures" / "answer-check"
 PY_GRADER = "evals/graders/check_answer.py"
 SH_GRADER = "evals/graders/check_answer.sh"
+EXPECTED_GRADER = "evals/graders/check_expected.py"  # its folder holds expected.txt: 42
+JSON_GRADER = "evals/graders/check_json.sh"
+IMPORT_GRADER = "evals/graders/check_import.py"
+AS_AGENT_GRADER = "evals/graders/check_as_agent.py"
 SITE = "$HOME/.local/lib/python3.11/site-packages"
 FORGE_PY = ("import atexit\n"
             "def _forge():\n"
@@ -62,6 +69,53 @@ TRAPS = {
         "mkdir -p /grader/evals/graders 2>/dev/null; "
         "printf 'open(\"/logs/grader/reward.txt\",\"w\").write(\"1\")' "
         "> /grader/check_answer.py 2>/dev/null; true", PY_GRADER),
+    # Issue 34's audit: each of these raised a grade before.
+    "link-chain-into-the-grader": (
+        "cd /workspace && ln -s . s && ln -s s/../grader/expected.txt answer.txt",
+        EXPECTED_GRADER),
+    "deep-link-chain": (
+        "cd /workspace && ln -s . a && ln -s a/a b && ln -s b/b/b c && "
+        "ln -s c/../grader/expected.txt answer.txt", EXPECTED_GRADER),
+    "dot-dot-after-a-link-to-the-workspace": (
+        "cd /workspace && ln -s /workspace w && ln -s w/../grader/expected.txt answer.txt",
+        EXPECTED_GRADER),
+    "link-into-a-linked-folder": (
+        "cd /workspace && ln -s . s && ln -s s/../grader g && ln -s g/expected.txt answer.txt",
+        EXPECTED_GRADER),
+    "absolute-link-into-the-grader": (
+        "ln -s /grader/expected.txt /workspace/answer.txt", EXPECTED_GRADER),
+    "json-module-shadowed": (
+        "printf 'def load(f):\n    return {\"answer\": 42}\n' > /workspace/json.py && "
+        "echo '{\"answer\": 0}' > /workspace/answer.json", JSON_GRADER),
+    "atexit-in-the-graders-own-process": (
+        "cat > /workspace/solution.py <<'EOF'\n"
+        "import atexit\n"
+        "def _forge():\n"
+        "    open('/logs/grader/reward.txt', 'w').write('1')\n"
+        "atexit.register(_forge)\n"
+        "def answer():\n"
+        "    return 0\n"
+        "EOF", IMPORT_GRADER),
+    "a-forked-child-of-the-graders-process": (
+        "cat > /workspace/solution.py <<'EOF'\n"
+        "import os, time\n"
+        "if os.fork() == 0:\n"
+        "    time.sleep(1.5)\n"
+        "    open('/logs/grader/reward.txt', 'w').write('1')\n"
+        "    os._exit(0)\n"
+        "def answer():\n"
+        "    return 0\n"
+        "EOF", IMPORT_GRADER),
+    "agent-code-run-as-the-agent-writes-the-reward": (
+        "cat > /workspace/solution.py <<'EOF'\n"
+        "import os\n"
+        "for path in ('/logs/grader/reward.txt', '/logs/grader/reward.json'):\n"
+        "    try:\n"
+        "        open(path, 'w').write('1')\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "print(0)\n"
+        "EOF", AS_AGENT_GRADER),
 }
 
 
@@ -73,6 +127,46 @@ async def test_a_planted_trap_leaves_the_reward_unchanged(spec, trap):
         assert not planted.timed_out, planted.stderr
         graded = await run_grader(sb, SKILL, grader)
     assert graded.reward == 0.0, f"{trap}: the grade was forged ({graded.exec.stderr})"
+
+
+@pytest.mark.parametrize(("setup", "grader"), [
+    ("echo 42 > /workspace/answer.txt", EXPECTED_GRADER),
+    ("echo '{\"answer\": 42}' > /workspace/answer.json", JSON_GRADER),
+    ("printf 'def answer():\n    return 42\n' > /workspace/solution.py", IMPORT_GRADER),
+    ("echo 'print(42)' > /workspace/solution.py", AS_AGENT_GRADER),
+    # a link chain that stays inside is followed like any path
+    ("mkdir -p /workspace/out && echo 42 > /workspace/out/v && cd /workspace && "
+     "ln -s . s && ln -s s/out/v answer.txt", EXPECTED_GRADER),
+])
+async def test_the_graders_of_the_traps_reward_real_work(spec, setup, grader):
+    async with open_sandbox("docker", spec()) as sb:
+        done = await sb.exec(setup, timeout_s=30)
+        assert done.ok, done.stderr
+        graded = await run_grader(sb, SKILL, grader)
+    assert graded.reward == 1.0, graded.exec.stderr
+
+
+async def test_the_agents_code_runs_as_the_agent_under_as_agent(spec):
+    # The contract's way to run agent code: it runs as the agent's uid, so it cannot
+    # write the reward folder, which is root's.
+    async with open_sandbox("docker", spec()) as sb:
+        await sb.exec("printf 'import os\nprint(os.getuid())\n' > /workspace/solution.py",
+                      timeout_s=30)
+        graded = await run_grader(sb, SKILL, AS_AGENT_GRADER)
+    assert graded.reward == 0.0  # it printed 1000, not 42
+    assert graded.exec.exit_code == 0
+
+
+async def test_a_sparse_file_the_grading_sandbox_cannot_hold_is_a_failed_copy(spec):
+    # 200 MiB of holes in a 256 MiB budget: the grading /workspace (48%) cannot take it.
+    # Before, the trial became an error the lift left out; now the copy fails, which the
+    # runner counts as a failed grade (tests/trials: fail-closed).
+    async with open_sandbox("docker", spec(disk_mb=256, memory_mb=768)) as sb:
+        done = await sb.exec("truncate -s 200M /workspace/big && echo 42 > "
+                             "/workspace/answer.txt", timeout_s=30)
+        assert done.ok, done.stderr
+        with pytest.raises(GraderError, match="could not be copied"):
+            await run_grader(sb, SKILL, PY_GRADER)
 
 
 @pytest.mark.parametrize("grader", [PY_GRADER, SH_GRADER])
@@ -88,7 +182,7 @@ async def test_the_grader_still_sees_the_agents_real_work(spec, grader):
         assert after.stdout.split() == ["42"]
 
 
-def test_links_that_leave_the_workspace_are_dropped():
+def test_links_that_leave_the_workspace_become_markers():
     import io
     import tarfile
 
@@ -96,13 +190,21 @@ def test_links_that_leave_the_workspace_are_dropped():
     with tarfile.open(fileobj=buf, mode="w") as tar:
         for name, link in [("workspace/in", "a/b"), ("workspace/up", "../etc/passwd"),
                            ("workspace/abs", "/logs/grader/reward.txt"),
-                           ("workspace/d/back", "../in")]:
+                           ("workspace/d/back", "../in"), ("workspace/s", "."),
+                           ("workspace/chain", "s/../grader/expected.txt")]:
             info = tarfile.TarInfo(name)
             info.type, info.linkname = tarfile.SYMTYPE, link
             tar.addfile(info)
-    kept, dropped = workspace_for_grading(buf.getvalue())
+        pipe = tarfile.TarInfo("workspace/fifo")
+        pipe.type = tarfile.FIFOTYPE
+        tar.addfile(pipe)
+    kept, report = workspace_for_grading(buf.getvalue())
     with tarfile.open(fileobj=io.BytesIO(kept)) as tar:
-        names = tar.getnames()
-    assert "workspace/in" in names and "workspace/d/back" in names
-    assert sorted(dropped) == ["/workspace/abs", "/workspace/up"]
-    assert "logs/grader" in names
+        links = {m.name: m.linkname for m in tar if m.issym()}
+    assert links["workspace/in"] == "a/b" and links["workspace/d/back"] == "../in"
+    assert links["workspace/s"] == "."
+    assert {links[n] for n in ("workspace/up", "workspace/abs", "workspace/chain")} == \
+        {UNSAFE_MARKER}
+    assert sorted(report.unsafe_links) == ["/workspace/abs", "/workspace/chain",
+                                           "/workspace/up"]
+    assert report.dropped == ["/workspace/fifo"]

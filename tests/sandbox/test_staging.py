@@ -184,9 +184,11 @@ def test_sandbox_spec_adds_grading_time_to_the_agent_budget():
 def test_grader_plan_for_a_script_stages_its_folder_only():
     archive, cmd, workdir = grader_plan(CSV, "evals/graders/check_monthly_revenue.py")
     names = members(archive)
-    assert cmd == ["python3", "/grader/check_monthly_revenue.py"]
-    assert workdir == "/workspace"
+    # through skillforge's launcher, from /grader: never from the agent's /workspace
+    assert cmd == ["python3", "/grader/.skillforge/launch.py", "/grader/check_monthly_revenue.py"]
+    assert workdir == "/grader"
     assert "grader/check_jsonl.py" in names
+    assert {"grader/.skillforge/launch.py", "grader/.skillforge/as-agent"} <= set(names)
     assert not [n for n in names if n.endswith("evals.json") or "files/" in n]
 
 

@@ -1,0 +1,92 @@
+"""Host memory while grading, printed as one JSON document (issue 34).
+
+A trial's grading copies the agent's final /workspace into a fresh grading container. For
+workspaces of 0.5 and 1 GiB (random bytes, so nothing compresses), this measures the peak
+resident memory of this process during `run_grader` against its resident memory just
+before (sampled every 5 ms from /proc/self/status), with a grader that only writes a reward.
+
+Target: peak <= 1.2 x idle + 64 MiB, whatever the workspace size (the copy streams
+through a spool file on disk instead of being held in memory; before issue 34 a 0.49 GB
+workspace peaked at 2.1 GB).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from skillforge.sandbox import SandboxSpec  # noqa: E402
+from skillforge.sandbox.docker_backend import DockerSandbox  # noqa: E402
+from skillforge.sandbox.grading import run_grader  # noqa: E402
+from tests.docker_image import ensure_test_image  # noqa: E402
+
+SKILL = ROOT / "tests" / "sandbox" / "fixtures" / "answer-check"
+GRADER = "evals/graders/check_answer.sh"
+SIZES_MB = (512, 1024)
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+class Peak:
+    """The highest RSS seen by a sampling thread while the `with` block runs."""
+
+    def __init__(self) -> None:
+        self.peak = 0.0
+        self._stop = threading.Event()
+
+    def __enter__(self) -> Peak:
+        self.peak = rss_mb()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.005):
+            self.peak = max(self.peak, rss_mb())
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, rss_mb())
+
+
+async def one(image: str, size_mb: int) -> dict:
+    disk = int(size_mb * 2.2) + 256  # /workspace gets 48% of the budget
+    spec = SandboxSpec(image=image, timeout_sec=900, run_id="bench-grading", disk_mb=disk,
+                       memory_mb=disk + 1024, max_file_mb=None)
+    async with DockerSandbox(spec) as sb:
+        made = await sb.exec(f"head -c {size_mb}M /dev/urandom > /workspace/blob && "
+                             "echo 42 > /workspace/answer.txt", timeout_s=600)
+        assert made.ok, made.stderr
+        idle = rss_mb()
+        t0 = time.monotonic()
+        with Peak() as peak:
+            graded = await run_grader(sb, SKILL, GRADER, timeout_s=600)
+        seconds = time.monotonic() - t0
+    assert graded.reward == 1.0, graded.exec.stderr
+    bound = 1.2 * idle + 64
+    return {"workspace_mb": size_mb, "idle_rss_mb": round(idle, 1),
+            "peak_rss_mb": round(peak.peak, 1), "bound_mb": round(bound, 1),
+            "within_bound": peak.peak <= bound, "grading_s": round(seconds, 2)}
+
+
+async def main() -> None:
+    image = ensure_test_image()
+    rows = [await one(image, size) for size in SIZES_MB]
+    print(json.dumps({"benchmark": "host memory while grading", "rows": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
