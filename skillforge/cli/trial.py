@@ -3,8 +3,8 @@
 Exit codes: 0 the run finished (with `--gate`: and nothing fails it); 1 `--gate` failed
 (skillforge.trials.output.gate_failures) or `--require-calibrated` did (a judged metric's
 judges are not shown to agree with the author's labels); 2 bad input, no provider, no
-Docker, or no trial could finish; 130 interrupted (the run is stored as cancelled;
-`--resume RUN_ID` finishes it).
+Docker, or no trial could finish; 130 interrupted, 143 / 129 stopped by SIGTERM / SIGHUP
+(skillforge.cli.stops): the run is stored as cancelled, `--resume RUN_ID` finishes it.
 
 `--ablate PART[,PART...]` / `--ablate all` adds one `without:<part>` condition per part of
 the skill (skillforge.cli.parts) and ends with each part's lift; `--dry-run` prints the
@@ -28,6 +28,7 @@ from rich.markup import escape
 
 from sessions.store import RunStore
 from skillforge.cli.common import settings_for, shown_path
+from skillforge.cli.stops import Stops
 from skillforge.cli.trial_display import Display
 from skillforge.trials.decoys import (
     DecoyError,
@@ -259,8 +260,10 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
     except (TrialConfigError, RunError, PriceTableError, DecoyError) as exc:
         _fail(str(exc))
     client, judges = runner.client, runner.judges
+    stops = Stops()
 
     async def main() -> RunSummary:
+        stops.install()
         try:
             if display.live is not None:
                 with display.live:
@@ -270,20 +273,23 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
             for c in {id(c): c for c in [client, *judges]}.values():
                 await aclose(c)
 
+    resume_hint = f"finish it with `skillforge trial --resume {runner.run_id}`" + (
+        f" --state-dir {shown_path(state_dir)}" if state_dir else "")
     try:
         summary = asyncio.run(main())
     except KeyboardInterrupt:
         _fail(f"interrupted: run {runner.run_id} is stored as cancelled and its containers "
-              f"were removed; finish it with `skillforge trial --resume {runner.run_id}`"
-              + (f" --state-dir {shown_path(state_dir)}" if state_dir else ""), 130)
-    except RunError as exc:
-        _fail(str(exc))
-    except SandboxUnavailable as exc:
+              f"were removed; {resume_hint}", 130)
+    except asyncio.CancelledError:
+        if stops.received is None:
+            raise
+        _fail(f"stopped by {stops.received.name}: run {runner.run_id} is stored as cancelled "
+              f"and its containers were removed; {resume_hint}", stops.exit_code())
+    except (RunError, SandboxUnavailable) as exc:
         _fail(str(exc))
     bar = calibration_bar(settings if skill_dir is not None else None,
                           runner.spec.skill_path) if require_calibrated else None
-    finish(store, summary, fmt=fmt, gate=gate, ci=ci, display=display,
-           calibration=bar)
+    finish(store, summary, fmt=fmt, gate=gate, ci=ci, display=display, calibration=bar)
 
 
 def sweep(settings, store: RunStore, skill_dir: Path, counts_text: str, *, overrides: dict,
@@ -301,7 +307,10 @@ def sweep(settings, store: RunStore, skill_dir: Path, counts_text: str, *, overr
                             f"{point.trials} trials ok, lift overall {lift}, "
                             f"{point.wall_s:.1f} s[/]")
 
+    stops = Stops()
+
     async def main() -> SweepReport:
+        stops.install()
         go = run_sweep(settings, store, skill_dir, counts, overrides=overrides, source=source,
                        seed=seed, judge=judge, judge_models=judge_models, ci=ci,
                        on_event=display, warn=display.warn, on_point=on_point)
@@ -315,6 +324,11 @@ def sweep(settings, store: RunStore, skill_dir: Path, counts_text: str, *, overr
     except KeyboardInterrupt:
         _fail("interrupted: the sweep stopped; runs finished so far are stored (`skillforge "
               "report` lists them)", 130)
+    except asyncio.CancelledError:
+        if stops.received is None:
+            raise
+        _fail(f"stopped by {stops.received.name}: the sweep stopped; runs finished so far are "
+              "stored (`skillforge report` lists them)", stops.exit_code())
     except ProviderNotConfigured as exc:
         _fail(f"trials need an LLM provider for the agent.\n{exc}")
     except (TrialConfigError, RunError, PriceTableError, DecoyError, SandboxUnavailable) as exc:
