@@ -42,6 +42,47 @@ def resumable_spec(store: RunStore, run_id: str, concurrency: int | None = None)
         else run.spec
 
 
+# A resume's flags and where the stored run keeps each value. Only --concurrency may change:
+# anything else would mix trials of two designs in one run, silently.
+RESUME_FLAGS: dict[str, tuple[str, Callable[[RunSpec], Any]]] = {
+    "case_ids": ("--cases", lambda s: s.case_ids),
+    "attempts": ("--attempts", lambda s: s.attempts),
+    "conditions": ("--conditions", lambda s: s.conditions),
+    "agent": ("--agent", lambda s: s.agent),
+    "model": ("--model", lambda s: s.model),
+    "provider": ("--provider", lambda s: s.provider),
+    "sandbox": ("--sandbox", lambda s: s.sandbox),
+    "image": ("--image", lambda s: s.image),
+    "network": ("--network", lambda s: s.network),
+    "timeout_sec": ("--timeout", lambda s: s.limits.timeout_sec),
+    "max_turns": ("--max-turns", lambda s: s.limits.max_turns),
+    "disk_mb": ("--disk-mb", lambda s: s.limits.disk_mb),
+    "workspace": ("--workspace", lambda s: s.workspace),
+    "baseline_version": ("--baseline-version", lambda s: s.baseline_version),
+}
+
+
+def resume_conflicts(spec: RunSpec, run_id: str, overrides: Mapping[str, Any]) -> None:
+    """RunError naming every flag of a resume that contradicts the stored run, with the
+    stored value; a flag that repeats the stored value is fine."""
+    said = []
+    for key, (flag, stored_of) in RESUME_FLAGS.items():
+        given = overrides.get(key)
+        if given is None or given == []:
+            continue
+        stored = stored_of(spec)
+        same = set(given) == set(stored) if isinstance(given, list) and \
+            isinstance(stored, list) else given == stored  # cases in another order: same
+        if not same:
+            shown = ",".join(map(str, stored)) if isinstance(stored, list) else stored
+            asked = ",".join(map(str, given)) if isinstance(given, list) else given
+            said.append(f"{flag} {asked} (the run has {shown})")
+    if said:
+        raise RunError(f"run {run_id} is resumed with its own settings, and only --concurrency "
+                       f"may change; these contradict it: {'; '.join(said)}. Drop them, or "
+                       "start a new run with them")
+
+
 def judge_models_for(settings: Settings, spec: RunSpec,
                      judge_models: Sequence[str] = ()) -> list[str]:
     """The judge models of a new run: given, else [judge] models, else the agent's model."""
@@ -92,6 +133,10 @@ def prepare_runner(settings: Settings, store: RunStore, *, skill_dir: Path | Non
     models: list[str] | None = None
     if resume:
         spec = resumable_spec(store, resume, (overrides or {}).get("concurrency"))
+        resume_conflicts(spec, resume, overrides or {})
+        if skill_dir is not None and Path(spec.skill_path).resolve() != skill_dir.resolve():
+            raise RunError(f"run {resume} is a run of {spec.skill_path}, not {skill_dir}; "
+                           "resume it without the PATH, or start a new run of this skill")
         judge, models = judge_setting(spec, resume, judge, judge_models)
     elif skill_dir is not None:
         spec = build_run_spec(skill_dir, settings, overrides, warn=warn)

@@ -103,3 +103,61 @@ def test_a_run_stored_before_the_judge_setting_existed_takes_the_flags(csv_skill
         assert prepare_runner(settings, store, resume="older", judge=False).judges == []
         assert [j.model for j in prepare_runner(settings, store, resume="older").judges] == \
             ["local-model"]
+
+
+@pytest.mark.parametrize(("overrides", "said"), [
+    ({"attempts": 5}, "--attempts 5 (the run has 3)"),
+    ({"disk_mb": 512}, "--disk-mb 512 (the run has "),
+    ({"case_ids": ["monthly-revenue"]}, "--cases monthly-revenue (the run has order-stats)"),
+    ({"conditions": ["with_skill"]}, "--conditions with_skill (the run has "),
+    ({"max_turns": 3, "attempts": 2}, "--attempts 2 (the run has 3); --max-turns 3"),
+])
+def test_a_resume_refuses_flags_that_contradict_the_stored_run(csv_skill, tmp_path, provider,
+                                                               overrides, said):
+    # Before, `--resume RUN --attempts 5` silently resumed with the stored settings.
+    with RunStore(tmp_path) as store:
+        _stored(store, csv_skill, "run", judge=False)
+        with pytest.raises(RunError) as raised:
+            prepare_runner(load_settings(csv_skill), store, resume="run", overrides=overrides)
+    assert said in str(raised.value)
+    assert "only --concurrency may change" in str(raised.value)
+
+
+def test_a_resume_takes_repeated_settings_and_a_new_concurrency(csv_skill, tmp_path,
+                                                                provider):
+    with RunStore(tmp_path) as store:
+        spec = _stored(store, csv_skill, "run", judge=False)
+        same = {"attempts": spec.attempts, "disk_mb": spec.limits.disk_mb,
+                "case_ids": list(spec.case_ids), "conditions": list(reversed(spec.conditions)),
+                "concurrency": spec.concurrency + 3}
+        again = prepare_runner(load_settings(csv_skill), store, resume="run", overrides=same,
+                               skill_dir=csv_skill)
+    assert again.spec.attempts == spec.attempts
+    assert again.spec.concurrency == spec.concurrency + 3
+
+
+def test_a_resume_of_another_skills_run_is_refused(csv_skill, tmp_path, provider):
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "SKILL.md").write_text("---\nname: other\ndescription: x\n---\nbody\n")
+    with RunStore(tmp_path) as store:
+        _stored(store, csv_skill, "run", judge=False)
+        with pytest.raises(RunError, match=r"is a run of .*, not .*other"):
+            prepare_runner(load_settings(csv_skill), store, resume="run", skill_dir=other)
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--attempts", "5"], "--attempts 5 (the run has 3)"),
+    (["--disk-mb", "999"], "--disk-mb 999 (the run has "),
+])
+def test_the_cli_refuses_a_resume_with_other_settings_with_exit_2(csv_skill, tmp_path,
+                                                                  provider, argv, said):
+    state = tmp_path / "state"
+    with RunStore(state) as store:
+        _stored(store, csv_skill, "plain", judge=False)
+    res = CliRunner().invoke(main, ["trial", "--resume", "plain", *argv,
+                                    "--state-dir", str(state)])
+    assert res.exit_code == 2, res.output
+    assert said in res.output and "start a new run" in res.output
+    with RunStore(state) as store:
+        assert store.trials("plain") == []  # nothing ran
