@@ -185,7 +185,8 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
     adds other skills to both conditions; --sweep-decoys 0,5,10 reports lift per decoy
     count. Needs a provider (ANTHROPIC_API_KEY, OPENAI_API_KEY or OPENAI_BASE_URL) and, for
     --sandbox docker, a running Docker Engine.
-    Ctrl+C stops the run (containers are removed); --resume RUN_ID finishes it later.
+    Ctrl+C, SIGTERM and SIGHUP stop the run (containers are removed, the run is stored as
+    cancelled); --resume RUN_ID finishes it later. Graders: docs/graders.md.
     """
     if resume and (skill_cache_from or static_reuse):
         raise click.UsageError("--resume finishes a stored run with its own skill cache "

@@ -208,3 +208,41 @@ def test_links_that_leave_the_workspace_become_markers():
     assert sorted(report.unsafe_links) == ["/workspace/abs", "/workspace/chain",
                                            "/workspace/up"]
     assert report.dropped == ["/workspace/fifo"]
+
+
+def _documented_grader(tmp_path: Path) -> Path:
+    """docs/graders.md's as-agent example, typed as a grader author would copy it."""
+    doc = (Path(__file__).parents[2] / "docs" / "graders.md").read_text()
+    section = doc.split("## Running the agent's code", 1)[1].split("\n## ", 1)[0]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    skill = tmp_path / "skill"
+    (skill / "evals" / "graders").mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: doc-example\ndescription: x\n---\nbody\n")
+    (skill / "evals" / "graders" / "check.py").write_text(code)
+    return skill
+
+
+@pytest.mark.parametrize(("solution", "reward"), [
+    ("print(42)\n", 1.0),
+    # the agent's code leaves a child rewriting the reward until the grader's container is
+    # cleared: run as the agent's uid, it cannot (run as the grader's root, it scored 1)
+    ("import os, time\n"
+     "if os.fork() == 0:\n"
+     "    os.setsid()\n"
+     "    while True:\n"
+     "        try:\n"
+     "            open('/logs/grader/reward.txt', 'w').write('1')\n"
+     "        except OSError:\n"
+     "            pass\n"
+     "        time.sleep(0.001)\n"
+     "print(41)\n", 0.0),
+])
+async def test_the_documented_as_agent_grader_does_what_the_doc_says(spec, tmp_path,
+                                                                     solution, reward):
+    skill = _documented_grader(tmp_path)
+    async with open_sandbox("docker", spec()) as sb:
+        done = await sb.exec(f"cat > /workspace/solution.py <<'EOF'\n{solution}EOF",
+                             timeout_s=30)
+        assert done.ok, done.stderr
+        graded = await run_grader(sb, skill, "evals/graders/check.py")
+    assert graded.reward == reward, graded.exec.stderr
