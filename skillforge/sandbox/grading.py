@@ -306,13 +306,12 @@ async def _grader_output(sandbox: Sandbox, result: ExecResult) -> ExecResult:
     """The grader's exit code and output, read back from RUN_DIR (the last 48 KiB of
     each stream) once everything it started is gone."""
     read = await sandbox.exec(
-        f"cat {RUN_DIR}/rc 2>/dev/null; echo; tail -c 49152 {RUN_DIR}/stdout 2>/dev/null",
-        timeout_s=20, user=GRADER_USER, max_output=1 << 17)
-    err = await sandbox.exec(f"tail -c 49152 {RUN_DIR}/stderr 2>/dev/null", timeout_s=20,
-                             user=GRADER_USER, max_output=1 << 17)
+        f"cat {RUN_DIR}/rc 2>/dev/null; echo; tail -c 49152 {RUN_DIR}/stdout 2>/dev/null; "
+        f"tail -c 49152 {RUN_DIR}/stderr >&2 2>/dev/null", timeout_s=20, user=GRADER_USER,
+        max_output=1 << 17)
     rc, _, out = read.stdout.partition("\n")
     code = int(rc) if rc.strip().isdigit() and not result.timed_out else None
-    return result.model_copy(update={"exit_code": code, "stdout": out, "stderr": err.stdout})
+    return result.model_copy(update={"exit_code": code, "stdout": out, "stderr": read.stderr})
 
 
 async def _grade(sandbox: Sandbox, grader: str, cmd: list[str] | str, workdir: str,

@@ -1,4 +1,4 @@
-"""Host memory while grading, printed as one JSON document (issue 34).
+"""Host memory while grading, and grading's fixed cost, printed as one JSON document.
 
 A trial's grading copies the agent's final /workspace into a fresh grading container. For
 workspaces of 0.5 and 1 GiB (random bytes, so nothing compresses), this measures the peak
@@ -8,12 +8,16 @@ before (sampled every 5 ms from /proc/self/status), with a grader that only writ
 Target: peak <= 1.2 x idle + 64 MiB, whatever the workspace size (the copy streams
 through a spool file on disk instead of being held in memory; before issue 34 a 0.49 GB
 workspace peaked at 2.1 GB).
+
+Also the fixed cost a trial pays for grading a small workspace (answer.txt), a Python and a
+shell grader, p50 of 10 after a warm-up: fresh container, copy, grader, clean-up, read-back.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import statistics
 import sys
 import threading
 import time
@@ -30,6 +34,8 @@ from tests.docker_image import ensure_test_image  # noqa: E402
 SKILL = ROOT / "tests" / "sandbox" / "fixtures" / "answer-check"
 GRADER = "evals/graders/check_answer.sh"
 SIZES_MB = (512, 1024)
+SMALL_GRADERS = ("evals/graders/check_answer.py", "evals/graders/check_answer.sh")
+SMALL_RUNS = 10
 
 
 def rss_mb() -> float:
@@ -82,10 +88,28 @@ async def one(image: str, size_mb: int) -> dict:
             "within_bound": peak.peak <= bound, "grading_s": round(seconds, 2)}
 
 
+async def small(image: str, grader: str) -> dict:
+    spec = SandboxSpec(image=image, timeout_sec=900, run_id="bench-grading")
+    times = []
+    async with DockerSandbox(spec) as sb:
+        made = await sb.exec("echo 42 > /workspace/answer.txt", timeout_s=60)
+        assert made.ok, made.stderr
+        for i in range(SMALL_RUNS + 1):
+            t0 = time.monotonic()
+            graded = await run_grader(sb, SKILL, grader)
+            if i:
+                times.append(time.monotonic() - t0)
+            assert graded.reward == 1.0, graded.exec.stderr
+    return {"grader": grader, "runs": SMALL_RUNS,
+            "p50_s": round(statistics.median(times), 3), "max_s": round(max(times), 3)}
+
+
 async def main() -> None:
     image = ensure_test_image()
+    fixed = [await small(image, g) for g in SMALL_GRADERS]
     rows = [await one(image, size) for size in SIZES_MB]
-    print(json.dumps({"benchmark": "host memory while grading", "rows": rows}, indent=1))
+    print(json.dumps({"benchmark": "host memory while grading", "rows": rows,
+                      "small_workspace": fixed}, indent=1))
 
 
 if __name__ == "__main__":

@@ -246,3 +246,17 @@ async def test_the_documented_as_agent_grader_does_what_the_doc_says(spec, tmp_p
         assert done.ok, done.stderr
         graded = await run_grader(sb, skill, "evals/graders/check.py")
     assert graded.reward == reward, graded.exec.stderr
+
+
+async def test_a_grader_that_fails_says_why_in_its_own_words(spec, tmp_path):
+    skill = tmp_path / "skill"
+    (skill / "evals" / "graders").mkdir(parents=True)
+    (skill / "evals" / "graders" / "check.py").write_text(
+        "import sys\nprint('looked at answer.txt')\n"
+        "sys.exit('summary.md has no total row')\n")
+    async with open_sandbox("docker", spec()) as sb:
+        with pytest.raises(GraderError) as raised:
+            await run_grader(sb, skill, "evals/graders/check.py")
+    # its stderr (and exit code) reach the trial's error, read back after the clean-up
+    assert "exit code 1" in str(raised.value)
+    assert "summary.md has no total row" in str(raised.value)
