@@ -26,7 +26,7 @@ import json
 import re
 from typing import Annotated, Any, Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 StopReason = Literal["end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "other"]
 
@@ -54,6 +54,11 @@ class ToolCall(_Model):
     # Set (and `arguments` empty) when the model sent arguments that are not a JSON object:
     # the caller should answer with an error ToolResult rather than run the tool.
     raw_arguments: str | None = None
+
+    @field_validator("arguments", "raw_arguments")
+    @classmethod
+    def _unicode(cls, value: Any) -> Any:
+        return valid_unicode(value)
 
 
 class SystemMessage(_Model):
@@ -123,6 +128,11 @@ class Completion(_Model):
     reasoning: str | None = None
     provider_data: dict[str, Any] | None = None
 
+    @field_validator("text", "reasoning")
+    @classmethod
+    def _unicode(cls, value: Any) -> Any:
+        return valid_unicode(value)
+
     def message(self) -> AssistantMessage:
         """This answer as the assistant turn to append to the conversation."""
         return AssistantMessage(content=self.text, tool_calls=list(self.tool_calls),
@@ -131,6 +141,23 @@ class Completion(_Model):
     def parse_json(self) -> Any:
         """The structured answer parsed from `text`; raises `StructuredOutputError`."""
         return parse_json_text(self.text)
+
+
+# Half of a UTF-16 surrogate pair on its own: JSON may spell one ("\\udc89") and a local
+# server sends one when a token split a character. No UTF-8 file can hold it.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def valid_unicode(value: Any) -> Any:
+    """`value` (a string, or lists and dicts of them) with every lone surrogate replaced by
+    U+FFFD, so what a model wrote can always be saved as UTF-8."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value) if _LONE_SURROGATE.search(value) else value
+    if isinstance(value, list):
+        return [valid_unicode(v) for v in value]
+    if isinstance(value, dict):
+        return {valid_unicode(k): valid_unicode(v) for k, v in value.items()}
+    return value
 
 
 _FENCE = re.compile(r"^```(?:json)?\s*\n(.*?)\n?```\s*$", re.DOTALL)
@@ -145,7 +172,7 @@ def parse_json_text(text: str) -> Any:
     try:
         # strict=False: a raw newline or tab inside a string (which llama.cpp's JSON grammar
         # lets a model write) is read as that character, not refused.
-        return json.loads(s, strict=False)
+        return valid_unicode(json.loads(s, strict=False))
     except json.JSONDecodeError as exc:
         shown = s if len(s) <= 120 else s[:117] + "..."
         raise StructuredOutputError(

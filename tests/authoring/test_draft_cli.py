@@ -176,3 +176,22 @@ def test_a_skill_without_evals_gets_a_new_canonical_file(aces_skill, llm_server,
 def test_bad_kinds_are_a_usage_error(skill, evals_cli):
     run = evals_cli("draft", skill, "--kinds", "explicit,sideways")
     assert run.exit_code == 2 and "unknown sideways" in run.output
+
+
+def test_a_lone_surrogate_in_the_models_answer_is_written_as_a_replacement_char(
+        skill, llm_server, evals_cli):
+    # smollm2 on llama.cpp once answered with half of a UTF-16 pair ("\udc89" in its JSON):
+    # `evals draft --write` crashed saving it (UnicodeEncodeError), as no UTF-8 file can
+    # hold it. Both spellings: the escape inside the answer's JSON text, and the character
+    # itself in the response body.
+    case = json.loads(json.dumps(drafted(IMPLICIT)))
+    case["cases"][0]["prompt"] = "How many units \udc89 did we sell?"
+    escaped = json.dumps(case)  # ensure_ascii: the six characters \udc89
+    for reply in (structured(escaped), structured(case)):
+        llm_server.handler = lambda req, reply=reply: reply
+        wrote = evals_cli("draft", skill, "--kinds", "implicit", "--write",
+                          env=openai_env(llm_server))
+        assert wrote.exit_code == 0, wrote.output
+        text = (skill / "evals" / "evals.json").read_text("utf-8")
+        assert "How many units \ufffd did we sell?" in text
+        assert parse_evals(text)[1] == []
