@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 # Every install is pinned: constraints/main.txt is the venv's exact closure, build.txt the
 # build backends of the sdists among it (`make lock` rewrites both, deliberately).
-PINS := pyproject.toml constraints/main.txt constraints/build.txt
+PINS := pyproject.toml constraints/main.txt constraints/build.txt constraints/claude-code.txt
 STAMP := $(VENV)/.installed-$(shell cat $(PINS) 2>/dev/null | sha1sum | cut -c1-12)
 SKILL ?= sample_skills/csv-insights
 # pytest keeps its rewritten test modules (and Python its bytecode) in __pycache__ even where
@@ -30,6 +30,9 @@ $(STAMP): $(PINS)
 	@echo "installing the pinned packages (the first time, building llama-cpp-python takes ~9 CPU-minutes)"
 	$(BIN)/python -m pip install --quiet -c constraints/main.txt --build-constraint constraints/build.txt -e '.[dev]'
 	$(BIN)/python -m pip check
+	@site=$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])'); \
+	  grep -v '^#' constraints/claude-code.txt | (cd "$$site" && sha256sum --check --quiet -) \
+	  || { echo "the Claude Code binary in $$site is not the one constraints/claude-code.txt pins" >&2; exit 1; }
 	@rm -f $(VENV)/.installed-*
 	@touch $(STAMP)
 
