@@ -1,11 +1,24 @@
 """A loopback HTTP server that speaks the OpenAI and Anthropic wire protocols, for tests only.
 
-It is not a model: it answers from a script. The real `openai` and `anthropic` SDK clients
-talk to it over real HTTP on 127.0.0.1, so the provider code paths (request building,
-response parsing, error bodies, retry headers, timeouts, cancellation) are exercised.
+It is not a model: it answers from a script. The real `openai` and `anthropic` SDK clients,
+and the real Claude Code CLI, talk to it over real HTTP on 127.0.0.1, so the provider code
+paths (request building, response parsing, streaming, error bodies, retry headers,
+timeouts, cancellation) are exercised.
 
-Endpoints: `POST /v1/chat/completions` (OpenAI Chat Completions) and `POST /v1/messages`
-(Anthropic Messages). Non-streaming only.
+Endpoints (a query string is ignored: Claude Code posts to `/v1/messages?beta=true`):
+
+- `POST /v1/chat/completions`: OpenAI Chat Completions (wire "openai").
+- `POST /v1/responses`: OpenAI Responses API (wire "responses"): text and function calls.
+- `POST /v1/messages`: Anthropic Messages (wire "anthropic").
+- `POST /v1/messages/count_tokens`: `{"input_tokens": N}`, N being the input_tokens a
+  completion of the same messages reports. Never scripted; recorded in `requests` (tell it
+  by `req.endpoint`) but left out of `completions`.
+- Anything else (GET included) is recorded and answered 404.
+
+A request with `"stream": true` is answered with Server-Sent Events cut from the same
+reply, exactly as the real API streams it (tests/llm_stream.py): same content, ids, stop
+reason and token counts. Errors and `raw` replies are never streamed, as the real APIs
+answer them before any event.
 
 Use (the `llm_server` fixture in tests/llm_fixtures.py starts and stops one per test):
 
@@ -14,10 +27,14 @@ Use (the `llm_server` fixture in tests/llm_fixtures.py starts and stops one per 
     server.anthropic_base_url    # "http://127.0.0.1:PORT"     -> ANTHROPIC_BASE_URL
     server.script(text("hello"), error(429, headers={"retry-after": "1"}), structured({...}))
     server.handler = lambda req: tool_call("bash", {"command": "ls"}) if ... else text("done")
-    server.requests              # every request, in order: wire, path, headers, body
+    server.requests              # every request, in order: wire, path, headers, body, response
+    server.completions           # the requests that asked for a model reply
     server.stop()
 
-Replies (each also takes `delay=` seconds before answering, and `usage=` token counts):
+Replies (each also takes `delay=` seconds before answering, and `usage=` token counts; a
+streamed reply sends its first event at once and the rest after the delay, like a model
+thinking before its first token; a client that hangs up during the delay is seen in
+`req.disconnected` either way):
 
 - `text(s)`: an assistant text message.
 - `tool_call(name, args)` / `tool_calls([(name, args), ...])`: the model calls tools.
@@ -27,16 +44,31 @@ Replies (each also takes `delay=` seconds before answering, and `usage=` token c
 - `error(status, message, headers=...)`: an HTTP error with the provider's error body.
 - `raw(status, body, headers=...)`: any bytes (a malformed body).
 
+Claude Code (set ANTHROPIC_BASE_URL=server.anthropic_base_url and any ANTHROPIC_API_KEY)
+runs its tools for real on the scripted calls, with the tool names and inputs of its own
+tool schemas, then sends their results back in its next request:
+
+    server.script(tool_call("Bash", {"command": "echo hello > out.txt",
+                                     "description": "Write out.txt"}),
+                  text("Done."))
+
+Claude Code 2.1.327 sends one streamed request per turn, no count_tokens call, and a
+mid-conversation `{"role": "system"}` message (environment and reminders) that the
+validation accepts and `Request.all_text()` includes. It retries 5xx and 529 itself
+(CLAUDE_CODE_MAX_RETRIES bounds that) and answers a 400 by retrying with fewer beta
+features, about six requests, so script an error for it with `handler`.
+
 The scripted queue is consumed first; when it is empty `handler(request)` is asked; with
 neither, the server answers 500 "no scripted reply left" so a missing script fails loudly.
 Requests that break a rule the real APIs enforce (missing max_tokens, a tool result with no
 matching tool call...) get a 400 in the provider's error shape, as the real API would. The
-replies, requests, rules and response shapes live in tests/llm_wire.py; their names are
-importable from here too.
+replies, requests and response shapes live in tests/llm_wire.py, the rules in
+tests/llm_rules.py; the scripting names are importable from here too.
 
 Switches that make the server behave like particular real servers (all off by default):
 
-- `reject_json_schema`: an OpenAI-compatible server without `response_format: json_schema`.
+- `reject_json_schema`: an OpenAI-compatible server without `response_format: json_schema`
+  (or the Responses API's `text.format` json_schema).
 - `reject_output_config`: an Anthropic-compatible server without `output_config.format`.
 - `reject_forced_tool`: Claude Sonnet 5.5 / Opus 5.5, which answer a forced `tool_choice`
   with 400.
@@ -44,8 +76,9 @@ Switches that make the server behave like particular real servers (all off by de
 - `llama_cpp`: llama-cpp-python's server, which answers `response_format` json_schema with
   HTTP 500 and a validation message (`LLAMA_CPP_RESPONSE_FORMAT_ERROR`), and takes
   `{"type": "json_object", "schema": ...}` and forced tool calls.
-- `thinking`: Anthropic replies start with a signed thinking block, and an assistant turn
-  with tool calls must carry its thinking block back unchanged (as the real API demands).
+- `thinking`: Anthropic replies start with a signed thinking block (streamed as
+  `thinking_delta` and `signature_delta`), and an assistant turn with tool calls must carry
+  its thinking block back unchanged (as the real API demands).
 """
 
 from __future__ import annotations
@@ -60,24 +93,25 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.llm_rules import LLAMA_CPP_RESPONSE_FORMAT_ERROR, invalid_request, server_refusal
+from tests.llm_stream import sse_events
 from tests.llm_wire import (
-    ANTHROPIC_PATH,
-    LLAMA_CPP_RESPONSE_FORMAT_ERROR,
-    OPENAI_PATH,
+    COUNT_TOKENS_PATH,
+    WIRES,
     Reply,
     Request,
     error,
-    invalid_request,
+    input_tokens,
     raw,
     render_reply,
-    server_refusal,
     structured,
     text,
     tool_call,
     tool_calls,
 )
 
-# The scripting names tests import from here (they live in tests/llm_wire.py).
+# The scripting names tests import from here (they live in tests/llm_wire.py and
+# tests/llm_rules.py).
 __all__ = ["LLAMA_CPP_RESPONSE_FORMAT_ERROR", "LLMServer", "Reply", "Request", "error", "raw",
            "structured", "text", "tool_call", "tool_calls"]
 
@@ -144,6 +178,13 @@ class LLMServer:
         return self
 
     @property
+    def completions(self) -> list[Request]:
+        """The requests for a model reply, in order (not token counts nor unknown routes)."""
+        with self._lock:
+            return [r for r in self.requests
+                    if r.wire != "unknown" and r.endpoint != COUNT_TOKENS_PATH]
+
+    @property
     def pending(self) -> int:
         with self._lock:
             return len(self._queue)
@@ -174,28 +215,82 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         owner = self.server_ref
+        req = self._record()
+        if req.wire == "unknown":
+            self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+            return
+        if req.endpoint == COUNT_TOKENS_PATH:
+            self._count_tokens(req)
+            return
+        problem = invalid_request(req.wire, req.body, owner)
+        refusal = server_refusal(req.wire, req.body, owner)
+        reply = (error(400, problem) if problem else refusal if refusal is not None
+                 else owner._next_reply(req))
+        if req.streamed and reply.kind not in ("error", "raw"):
+            self._stream(req, reply)
+            return
+        if reply.delay and not self._wait(reply.delay, req):
+            return  # the client went away; nothing to answer
+        status, payload, headers = render_reply(req.wire, req, reply, owner.thinking)
+        req.response = payload
+        self._send(status, payload, headers)
+
+    def do_GET(self) -> None:
+        # Recorded so a test sees what else a client asked for (no GET route exists).
+        self._record()
+        self._send(404, {"error": {"message": f"no route GET {self.path}", "type": "not_found"}})
+
+    def _record(self) -> Request:
         length = int(self.headers.get("content-length") or 0)
         raw_body = self.rfile.read(length) if length else b""
-        wire = {OPENAI_PATH: "openai", ANTHROPIC_PATH: "anthropic"}.get(self.path.split("?")[0])
         try:
             body = json.loads(raw_body or b"null")
         except json.JSONDecodeError:
             body = None
-        req = Request(wire or "unknown", self.path, {k.lower(): v for k, v in self.headers.items()},
-                      body, time.monotonic())
-        with owner._lock:
-            owner.requests.append(req)
-        if wire is None:
-            self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+        wire = WIRES.get(self.path.split("?")[0]) if self.command == "POST" else None
+        req = Request(wire or "unknown", self.path,
+                      {k.lower(): v for k, v in self.headers.items()}, body, time.monotonic())
+        with self.server_ref._lock:
+            self.server_ref.requests.append(req)
+        return req
+
+    def _count_tokens(self, req: Request) -> None:
+        """Anthropic's token counter: never scripted, the count a completion would report."""
+        if not isinstance(req.body, dict) or not req.messages:
+            self._send(400, {"type": "error", "error": {
+                "type": "invalid_request_error",
+                "message": "messages: at least one message is required"}})
             return
-        problem = invalid_request(wire, body, owner)
-        refusal = server_refusal(wire, body, owner)
-        reply = (error(400, problem) if problem else refusal if refusal is not None
-                 else owner._next_reply(req))
-        if reply.delay and not self._wait(reply.delay, req):
-            return  # the client went away; nothing to answer
-        status, payload, headers = render_reply(wire, req, reply, owner.thinking)
-        self._send(status, payload, headers)
+        req.response = {"input_tokens": input_tokens(req)}
+        self._send(200, req.response)
+
+    def _stream(self, req: Request, reply: Reply) -> None:
+        """Send the reply as Server-Sent Events: the first event at once, the rest after
+        `reply.delay` (a model thinking before its first token), over chunked encoding."""
+        status, payload, headers = render_reply(req.wire, req, reply, self.server_ref.thinking)
+        req.response = payload
+        frames = sse_events(req.wire, req, payload)
+        try:
+            self.send_response(status)
+            self.send_header("content-type", "text/event-stream; charset=utf-8")
+            self.send_header("cache-control", "no-cache")
+            self.send_header("transfer-encoding", "chunked")
+            for k, v in headers.items():
+                self.send_header(k, v)
+            self.end_headers()
+            self._chunk(frames[0])
+            if reply.delay and not self._wait(reply.delay, req):
+                self.close_connection = True  # the stream stays unfinished
+                return
+            for frame in frames[1:]:
+                self._chunk(frame)
+            self.wfile.write(b"0\r\n\r\n")
+        except OSError:
+            req.disconnected.set()
+            self.close_connection = True
+
+    def _chunk(self, data: bytes) -> None:
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
 
     def _wait(self, seconds: float, req: Request) -> bool:
         """Sleep, watching the socket: False (and req.disconnected set) if the client left."""

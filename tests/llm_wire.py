@@ -2,9 +2,11 @@
 
 What travels on the wire, apart from the HTTP server that carries it (tests/llm_server.py):
 the scripted replies (`Reply` and its builders `text`, `tool_call`, `tool_calls`,
-`structured`, `error`, `raw`), the requests as received (`Request`), the rules the real APIs
-enforce on a request (`invalid_request`: a 400 in the provider's error shape) and each
-reply rendered as an OpenAI Chat Completion or an Anthropic Message (`render_reply`).
+`structured`, `error`, `raw`), the requests as received (`Request`) and each reply rendered
+whole as an OpenAI Chat Completion, an OpenAI Responses API response or an Anthropic
+Message (`render_reply`). The streamed forms are cut from that whole reply in
+tests/llm_stream.py, so both forms of one reply carry the same content and token counts.
+The rules the real APIs enforce on a request live in tests/llm_rules.py.
 """
 
 from __future__ import annotations
@@ -14,20 +16,16 @@ import json
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 OPENAI_PATH = "/v1/chat/completions"
+RESPONSES_PATH = "/v1/responses"
 ANTHROPIC_PATH = "/v1/messages"
+COUNT_TOKENS_PATH = "/v1/messages/count_tokens"
+# Endpoint (the path without its query string) -> the wire it speaks.
+WIRES = {OPENAI_PATH: "openai", RESPONSES_PATH: "responses", ANTHROPIC_PATH: "anthropic",
+         COUNT_TOKENS_PATH: "anthropic"}
 _ids = itertools.count(1)
-# What llama-cpp-python's server (0.3.36) answers, word for word, to a request with
-# `response_format: {"type": "json_schema", ...}`: HTTP 500, a request-validation message
-# with a traceback line appended, type internal_server_error.
-LLAMA_CPP_RESPONSE_FORMAT_ERROR = (
-    "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', "
-    "'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
-    "'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n  File \"/usr/lib/python3/"
-    "site-packages/llama_cpp/server/app.py\", line 376, in create_chat_completion\n    "
-    "POST /v1/chat/completions")
 _ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
                 404: "not_found_error", 408: "timeout_error", 413: "request_too_large",
                 429: "rate_limit_error", 529: "overloaded_error"}
@@ -81,37 +79,65 @@ def raw(status: int, body: bytes | str, *, headers: dict[str, str] | None = None
 class Request:
     """A request as the server received it."""
 
-    wire: str  # "openai" or "anthropic"
-    path: str
+    wire: str  # "openai" (Chat Completions), "responses" (OpenAI Responses) or "anthropic"
+    path: str  # as sent, query string included: "/v1/messages?beta=true"
     headers: dict[str, str]
     body: Any
     received_at: float
     # Set when the client closed the connection before the reply was sent (cancellation,
-    # client timeout).
+    # client timeout), or while it was being streamed.
     disconnected: threading.Event = field(default_factory=threading.Event)
+    # The whole reply as the server rendered it (a stream is cut from it), e.g.
+    # `response["usage"]` to compare with what the client counted; None until answered.
+    response: Any = None
 
     @property
     def model(self) -> str | None:
         return self.body.get("model") if isinstance(self.body, dict) else None
 
     @property
+    def endpoint(self) -> str:
+        """The path without its query string: tells a completion from a token count."""
+        return self.path.split("?")[0]
+
+    @property
+    def streamed(self) -> bool:
+        return isinstance(self.body, dict) and self.body.get("stream") is True
+
+    @property
     def messages(self) -> list[dict[str, Any]]:
-        return list(self.body.get("messages") or []) if isinstance(self.body, dict) else []
+        """The conversation; on the Responses wire, its `input` items (a string is one)."""
+        if not isinstance(self.body, dict):
+            return []
+        if self.wire == "responses":
+            got = self.body.get("input")
+            return [{"role": "user", "content": got}] if isinstance(got, str) else list(got or [])
+        return list(self.body.get("messages") or [])
 
     def system_text(self) -> str:
         """The system prompt, whichever wire carried it."""
         if self.wire == "anthropic":
             sys_ = self.body.get("system") or ""
             return sys_ if isinstance(sys_, str) else "".join(b.get("text", "") for b in sys_)
+        if self.wire == "responses":
+            return str(self.body.get("instructions") or "")
         return "\n".join(_plain(m.get("content")) for m in self.messages
                          if m.get("role") in ("system", "developer"))
 
     def last_message_text(self) -> str:
         """Text of the last message: its text, or its tool results' content."""
-        return _plain(self.messages[-1].get("content")) if self.messages else ""
+        return _item_text(self.messages[-1]) if self.messages else ""
 
     def all_text(self) -> str:
-        return "\n".join(_plain(m.get("content")) for m in self.messages)
+        """Every message's text, tool results and mid-conversation system messages included."""
+        return "\n".join(_item_text(m) for m in self.messages)
+
+
+def _item_text(m: dict[str, Any]) -> str:
+    # A Responses API function_call_output item carries its result as `output`.
+    out = m.get("output")
+    return out if m.get("type") == "function_call_output" and isinstance(out, str) \
+        else _plain(m.get("content"))
 
 
 def _plain(content: Any) -> str:
@@ -127,113 +153,6 @@ def _plain(content: Any) -> str:
     return "\n".join(out)
 
 
-class ServerRules(Protocol):
-    """The server's switches that change which requests are refused (see LLMServer)."""
-
-    reject_json_schema: bool
-    reject_output_config: bool
-    reject_forced_tool: bool
-    reject_temperature: bool
-    thinking: bool
-    llama_cpp: bool
-
-
-# --- request rules the real APIs enforce -----------------------------------------------------
-
-
-def invalid_request(wire: str, body: Any, server: ServerRules) -> str | None:
-    """Why the real API would refuse this request body (a 400), or None when it is fine."""
-    if not isinstance(body, dict):
-        return "request body is not a JSON object"
-    if not isinstance(body.get("model"), str) or not body["model"]:
-        return "model: field required"
-    msgs = body.get("messages")
-    if not isinstance(msgs, list) or not msgs:
-        return "messages: at least one message is required"
-    if server.reject_temperature and "temperature" in body:
-        return "`temperature` is not supported for this model; omit sampling parameters"
-    return _invalid_anthropic(body, msgs, server) if wire == "anthropic" else \
-        _invalid_openai(body, msgs, server.reject_json_schema)
-
-
-def _invalid_anthropic(body: dict, msgs: list, server: ServerRules) -> str | None:
-    if not isinstance(body.get("max_tokens"), int):
-        return "max_tokens: field required"
-    if server.reject_output_config and "output_config" in body:
-        return "output_config: Extra inputs are not permitted"
-    fmt = (body.get("output_config") or {}).get("format")
-    if fmt is not None and (fmt.get("type") != "json_schema"
-                            or not isinstance(fmt.get("schema"), dict)):
-        return "output_config.format: expected {type: json_schema, schema: {...}}"
-    if server.reject_forced_tool and (body.get("tool_choice") or {}).get("type") in ("tool", "any"):
-        return "tool_choice: forcing tool use is not supported with this model; use auto"
-    if msgs[0].get("role") != "user":
-        return "messages: first message must use the \"user\" role"
-    pending: set[str] = set()
-    for i, m in enumerate(msgs):
-        if m.get("role") not in ("user", "assistant"):
-            return f"messages.{i}.role: must be \"user\" or \"assistant\""
-        blocks = m["content"] if isinstance(m.get("content"), list) else []
-        if m["role"] == "user":
-            got = {b.get("tool_use_id") for b in blocks if b.get("type") == "tool_result"}
-            if got - pending:
-                return f"messages.{i}: tool_result ids {sorted(got - pending)} have no tool_use " \
-                       "in the previous message"
-            if pending - got:
-                return f"messages.{i}: tool_use ids {sorted(pending - got)} were found without " \
-                       "tool_result blocks immediately after"
-            pending = set()
-        else:
-            pending = {b.get("id") for b in blocks if b.get("type") == "tool_use"}
-            if server.thinking and pending and not any(
-                    b.get("type") == "thinking" and str(b.get("signature", "")).startswith("sig-")
-                    for b in blocks):
-                return f"messages.{i}.content: an assistant turn with tool_use must start " \
-                       "with the thinking block it was generated with"
-    choice = body.get("tool_choice") or {}
-    if choice.get("type") == "tool":
-        names = {t.get("name") for t in body.get("tools") or []}
-        if choice.get("name") not in names:
-            return f"tool_choice: tool {choice.get('name')!r} not found in tools"
-    return None
-
-
-def _invalid_openai(body: dict, msgs: list, reject_json_schema: bool) -> str | None:
-    pending: set[str] = set()
-    for i, m in enumerate(msgs):
-        role = m.get("role")
-        if role not in ("system", "developer", "user", "assistant", "tool"):
-            return f"messages[{i}].role: invalid value {role!r}"
-        if role == "tool":
-            if m.get("tool_call_id") not in pending:
-                return f"messages[{i}]: messages with role 'tool' must be a response to a " \
-                       "preceeding message with 'tool_calls'"
-            pending.discard(m["tool_call_id"])
-            continue
-        if pending:
-            return f"messages[{i}]: an assistant message with 'tool_calls' must be followed by " \
-                   f"tool messages responding to each 'tool_call_id'; missing {sorted(pending)}"
-        if role == "assistant":
-            pending = {c.get("id") for c in m.get("tool_calls") or []}
-    fmt = body.get("response_format") or {}
-    if fmt.get("type") == "json_schema":
-        if reject_json_schema:
-            return "response_format: type 'json_schema' is not supported by this server"
-        js = fmt.get("json_schema") or {}
-        if not js.get("name") or not isinstance(js.get("schema"), dict):
-            return "response_format.json_schema: 'name' and 'schema' are required"
-    return None
-
-
-def server_refusal(wire: str, body: Any, server: ServerRules) -> Reply | None:
-    """An error some real servers answer with a status other than 400, or None."""
-    if server.llama_cpp and wire == "openai" and isinstance(body, dict):
-        fmt = body.get("response_format")
-        if isinstance(fmt, dict) and fmt.get("type") not in ("text", "json_object"):
-            return error(500, LLAMA_CPP_RESPONSE_FORMAT_ERROR, type="internal_server_error")
-    return None
-
-
 # --- rendering replies in each wire format ---------------------------------------------------
 
 
@@ -243,11 +162,18 @@ def _forced_tool(wire: str, body: dict) -> str | None:
         return None
     if wire == "anthropic":
         return choice.get("name") if choice.get("type") == "tool" else None
+    if wire == "responses":
+        return choice.get("name") if choice.get("type") == "function" else None
     return (choice.get("function") or {}).get("name") if choice.get("type") == "function" else None
 
 
+def input_tokens(req: Request) -> int:
+    """The prompt's token count: what a completion reports and count_tokens answers."""
+    return max(1, len(json.dumps(req.messages)) // 4)
+
+
 def _usage(req: Request, reply: Reply, out_text: str) -> dict[str, int]:
-    u = {"input": max(1, len(json.dumps(req.messages)) // 4), "output": max(1, len(out_text) // 4),
+    u = {"input": input_tokens(req), "output": max(1, len(out_text) // 4),
          "cached": 0, "cache_write": 0}
     u.update(reply.usage or {})
     return u
@@ -255,7 +181,11 @@ def _usage(req: Request, reply: Reply, out_text: str) -> dict[str, int]:
 
 def render_reply(wire: str, req: Request, reply: Reply,
                  thinking: bool = False) -> tuple[int, Any, dict[str, str]]:
-    """(status, payload, headers) of `reply` to `req` in the wire's own response shape."""
+    """(status, payload, headers) of `reply` to `req` in the wire's own response shape.
+
+    The payload is the whole reply even when the request asked for a stream (the server cuts
+    it into events with tests/llm_stream.py); errors and raw replies are never streamed.
+    """
     rid = f"req_{next(_ids):06d}"
     if reply.kind == "raw":
         return reply.status, reply.body, {"request-id": rid, "x-request-id": rid, **reply.headers}
@@ -283,6 +213,8 @@ def render_reply(wire: str, req: Request, reply: Reply,
     headers = {"request-id": rid, "x-request-id": rid, **reply.headers}
     if wire == "anthropic":
         return 200, _anthropic_message(req, reply, content_text, calls, u, rid, thinking), headers
+    if wire == "responses":
+        return 200, _openai_response(req, reply, content_text, calls, u, rid), headers
     return 200, _openai_completion(req, reply, content_text, calls, u, rid), headers
 
 
@@ -326,3 +258,31 @@ def _openai_completion(req: Request, reply: Reply, content_text: str | None,
             "model": req.model, "choices": [{"index": 0, "message": message,
                                              "finish_reason": finish, "logprobs": None}],
             "usage": usage}
+
+
+def _openai_response(req: Request, reply: Reply, content_text: str | None,
+                     calls: list, u: dict[str, int], rid: str) -> dict[str, Any]:
+    output: list[dict[str, Any]] = []
+    if content_text is not None:
+        output.append({"type": "message", "id": f"msg_{rid}", "status": "completed",
+                       "role": "assistant", "content": [
+                           {"type": "output_text", "text": content_text, "annotations": []}]})
+    for name, args in calls:
+        n = next(_ids)
+        output.append({"type": "function_call", "id": f"fc_{n:08d}", "call_id": f"call_{n:08d}",
+                       "name": name, "status": "completed",
+                       "arguments": args if isinstance(args, str) else json.dumps(args)})
+    cut = reply.stop_reason in ("max_tokens", "length", "max_output_tokens")
+    # Like Chat Completions, input_tokens includes the cached tokens.
+    usage = {"input_tokens": u["input"], "input_tokens_details": {"cached_tokens": u["cached"]},
+             "output_tokens": u["output"], "output_tokens_details": {"reasoning_tokens": 0},
+             "total_tokens": u["input"] + u["output"]}
+    body = req.body
+    return {"id": f"resp_{rid}", "object": "response", "created_at": int(time.time()),
+            "status": "incomplete" if cut else "completed", "model": req.model,
+            "output": output, "usage": usage, "error": None,
+            "incomplete_details": {"reason": "max_output_tokens"} if cut else None,
+            "instructions": body.get("instructions"), "metadata": body.get("metadata") or {},
+            "parallel_tool_calls": True, "tool_choice": body.get("tool_choice") or "auto",
+            "tools": body.get("tools") or [], "temperature": body.get("temperature", 1.0),
+            "top_p": 1.0, "text": body.get("text") or {"format": {"type": "text"}}}
