@@ -34,14 +34,21 @@ def test_a_claude_stream_json_run_becomes_atif():
     assert traj.extra["result"] == {"subtype": "success", "is_error": False, "num_turns": 4,
                                     "duration_ms": 18342, "duration_api_ms": 16920,
                                     "total_cost_usd": 0.0573, "permission_denials": 0}
-    assert traj.final_metrics.total_cost_usd == 0.0573
+    # the totals are the result event's: the assistant events only carry message_start usage
+    fm = traj.final_metrics
+    assert (fm.total_prompt_tokens, fm.total_completion_tokens, fm.total_cached_tokens,
+            fm.total_cost_usd) == (13 + 3300 + 38100, 173, 38100, 0.0573)
+    assert fm.extra["usage_source"] == "result.usage"
     assert [s.source for s in traj.steps] == ["agent", "agent", "agent", "agent"]
     first, script, sub, last = traj.steps
-    # two stream lines of one message (same id) are one step with the last usage
+    # two stream lines of one message (same id) are one step with the last usage; with no
+    # stop_reason it is message_start's, so its input counts and its output is not known
     assert first.message == "I'll use the csv-insights skill."
     assert first.tool_calls[0].function_name == "Skill"
-    assert first.metrics.completion_tokens == 48
+    assert first.metrics.completion_tokens is None
+    assert first.metrics.extra["output_tokens_at_start"] == 48
     assert first.metrics.prompt_tokens == 3 + 2100 + 11000
+    assert last.metrics.completion_tokens == 30  # stop_reason set: the final usage
     assert script.observation.results[0].extra is None  # not an error, no exit code given
     assert sub.extra["is_sidechain"] is True and sub.extra["parent_tool_use_id"] == \
         "toolu_01Task"
