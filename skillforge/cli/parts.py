@@ -58,7 +58,8 @@ def ablate_conditions(skill_dir: Path | None, wanted: list[str], conds: list[str
 
 
 def dry_run_and_exit(settings, store, skill_dir: Path, overrides: dict,
-                     fmt: str) -> NoReturn:
+                     fmt: str, *, judged: bool = True,
+                     judge_models: Sequence[str] = ()) -> NoReturn:
     """`--dry-run`: the trials, tokens and cost of the run asked for; nothing starts."""
     from rich.markup import escape
 
@@ -75,7 +76,9 @@ def dry_run_and_exit(settings, store, skill_dir: Path, overrides: dict,
     except (TrialConfigError, RunError, PriceTableError) as exc:
         click.echo(f"skillforge trial: {exc}", err=True)
         sys.exit(2)
-    est = estimate_run(spec, n_cases, store, skill_dir.resolve().name, prices)
+    judge_model = next(iter([*judge_models, *settings.judge.models]), None)
+    est = estimate_run(spec, n_cases, store, skill_dir.resolve().name, prices, judged=judged,
+                       judge_model=judge_model)
     if fmt == "json":
         click.echo(json.dumps({"dry_run": True, **est.as_dict()}, indent=2))
         sys.exit(0)
@@ -85,10 +88,14 @@ def dry_run_and_exit(settings, store, skill_dir: Path, overrides: dict,
     for c in est.conditions:
         per = ("tokens unknown" if c.tokens_in is None else
                f"~{c.tokens_in + (c.tokens_out or 0):,.0f} tokens/trial ({c.basis})")
+        if c.judge_tokens_in is not None:
+            per += f" + ~{c.judge_tokens_in + (c.judge_tokens_out or 0):,.0f} judge"
         out.print(f"  {escape(c.condition):<44} {c.trials:>4} trials  {escape(per)}")
     tokens = "unknown" if est.tokens is None else f"~{est.tokens:,}"
     cost = "unknown" if est.cost_usd is None else f"~${est.cost_usd:,.2f}"
-    out.print(f"estimated tokens: {tokens}; estimated cost: {cost}"
+    split = (f" (agent ~{est.agent_tokens:,}, judge ~{est.judge_tokens:,})"
+             if est.judge_tokens is not None and est.agent_tokens is not None else "")
+    out.print(f"estimated tokens: {tokens}{split}; estimated cost: {cost}"
               + (f" ({escape(est.model)})" if est.model else ""))
     for note in est.notes:
         out.print(f"[dim]{escape(note)}[/]")

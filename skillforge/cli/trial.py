@@ -96,7 +96,8 @@ def _conditions(values: tuple[str, ...]) -> list[str] | None:
                    "and run its own code skills, carried from case to case in order.")
 @click.option("--agent", type=click.Choice(AGENTS), default=None,
               help="builtin (default): skillforge's agent loop; claude-code / codex: that CLI "
-                   "inside the container (needs --image with it installed, and --network).")
+                   "inside the container, its model through skillforge's proxy (claude-code: "
+                   "the pinned Claude Code; codex: an --image that has it).")
 @click.option("--model", default=None, help="The agent's model (provider prefix allowed, "
                                             "e.g. openai:llama3.1).")
 @click.option("--provider", type=click.Choice(["anthropic", "openai"]), default=None)
@@ -226,7 +227,8 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
         assert skill_dir is not None
         from skillforge.cli.parts import dry_run_and_exit
 
-        dry_run_and_exit(settings, store, skill_dir, overrides, fmt)
+        dry_run_and_exit(settings, store, skill_dir, overrides, fmt, judged=not no_judge,
+                         judge_models=judge_models)
     display = Display(fmt)
     if sweep_decoys is not None:
         if decoys is not None or gate or require_calibrated:

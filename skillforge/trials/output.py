@@ -16,8 +16,9 @@ from skillforge.report import facts as F
 from skillforge.report import headline as H
 
 TRIAL_KEYS = ("case_id", "condition", "attempt", "status", "error", "error_stage", "metrics",
-              "grader", "tokens_in", "tokens_out", "turns", "tool_calls", "wall_s",
-              "trajectory_path")
+              "grader", "tokens_in", "tokens_out", "cost_usd", "judge_tokens_in",
+              "judge_tokens_out", "judge_cost_usd", "contamination", "turns", "tool_calls",
+              "wall_s", "trajectory_path")
 VERDICT_STYLE = {"helps": "bold green", "hurts": "bold red", "inconclusive": "yellow"}
 # The metrics whose `hurts` fails the gate: the headline and the grader (section 8).
 GATED_METRICS = ("overall", "grader")

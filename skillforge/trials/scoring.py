@@ -36,7 +36,8 @@ class Scores:
     activated: bool | None = None
     script_runs: int = 0
     script_runs_ok: int = 0
-    judge_tokens: int = 0
+    judge_tokens_in: int = 0
+    judge_tokens_out: int = 0
     judge_cost_usd: float | None = None
     problems: list[str] = field(default_factory=list)
 
@@ -73,6 +74,7 @@ async def judged(traj: Trajectory, case: EvalCase, clients: Sequence[ModelClient
     result = await judged_metrics(traj, case, list(clients), facts=facts, store=store,
                                   skills_dirs=SKILLS_DIRS, max_tokens=max_tokens)
     scores = Scores(metrics=result.metrics(), evidence=metric_evidence(result),
-                    judge_tokens=result.tokens, judge_cost_usd=result.cost_usd)
+                    judge_tokens_in=result.tokens_in, judge_tokens_out=result.tokens_out,
+                    judge_cost_usd=result.cost_usd)
     scores.problems += [f"judge {label} failed: {why}" for label, why in result.errors.items()]
     return scores

@@ -118,3 +118,33 @@ def test_parts_model_round_trips_in_the_spec():
     spec = RunSpec(skill_path="x", parts=[SkillPart(id="examples", kind="examples",
                                                     title="examples", spans=[(3, 9)])])
     assert RunSpec.model_validate_json(spec.model_dump_json()).parts == spec.parts
+
+
+def test_dry_run_counts_the_judges_tokens_of_a_judged_run(tmp_path):
+    skill = tmp_path / "csv-insights"
+    shutil.copytree(CSV, skill)
+    state = tmp_path / "state"
+    trials = [t.model_copy(update={"tokens_in": 1000, "tokens_out": 200,
+                                   "judge_tokens_in": 3000, "judge_tokens_out": 100})
+              for t in run_trials()]
+    _store_with_run(state, skill, trials, PARTS)
+    args = ("trial", str(skill), "--dry-run", "--state-dir", str(state), "--cases",
+            "monthly-revenue,order-stats", "--attempts", "1", "--format", "json", "--model",
+            "gpt-4.1")
+    judged = json.loads(invoke(*args).output)
+    plain = json.loads(invoke(*args, "--no-judge").output)
+    # 2 cases x 2 conditions: 4 trials, each 1,200 agent tokens and 3,100 judge tokens
+    assert (judged["agent_tokens"], judged["judge_tokens"]) == (4 * 1200, 4 * 3100)
+    assert judged["tokens"] == 4 * 4300 and judged["judge_model"] == "gpt-4.1"
+    assert (plain["tokens"], plain["judge_tokens"]) == (4 * 1200, None)
+    assert judged["cost_usd"] > plain["cost_usd"] > 0
+    assert any("judge tokens per trial from judged run r1" in n for n in judged["notes"])
+    text = invoke(*args[:-4], "--model", "gpt-4.1").output
+    assert "(agent ~4,800, judge ~12,400)" in text and "+ ~3,100 judge" in text
+    # a run never judged: the judge's share is said to be unknown
+    empty = tmp_path / "empty"
+    fresh = [t.model_copy(update={"tokens_in": 1000, "tokens_out": 200}) for t in run_trials()]
+    _store_with_run(empty, skill, fresh, PARTS)
+    doc = json.loads(invoke(*args[:4], str(empty), *args[5:]).output)
+    assert doc["judge_tokens"] is None and doc["tokens"] == 4 * 1200
+    assert any("no earlier judged run" in n for n in doc["notes"])

@@ -25,7 +25,7 @@ def judge(req: Request):
         "behaviors": [{"index": i, "answer": "yes" if skilled else "no",
                        "step_id": 3 if skilled else None, "quote": "", "rationale": "scripted"}
                       for i in range(1, 5)],
-    })
+    }, usage={"input": 1234, "output": 56})
 
 
 async def test_a_judged_trial_stores_the_three_judged_metrics(csv_skill, scripted, make_runner,
@@ -38,6 +38,13 @@ async def test_a_judged_trial_stores_the_three_judged_metrics(csv_skill, scripte
     by_cond = {r.condition: r for r in summary.records}
     assert {r.status for r in by_cond.values()} == {"ok"}
     assert scripted.judge_requests == 2
+    # The judge's calls are stored with each trial, apart from the agent's tokens (before,
+    # a judged run recorded only the agent's share).
+    for rec in by_cond.values():
+        assert (rec.judge_tokens_in, rec.judge_tokens_out) == (1234, 56)
+        assert rec.tokens_in > 0 and rec.tokens_in != 1234
+        stored = next(t for t in store.trials(runner.run_id) if t.key == rec.key)
+        assert (stored.judge_tokens_in, stored.judge_tokens_out) == (1234, 56)
     w, b = by_cond["with_skill"].metrics, by_cond["baseline"].metrics
     assert (w["accuracy"], w["goal_accuracy"], w["behavior_check"]) == (0.9, 1.0, 1.0)
     assert (b["accuracy"], b["goal_accuracy"], b["behavior_check"]) == (0.4, 0.0, 0.0)
