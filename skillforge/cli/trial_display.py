@@ -48,6 +48,10 @@ class Display:
                     detail += f" grader {rec.grader:g}"
                 if rec.error:
                     detail += f": {rec.error[:200]}"
+                if rec.contamination:
+                    hit = rec.contamination[0]
+                    detail += (f"; contaminated, left out of the lift: request {hit['request']} "
+                               f"carried the target skill's {hit['marker']} at {hit['where']}")
             self.err.print(f"{glyph} {escape(case)} {cond}#{attempt} {status}{escape(detail)}",
                            highlight=False)
 

@@ -3,10 +3,12 @@
     harness = get_harness("claude-code")          # None for "builtin"
     check_agent(spec.agent, sandbox=..., network=...)   # HarnessError says what to fix
 
-The real CLI runs inside the trial container (an image that has it installed), with the
-skills in its own skills folder and the provider key only in its process environment; its
-JSON stream becomes ATIF through sessions.importers and is scored like the built-in agent's
-trajectory. docs/harnesses.md describes the image and the security trade-off (network on).
+The real CLI runs inside the trial container (the trial image plus the CLI:
+skillforge.harnesses.image), with the skills in its own skills folder. It reaches its model
+only through skillforge's model proxy on the host (skillforge.harnesses.proxy), with a
+per-trial token: the key never enters the container, and without --network the container
+reaches nothing else. Its JSON stream becomes ATIF through sessions.importers and is scored
+like the built-in agent's trajectory. docs/harnesses.md has the details.
 """
 
 from __future__ import annotations
@@ -57,10 +59,5 @@ def check_agent(agent: str, *, sandbox: str, network: bool,
         raise HarnessError(f"--agent {agent} runs the {harness.binary} CLI inside a Docker "
                            "container; use --sandbox docker (the local sandbox would run "
                            "your own installation with your own settings)")
-    if not network:
-        raise HarnessError(f"--agent {agent} needs --network: the {harness.binary} CLI calls "
-                           "its API from inside the trial container, so the container needs "
-                           "network access (the skill's code gets it too; see "
-                           "docs/harnesses.md)")
-    harness.credentials()
+    harness.credentials()  # the proxy's; the container never sees them
     return harness

@@ -4,18 +4,18 @@ The built-in agent's loop runs in skillforge and only its tool commands reach th
 An external harness (Claude Code, the Codex CLI) is the whole agent: it runs INSIDE the
 trial container, so it needs:
 
-- an image that has the CLI on the PATH (`--image`; docs/harnesses.md says how to build one);
-- network access from the container to its provider's API (`--network`);
-- the provider key. The key is passed ONLY as the environment of the one `docker exec`
-  that starts the CLI: never in the image, the container's configuration or files, the
-  command line, or the stored trajectory (captured output is scrubbed of it, in case the
-  agent printed its own environment);
+- an image that has the CLI (skillforge.harnesses.image layers the pinned Claude Code onto
+  the trial image; docs/harnesses.md says how to bring your own);
+- its model, through skillforge's model proxy on the host (skillforge.harnesses.proxy): the
+  CLI gets a per-trial token and the proxy's address in its usual variables; the proxy holds
+  the real key. The key never enters a container, an environment, a command line or a file;
+  the token is scrubbed from what is stored anyway;
 - the skills in the harness's own skills folder (`~/.claude/skills`, `~/.agents/skills`),
   staged by `skillforge.trials.staging.stage_trial(skills_dir=...)` with the same leakage checks.
 
 A `Harness` says how to do that for one CLI: its command line, its environment, where its
-skills go, and how its JSON stream becomes ATIF (through sessions.importers).
-`skillforge.harnesses.run.HarnessRun` runs it in a sandbox.
+skills go, where its provider is, and how its JSON stream becomes ATIF (through
+sessions.importers). `skillforge.harnesses.run.HarnessRun` runs it in a sandbox.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from sessions.importers.base import ImportResult
+from skillforge.harnesses.proxy import Upstream
 from skillforge.sandbox.archive import TarBuilder, concat_tars
 from skillforge.sandbox.base import AGENT_GID, AGENT_UID, ExecResult
 
@@ -43,7 +44,8 @@ class HarnessError(ValueError):
 
 @dataclass(frozen=True)
 class Credentials:
-    """The provider environment for the CLI process; `secrets` are scrubbed from its output."""
+    """Provider variables: the host's real ones (for the proxy), or the per-trial token and
+    proxy address a CLI gets. `secrets` are scrubbed from its output."""
 
     env: Mapping[str, str]
     secrets: Mapping[str, str]  # env var name -> value to scrub
@@ -82,6 +84,10 @@ class Harness(abc.ABC):
     state_dirs: ClassVar[tuple[str, ...]] = ()
     # Non-secret settings for the CLI process (telemetry off, key scrubbing on...).
     fixed_env: ClassVar[Mapping[str, str]] = {}
+    # Where the CLI writes its own session logs, relative to HOME: copied out after the run
+    # and kept beside the trajectory (they hold what the stream leaves out: subagents' turns,
+    # the CLI's cost ledger).
+    session_dir: ClassVar[str | None] = None
 
     def __init__(self, environ: Mapping[str, str] | None = None,
                  extra_files: Mapping[str, bytes | tuple[bytes, int]] | None = None) -> None:
@@ -127,6 +133,34 @@ class Harness(abc.ABC):
     def key_env_names(self, var: str) -> tuple[str, ...]:
         """The variable name(s) the CLI reads the key from (default: the host's name)."""
         return (var,)
+
+    @property
+    def install_hint(self) -> str:
+        """How to get the CLI into the trial container (said when it is missing)."""
+        return (f"use an image with the {self.name} CLI installed (docs/harnesses.md shows a "
+                "Dockerfile), via --image or [trial] image")
+
+    # --- the model proxy ------------------------------------------------------------------
+    default_base_url: ClassVar[str]  # the provider's API when the host sets no base URL
+
+    def upstream(self) -> Upstream:
+        """Where the proxy forwards this CLI's calls, with the host's credentials."""
+        creds = self.credentials()
+        base = (creds.env.get(self.url_var, "") if self.url_var else "") or \
+            self.default_base_url
+        var, key = next(iter(creds.secrets.items()))
+        return Upstream(base_url=base.rstrip("/"), headers=self.auth_headers(var, key))
+
+    def auth_headers(self, var: str, key: str) -> dict[str, str]:
+        """The headers that carry the host's key `var` upstream."""
+        return {"authorization": f"Bearer {key}"}
+
+    def proxy_credentials(self, token: str, base_url: str) -> Credentials:
+        """What the CLI gets instead of the key: its trial's token, the proxy's address."""
+        env = {name: token for name in self.key_env_names(self.key_vars[0])}
+        if self.url_var:
+            env[self.url_var] = base_url
+        return Credentials(env=env, secrets={"SKILLFORGE_TRIAL_TOKEN": token})
 
     def exec_env(self, creds: Credentials) -> dict[str, str]:
         """The environment of the CLI process: HOME, fixed settings and the credentials."""

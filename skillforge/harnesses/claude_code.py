@@ -1,19 +1,28 @@
 """`--agent claude-code`: Anthropic's Claude Code CLI, run in print mode inside the container.
 
     claude -p "<prompt>" --output-format stream-json --verbose \
-        --dangerously-skip-permissions --max-turns N [--model M]
+        --dangerously-skip-permissions --max-turns N --tools Bash,Read,... [--model M]
 
+- The CLI: by default the Claude Code binary PyPI's claude-agent-sdk wheel bundles (pinned
+  in constraints/claude-code.txt), layered onto the trial image by
+  skillforge.harnesses.image; `[trial] harness_cli = "image"` uses the image's own `claude`.
 - Skills: `~/.claude/skills/<name>/SKILL.md` for the container's user (Claude Code's
   user-level skills folder; Harbor copies skills to `$CLAUDE_CONFIG_DIR/skills`, whose
   default is `~/.claude`). `~/.claude` itself belongs to the agent user (Claude Code writes
   its projects, todos and settings there); the skills inside it are root-owned, read-only.
 - Permissions: `--dangerously-skip-permissions` (no prompt can be answered in print mode;
   the container is the sandbox: non-root, capabilities dropped, removed afterwards).
-- Key: `ANTHROPIC_API_KEY` (or `CLAUDE_CODE_OAUTH_TOKEN` from `claude setup-token`), and
-  `ANTHROPIC_BASE_URL` when set, in the exec's environment only.
-  `CLAUDE_CODE_SUBPROCESS_ENV_SCRUB=1` asks Claude Code to strip them from the environment of
-  the commands it runs (Bash tool, hooks), so `env` in a tool call does not show the key;
-  telemetry and the auto-updater are off.
+  `IS_SANDBOX=1`: as root (an image whose user is root) Claude Code refuses the
+  permission-skipping flags without it.
+- Model: through skillforge's model proxy. `ANTHROPIC_API_KEY` holds the trial's token and
+  `ANTHROPIC_BASE_URL` the proxy's address; the proxy adds your `ANTHROPIC_API_KEY` (or
+  `CLAUDE_CODE_OAUTH_TOKEN`) upstream. So Claude Code's env scrub
+  (CLAUDE_CODE_SUBPROCESS_ENV_SCRUB), which needs bubblewrap namespaces a container without
+  capabilities cannot make, is not needed: there is no key to hide.
+- Tools: `--tools` DEFAULT_TOOLS (no web tools: the container has no internet by default).
+- Turns: `--max-turns`, and the proxy refuses the model call past the limit, which also
+  bounds subagents and background tasks that restart the loop (skillforge.harnesses.run).
+- Telemetry, error reporting and the auto-updater are off.
 - Stream: stream-json events, read by sessions.importers.claude_code (the session-log reader,
   which also takes the stream's `init` and `result` events).
 """
@@ -29,6 +38,11 @@ from skillforge.harnesses.base import Credentials, Harness, Outcome
 from skillforge.sandbox.base import ExecResult
 
 
+# The built-in tools a trial's Claude Code may use: files, shell, skills and subagents; no
+# web tools (no internet without --network), no scheduling or worktree tools.
+DEFAULT_TOOLS = "Bash,Read,Write,Edit,Glob,Grep,Skill,Agent"
+
+
 class ClaudeCodeHarness(Harness):
     name = "claude-code"
     binary = "claude"
@@ -37,21 +51,37 @@ class ClaudeCodeHarness(Harness):
     url_var = "ANTHROPIC_BASE_URL"
     skills_subdir = ".claude/skills"
     state_dirs = (".claude",)
+    session_dir = ".claude/projects"
+    default_base_url = "https://api.anthropic.com"
     fixed_env: ClassVar[dict[str, str]] = {
-        "CLAUDE_CODE_SUBPROCESS_ENV_SCRUB": "1",
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_ERROR_REPORTING": "1",
         "DISABLE_AUTOUPDATER": "1",
         # Only consulted when running as root (skipping permissions is refused there
         # otherwise); trials run as uid 1000, so this is belt and braces for odd images.
         "IS_SANDBOX": "1",
     }
 
+    @property
+    def install_hint(self) -> str:
+        return ("with [trial] harness_cli = \"auto\" (the default) skillforge layers the pinned "
+                "Claude Code onto the trial image when claude-agent-sdk is installed (`pip "
+                "install 'skillforge[claude-code]'`); or set harness_cli to a claude binary, or "
+                "use an image with the CLI on its PATH (docs/harnesses.md)")
+
+    def auth_headers(self, var: str, key: str) -> dict[str, str]:
+        if var == "CLAUDE_CODE_OAUTH_TOKEN":  # `claude setup-token`: a bearer token
+            return {"authorization": f"Bearer {key}", "anthropic-beta": "oauth-2025-04-20"}
+        return {"x-api-key": key}
+
     def argv(self, prompt: str, model: str | None, max_turns: int,
              creds: Credentials) -> list[str]:
         # A prompt starting with "-" would be read as an option; a leading space is not.
         text = f" {prompt}" if prompt.startswith("-") else prompt
         argv = [self.binary, "-p", text, "--output-format", "stream-json", "--verbose",
-                "--dangerously-skip-permissions", "--max-turns", str(max_turns)]
+                "--dangerously-skip-permissions", "--max-turns", str(max_turns),
+                "--tools", DEFAULT_TOOLS]
         if model:
             argv += ["--model", model]
         return argv

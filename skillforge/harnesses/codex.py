@@ -11,11 +11,13 @@
 - Sandbox and approvals: `--dangerously-bypass-approvals-and-sandbox`. Codex's own sandbox
   (Landlock/seccomp) cannot be set up in a container without capabilities, and no approval
   can be answered non-interactively; the trial container is the sandbox.
-- Key: `OPENAI_API_KEY` from the host, given to the exec as `CODEX_API_KEY` (what
-  `codex exec` reads) and `OPENAI_API_KEY` (older versions); `OPENAI_BASE_URL` when set, also
-  as `-c openai_base_url=...` (newer versions read only the config value). The shell
-  environment policy is set to leave variables named like *KEY*, *SECRET*, *TOKEN* out of
-  the commands Codex runs (`ignore_default_excludes=false`; not every release defaults to it).
+- Model: through skillforge's model proxy (skillforge.harnesses.proxy). The trial's token
+  goes to the exec as `CODEX_API_KEY` (what `codex exec` reads) and `OPENAI_API_KEY` (older
+  versions), the proxy's address as `OPENAI_BASE_URL` and `-c openai_base_url=...` (newer
+  versions read only the config value); the proxy adds your `OPENAI_API_KEY` upstream. The
+  shell environment policy leaves variables named like *KEY*, *SECRET*, *TOKEN* out of the
+  commands Codex runs (`ignore_default_excludes=false`), so the token stays with Codex.
+- The CLI: the image's own `codex` (no registry reachable here ships one to pin).
 - Max turns: Codex has no such option; the trial timeout bounds the run.
 - Stream: `codex exec --json` events (thread/turn/item), read by sessions.importers.codex.
 """
@@ -40,6 +42,8 @@ class CodexHarness(Harness):
     url_var = "OPENAI_BASE_URL"
     skills_subdir = ".agents/skills"
     state_dirs = (".agents",)
+    session_dir = ".codex/sessions"
+    default_base_url = "https://api.openai.com/v1"
     fixed_env: ClassVar[dict[str, str]] = {"NO_COLOR": "1"}
 
     def key_env_names(self, var: str) -> tuple[str, ...]:

@@ -4,19 +4,24 @@
                      timeout_s=600)
     result = await run.run()          # an AgentResult, like the built-in agent's
 
-Steps: check the CLI is on the image's PATH (and read its version) without any key in the
-environment; run it once in /workspace as the agent user with the key in that exec's
-environment only; scrub the key from what it printed; import the JSON stream with the
+Steps: check the CLI is on the image's PATH (and read its version) without any credential
+in the environment; run it once in /workspace as the agent user with `access` (the trial's
+proxy token and the proxy's address: skillforge.harnesses.proxy) in that exec's
+environment only; scrub the token from what it printed; import the JSON stream with the
 harness's importer; put the task first (the streams do not repeat the prompt) and the run's
-facts in `trajectory.extra`. Per-step progress is reported when the CLI has finished, since
-the stream is read at the end. Never raises for a CLI or sandbox failure: that is an
-`error` result with the reason; only a cancellation or a dead Docker daemon propagates.
+facts in `trajectory.extra`. When the proxy refuses a call past the turn limit it calls
+`stop_at_limit()`, which kills the CLI; what it printed so far is kept and the run ends as
+`max_turns`. Per-step progress is reported when the CLI has finished, since the stream is
+read at the end. Never raises for a CLI or sandbox failure: that is an `error` result with
+the reason; only a cancellation or a dead Docker daemon propagates.
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import re
+import tarfile
 import tempfile
 import time
 import uuid
@@ -28,7 +33,7 @@ from typing import Any
 from sessions.atif import Agent, Step, Trajectory
 from sessions.importers.base import ImportResult, TraceImportError
 from skillforge.agent.loop import AgentResult, StepReport, StopReason, task_message
-from skillforge.harnesses.base import HOME, Harness, HarnessError, redact
+from skillforge.harnesses.base import HOME, Credentials, Harness, HarnessError, Outcome, redact
 from skillforge.models.llm import Usage
 from skillforge.providers.select import split_model
 from skillforge.sandbox import WORKSPACE, ExecResult, Sandbox, SandboxError
@@ -49,10 +54,14 @@ class HarnessRun:
     """One trial's harness run in one sandbox (same interface as skillforge.agent.loop.AgentRun)."""
 
     def __init__(self, harness: Harness, sandbox: Sandbox, stage: TrialStage, task: str, *,
-                 meta: dict[str, Any] | None = None, model: str | None = None,
-                 max_turns: int = 30, timeout_s: float = 600,
+                 access: Credentials, meta: dict[str, Any] | None = None,
+                 model: str | None = None, max_turns: int = 30, timeout_s: float = 600,
                  on_step: Callable[[StepReport], None] | None = None) -> None:
         self.harness = harness
+        self.access = access
+        self.limit_reached = False
+        self.session_files: dict[str, str] = {}
+        self._stopper: asyncio.Task | None = None
         self.sandbox = sandbox
         self.stage = stage
         self.task = task_message(stage, task)
@@ -69,11 +78,8 @@ class HarnessRun:
     async def run(self) -> AgentResult:
         """Run the CLI to its end (or the timeout); see the module docstring."""
         t0 = time.monotonic()
+        creds = self.access
         try:
-            creds = self.harness.credentials()
-            if not self.sandbox.spec.network:
-                raise HarnessError(f"--agent {self.harness.name} needs --network (the CLI "
-                                   "calls its API from inside the container)")
             await self._preflight()
             argv = self.harness.argv(self.task, self.model, self.max_turns, creds)
             self.facts["argv"] = [("<task>" if a == self.task or a == f" {self.task}" else a)
@@ -86,12 +92,57 @@ class HarnessRun:
             return self.partial("error", str(exc))
         except SandboxError as exc:
             return self.partial("error", f"the sandbox stopped working: {exc}")
-        # The key may be in what the CLI printed (an agent running `env`): never keep it.
+        # The token may be in what the CLI printed (an agent running `env`): never keep it.
         stdout = redact(done.stdout, creds.secrets)
         stderr = redact(done.stderr, creds.secrets)
+        await self._read_sessions()
         # Reading a long stream takes a while: off the event loop, other trials go on.
         imported, problem = await asyncio.to_thread(self._import, stdout)
         return self._finish(done, stderr, imported, problem)
+
+    async def _read_sessions(self) -> None:
+        """The CLI's own session logs (`session_files`: path under its folder -> text), and
+        the facts of the main one as imported, in `facts["session_log"]`."""
+        folder = self.harness.session_dir
+        if folder is None:
+            return
+        try:
+            tar_bytes = await self.sandbox.copy_out(f"{HOME}/{folder}",
+                                                    max_bytes=MAX_STREAM_BYTES)
+        except SandboxError:
+            return
+        with tarfile.open(fileobj=io.BytesIO(tar_bytes)) as tar:
+            for member in tar:
+                fh = tar.extractfile(member) if member.isfile() else None
+                if fh is not None and member.name.endswith(".jsonl"):
+                    name = member.name.split("/", 1)[-1]
+                    text = fh.read().decode("utf-8", errors="replace")
+                    self.session_files[name] = redact(text, self.access.secrets)
+        main = sorted((n for n in self.session_files if "/subagents/" not in n),
+                      key=lambda n: len(self.session_files[n]))
+        if main:
+            self.facts["session_log"] = await asyncio.to_thread(self._session_facts, main[-1])
+
+    def _session_facts(self, name: str) -> dict[str, Any]:
+        imported, problem = self._import(self.session_files[name])
+        facts: dict[str, Any] = {"file": name, "files": sorted(self.session_files)}
+        if imported is None:
+            return {**facts, "problem": problem}
+        fm = imported.trajectory.final_metrics
+        return {**facts, "steps": len(imported.trajectory.steps),
+                "tokens_in": fm.total_prompt_tokens if fm else None,
+                "tokens_out": fm.total_completion_tokens if fm else None,
+                "cost_usd": fm.total_cost_usd if fm else None,
+                "warnings": imported.warnings[:10]}
+
+    def stop_at_limit(self) -> None:
+        """The proxy refused a model call past the turn limit: end the CLI now (every process
+        of the agent's uid: subagents and background tasks too), keep what it printed."""
+        if self.limit_reached:
+            return
+        self.limit_reached = True
+        self._stopper = asyncio.get_running_loop().create_task(
+            self.sandbox.kill_user_processes())
 
     async def _preflight(self) -> None:
         """Is the CLI on the PATH? Its version, for the record. No key is given here."""
@@ -103,8 +154,7 @@ class HarnessRun:
         if check.exit_code != 0 or not lines:
             raise HarnessError(
                 f"the trial image {self.sandbox.spec.image!r} has no `{binary}` on the PATH "
-                f"of uid 1000; use an image with the {self.harness.name} CLI installed "
-                "(docs/harnesses.md shows a Dockerfile), via --image or [trial] image")
+                f"of uid 1000; {self.harness.install_hint}")
         self.facts["path"] = lines[0]
         shown = lines[1].strip()[:120] if len(lines) > 1 else ""
         self.facts["version_output"] = shown or None
@@ -136,6 +186,8 @@ class HarnessRun:
                                     "warnings": imported.warnings[:20],
                                     "ignored": imported.ignored}
         outcome = self.harness.outcome(imported, done)
+        if self.limit_reached and outcome.stop != "timeout":
+            outcome = Outcome("max_turns")  # stopped by skillforge at the limit, not a crash
         error = outcome.error
         if imported is None and outcome.stop == "final_answer":
             error = problem or f"{self.harness.binary} printed no JSON stream"

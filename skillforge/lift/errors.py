@@ -26,7 +26,8 @@ def error_summary(trials: Sequence[TrialRecord], conditions: tuple[str, str]) ->
     the author stopped them) and test the excluded ones for one-sidedness."""
     side_of = dict(zip(conditions, SIDES, strict=True))
     out = ErrorSummary(trials={s: 0 for s in SIDES}, excluded={s: 0 for s in SIDES},
-                       setup={s: 0 for s in SIDES}, grader_failed={s: 0 for s in SIDES})
+                       setup={s: 0 for s in SIDES}, grader_failed={s: 0 for s in SIDES},
+                       contaminated={s: 0 for s in SIDES})
     for t in trials:
         side = side_of.get(t.condition)
         if side is None or t.status == "cancelled":
@@ -35,6 +36,7 @@ def error_summary(trials: Sequence[TrialRecord], conditions: tuple[str, str]) ->
         if t.excluded:
             out.excluded[side] += 1
             out.setup[side] += t.error_stage == "setup"
+            out.contaminated[side] += bool(t.contamination)
         elif t.grader_failed:
             out.grader_failed[side] += 1
     (ew, eb), (nw, nb) = (out.excluded[s] for s in SIDES), (out.trials[s] for s in SIDES)
@@ -54,6 +56,11 @@ def error_note(errors: ErrorSummary, conditions: tuple[str, str]) -> str:
     if ew + eb:
         said.append(f"Errored trials left out of the lift: {ew} {names['with']}, {eb} "
                     f"{names['base']} (Fisher's exact p = {errors.p_value:.3g}).")
+    cw, cb = errors.contaminated.get("with", 0), errors.contaminated.get("base", 0)
+    if cw + cb:
+        said.append(f"Of them, contaminated (the harness's requests carried the target skill, "
+                    f"which that side must not see): {cw} {names['with']}, {cb} "
+                    f"{names['base']}; the trials' contamination field shows where.")
     if errors.one_sided:
         side = names[errors.one_sided]
         said.append(f"The errors fall on the {side} side more than chance allows, so no "

@@ -52,6 +52,10 @@ class TrialConfig(_Section):
     sandbox: Literal["docker", "local"] = "docker"
     image: str = "python:3.12-slim"
     network: bool = False
+    # The CLI of --agent claude-code / codex: "auto" (the pinned Claude Code of the installed
+    # claude-agent-sdk, layered onto `image`; else the image's own), "image", or a binary's
+    # path (docs/harnesses.md).
+    harness_cli: str = "auto"
     cpus: float = Field(1.0, gt=0)
     memory_mb: int = Field(2048, ge=64)
     pids: int = Field(256, ge=16)

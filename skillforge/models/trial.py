@@ -7,7 +7,7 @@ the run store, the metrics, Skill Lift and the reports never care which engine r
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -85,6 +85,8 @@ class RunSpec(BaseModel):
     sandbox: Literal["docker", "local"] = "docker"
     image: str = "python:3.12-slim"
     network: bool = False
+    # An external harness's CLI: "auto", "image" or a binary's path (skillforge.harnesses.image).
+    harness_cli: str = "auto"
     limits: Limits = Field(default_factory=Limits)
     workspace: WorkspacePolicy = "isolated"
     support_skills: list[str] = Field(default_factory=list)
@@ -127,6 +129,11 @@ class TrialRecord(BaseModel):
     tokens_out: int = 0
     tokens_cached: int = 0
     cost_usd: float | None = None
+    # The LLM judge's calls for this trial (accuracy, goal_accuracy, behavior_check): spent
+    # by skillforge, not the agent, so apart from tokens_in/out; a cached verdict costs 0.
+    judge_tokens_in: int = 0
+    judge_tokens_out: int = 0
+    judge_cost_usd: float | None = None
     turns: int = 0
     tool_calls: int = 0
     wall_s: float = 0.0
@@ -137,6 +144,9 @@ class TrialRecord(BaseModel):
     activated: bool | None = None
     script_runs: int = 0
     script_runs_ok: int = 0
+    # A baseline whose model requests carried the target skill (the harness proxy's check,
+    # skillforge.harnesses.contamination): the hits, and the trial is left out of the lift.
+    contamination: list[dict[str, Any]] | None = None
 
     @model_validator(mode="after")
     def _legacy_grader_error(self) -> TrialRecord:
@@ -152,9 +162,10 @@ class TrialRecord(BaseModel):
     @property
     def excluded(self) -> bool:
         """Left out of the lift: the agent's run did not complete (an error before or during
-        it) or was cancelled. A grader failure is not excluded: it is a failed grade."""
-        return self.status == "cancelled" or (self.status == "error"
-                                               and self.error_stage != "grader")
+        it) or was cancelled, or its requests carried the skill it must not see (a
+        contaminated baseline). A grader failure is not excluded: it is a failed grade."""
+        return self.status == "cancelled" or bool(self.contamination) or (
+            self.status == "error" and self.error_stage != "grader")
 
     @property
     def grader_failed(self) -> bool:

@@ -77,6 +77,9 @@ class ErrorSummary(_Model):
     excluded: dict[str, int] = Field(default_factory=dict)
     # Of the excluded, those that failed before the agent took a turn (infrastructure).
     setup: dict[str, int] = Field(default_factory=dict)
+    # Of the excluded, baselines whose model requests carried the target skill (the harness
+    # proxy's contamination check).
+    contaminated: dict[str, int] = Field(default_factory=dict)
     grader_failed: dict[str, int] = Field(default_factory=dict)
     # Fisher's exact test of the excluded errors between the sides.
     p_value: float | None = None

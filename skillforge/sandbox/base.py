@@ -45,6 +45,9 @@ class SandboxSpec(BaseModel):
 
     image: str = "python:3.12-slim"
     network: bool = False
+    # A Docker network to join instead (skillforge.sandbox.networks: the internal network
+    # on which an external harness reaches only skillforge's model proxy).
+    network_name: str | None = None
     cpus: float = 1.0
     memory_mb: int = 2048
     pids: int = 256

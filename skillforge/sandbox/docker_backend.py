@@ -123,7 +123,7 @@ class DockerSandbox(Sandbox):
         return self.client.api.create_host_config(
             init=True,
             auto_remove=True,
-            network_mode="bridge" if spec.network else "none",
+            network_mode=spec.network_name or ("bridge" if spec.network else "none"),
             nano_cpus=int(spec.cpus * 1e9),
             mem_limit=mem,
             memswap_limit=mem,
@@ -164,7 +164,7 @@ class DockerSandbox(Sandbox):
                 working_dir="/",
                 environment=env,
                 hostname="sandbox",
-                network_disabled=not spec.network,
+                network_disabled=not (spec.network or spec.network_name),
             )
         except docker.errors.ImageNotFound as exc:
             raise SandboxUnavailable(

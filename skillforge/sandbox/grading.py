@@ -278,7 +278,8 @@ async def run_grader(sandbox: Sandbox, skill_root: Path, grader: str,
         spool.seek(0)
         timeout_s = min(timeout_s, max(1.0, sandbox.remaining_s))
         spec = sandbox.spec.model_copy(update={
-            "grading": True, "network": False, "env": {"HOME": GRADER_HOME},
+            "grading": True, "network": False, "network_name": None,
+            "env": {"HOME": GRADER_HOME},
             "timeout_sec": timeout_s + GRADING_MARGIN_S})
         async with sandbox.sibling(spec, concat_tars(grading_layout(), archive)) as fresh:
             try:

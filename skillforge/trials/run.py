@@ -17,13 +17,14 @@ waits until their containers are removed and stores them as `cancelled`.
 from __future__ import annotations
 
 import asyncio
+from contextlib import AsyncExitStack
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from sessions.store import RunStore, new_run_id
-from skillforge.harnesses import HarnessError, check_agent
+from skillforge.harnesses import HarnessError, check_agent, get_harness
 from skillforge.models.evals import EvalCase, load_evals
 from skillforge.models.findings import Finding
 from skillforge.models.llm import ModelClient
@@ -33,6 +34,7 @@ from skillforge.models.trial import RunRecord, RunSpec, TrialRecord
 from skillforge.sandbox import SandboxUnavailable, reap_stale
 from skillforge.trials.script_smoke import smoke_run
 from skillforge.trials.ablation import AblationError, tree_parts
+from skillforge.trials.harness_session import harness_session
 from skillforge.trials.staging import SkillSet, StagingError, load_skill_set
 from skillforge.trials.events import (
     RunFinished,
@@ -263,9 +265,25 @@ class TrialRunner:
         for p in plans:
             self.emit(TrialSkipped(p.key, earlier.get(p.key)) if p.key in done
                       else TrialQueued(p.key))
-        ctx = TrialContext(run_id=self.run_id, spec=spec, skills=skills, client=self.client,
-                           store=self.store, emit=self.emit, judges=self.judges,
-                           max_tokens=self.max_tokens, warn=self.warn, labels=self.labels)
+        async with AsyncExitStack() as stack:
+            try:
+                session = await stack.enter_async_context(
+                    harness_session(spec, get_harness(spec.agent) if todo else None))
+            except HarnessError as exc:
+                self._finish(summary, "failed")
+                raise RunError(str(exc)) from exc
+            except SandboxUnavailable:
+                self._finish(summary, "failed")
+                raise
+            ctx = TrialContext(run_id=self.run_id, spec=spec, skills=skills,
+                               client=self.client, store=self.store, emit=self.emit,
+                               judges=self.judges, max_tokens=self.max_tokens, warn=self.warn,
+                               labels=self.labels, harness_session=session)
+            return await self._run_all(ctx, plans, todo, done, summary, start_cache)
+
+    async def _run_all(self, ctx: TrialContext, plans: list[TrialPlan], todo: list[TrialPlan],
+                       done: set[TrialKey], summary: RunSummary, start_cache) -> RunSummary:
+        spec = ctx.spec
         sem = asyncio.Semaphore(max(1, spec.concurrency))
         skill_chains = chains(plans, spec.conditions)
         in_chain = {p.key for chain in skill_chains for p in chain}

@@ -27,13 +27,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from sessions.atif import AtifError, Trajectory
 from sessions.store import MetricEvidence, RunStore
 from skillforge.agent.loop import AgentResult, AgentRun, StepReport
 from skillforge.agent.skill_mode import SkillSession, stage_info
 from skillforge.harnesses import Harness, HarnessError, get_harness
+from skillforge.harnesses.proxy import Lease
 from skillforge.harnesses.run import HarnessRun
 from skillforge.models.evals import EvalCase
 from skillforge.models.llm import ModelClient
@@ -41,6 +41,7 @@ from skillforge.models.skill_mode import SkillCache, SkillOrigin
 from skillforge.models.trial import Condition, ErrorStage, RunSpec, TrialRecord
 from skillforge.sandbox import SKILLS_DIR, SandboxError, SandboxUnavailable, open_sandbox
 from skillforge.sandbox.grading import GraderError, GraderResult, run_grader
+from skillforge.trials.harness_session import HarnessSession, trial_usage
 from skillforge.trials.staging import SkillSet, StagingError, sandbox_spec, stage_trial
 from skillforge.trials.events import (
     TrialEvent,
@@ -49,6 +50,7 @@ from skillforge.trials.events import (
     TrialStep,
 )
 from skillforge.trials.scoring import Scores, deterministic, judged
+from skillforge.trials.trial_files import annotate, list_workspace, save_session_logs
 from skillforge.trials.skill_chain import SkillLink
 
 SUMMARY_CHARS = 90
@@ -84,6 +86,8 @@ class TrialContext:
     labels: dict[str, str] = field(default_factory=dict)
     # The external harness for `spec.agent` (None: derived from it; "builtin" has none).
     harness: Harness | None = None
+    # Its image, network and model proxy for this run (skillforge.trials.harness_session).
+    harness_session: HarnessSession | None = None
 
     def agent_harness(self) -> Harness | None:
         if self.harness is None and self.spec.agent != "builtin":
@@ -141,6 +145,7 @@ class _Trial:
         self.grade: GraderResult | None = None
         self.grader_error: str | None = None
         self.workspace_files: list[str] | None = None
+        self.lease: Lease | None = None  # a harness trial's use of the model proxy
 
     def phase(self, name: str) -> None:
         self.ctx.emit(TrialPhase(self.key, name))
@@ -166,15 +171,20 @@ class _Trial:
         labels = {"skillforge.case_id": self.key[0][:60], "skillforge.condition": self.key[1],
                   "skillforge.attempt": str(self.key[2]), **ctx.labels}
         self.phase("sandbox")
-        sb = open_sandbox(spec.sandbox, sandbox_spec(spec, ctx.run_id, labels), archive,
-                          warn=ctx.warn)
+        session = ctx.harness_session
+        if harness is not None and session is None:
+            raise HarnessError(f"--agent {harness.name}: the run has no model proxy")
+        box = sandbox_spec(spec, ctx.run_id, labels)
+        if session is not None:
+            box = box.model_copy(update=session.sandbox_update())
+        sb = open_sandbox(spec.sandbox, box, archive, warn=ctx.warn)
         async with sb:
             meta = {"run_id": ctx.run_id, "case_id": self.key[0], "condition": self.key[1],
                     "attempt": self.key[2]}
-            if harness is not None:
-                self.agent = HarnessRun(
-                    harness, sb, stage, case.prompt, meta=meta, model=spec.model,
-                    max_turns=spec.limits.max_turns, timeout_s=spec.limits.timeout_sec,
+            if session is not None:
+                self.agent, self.lease = session.start(
+                    sb, stage, case.prompt, self.plan.condition,
+                    ctx.skills.target_for(self.plan.condition), spec, meta=meta,
                     on_step=self.on_step)
             else:
                 self.agent = AgentRun(
@@ -182,14 +192,18 @@ class _Trial:
                     max_turns=spec.limits.max_turns, timeout_s=spec.limits.timeout_sec,
                     max_tokens=ctx.max_tokens, on_step=self.on_step, skills=self.skills)
             self.phase("agent")
-            self.result = await self.agent.run()
+            try:
+                self.result = await self.agent.run()
+            finally:
+                if self.lease is not None and session is not None:
+                    session.proxy.release(self.lease)  # its token stops working
             if self.skills is not None and self.result.stop != "error":
                 # Before the grader: the cache as the agent left it in the sandbox.
                 note = await self.skills.read_back(sb)
                 if note and ctx.warn is not None:
                     ctx.warn(f"{'/'.join(map(str, self.key))}: {note}")
             if ctx.judges and self.result.stop in ("final_answer", "max_turns"):
-                self.workspace_files = await _list_workspace(sb)
+                self.workspace_files = await list_workspace(sb)
             if case.grader and self.result.stop in ("final_answer", "max_turns", "timeout"):
                 self.phase("grader")
                 try:
@@ -219,6 +233,8 @@ class _Trial:
             else:
                 scores.metrics.update(extra.metrics)
                 scores.evidence.update(extra.evidence)
+                scores.judge_tokens_in, scores.judge_tokens_out, scores.judge_cost_usd = (
+                    extra.judge_tokens_in, extra.judge_tokens_out, extra.judge_cost_usd)
                 notes += extra.problems
         return scores, notes
 
@@ -243,10 +259,14 @@ class _Trial:
         rec.wall_s = round(time.monotonic() - self.t0, 3)
         result = self.result or (self.agent.partial("cancelled") if self.agent else None)
         if result is not None:
-            rec.tokens_in = result.usage.input_tokens
-            rec.tokens_out = result.usage.output_tokens
-            rec.tokens_cached = result.usage.cached_tokens
-            rec.cost_usd = round(result.cost_usd, 6) if result.cost_usd is not None else None
+            usage, cost = result.usage, result.cost_usd
+            if self.lease is not None:  # exactly what the proxy forwarded
+                usage, cost = trial_usage(self.lease, usage, cost)
+                rec.contamination = self.lease.contamination or None
+            rec.tokens_in = usage.input_tokens
+            rec.tokens_out = usage.output_tokens
+            rec.tokens_cached = usage.cached_tokens
+            rec.cost_usd = round(cost, 6) if cost is not None else None
             rec.turns = result.turns
             rec.tool_calls = result.tool_calls
         if self.grade is not None:
@@ -265,6 +285,9 @@ class _Trial:
             rec.activated = scores.activated
             rec.script_runs = scores.script_runs
             rec.script_runs_ok = scores.script_runs_ok
+            rec.judge_tokens_in = scores.judge_tokens_in
+            rec.judge_tokens_out = scores.judge_tokens_out
+            rec.judge_cost_usd = scores.judge_cost_usd
         if self.grade is not None:
             rec.metrics["grader"] = self.grade.reward
             evidence["grader"] = MetricEvidence(evidence={
@@ -284,37 +307,17 @@ class _Trial:
                 ctx.run_id, rec.case_id, rec.attempt, self.link.cache_after,
                 list(self.skills.events)))
         if traj is not None:
-            traj = _annotate(traj, rec, self.grader_error)
+            traj = annotate(traj, rec, self.grader_error, self.lease)
             try:
                 path = ctx.store.save_trajectory(traj, run_id=ctx.run_id, case_id=rec.case_id,
                                                  condition=rec.condition, attempt=rec.attempt)
                 rec.trajectory_path = str(path)
+                if isinstance(self.agent, HarnessRun):  # the CLI's own logs, beside it
+                    save_session_logs(path, self.agent.session_files)
             except AtifError as exc:  # a bug in the recorder: keep the trial, say so
                 rec.error = (rec.error + "; " if rec.error else "") + str(exc)
         ctx.store.upsert_trial(rec, evidence)
         return rec
-
-
-async def _list_workspace(sb) -> list[str] | None:
-    """The files in /workspace when the agent stopped (for the judge); None if unknown."""
-    try:
-        script = "cd /workspace && find . -maxdepth 4 -type f | head -n 300"
-        res = await sb.exec(["sh", "-c", script], timeout_s=20)
-    except SandboxError:
-        return None
-    if not res.ok:
-        return None
-    return sorted(f"/workspace/{line[2:]}" for line in res.stdout.splitlines()
-                  if line.startswith("./"))
-
-
-def _annotate(traj: Trajectory, rec: TrialRecord, grader_error: str | None) -> Trajectory:
-    extra: dict[str, Any] = {**(traj.extra or {}), "status": rec.status}
-    if rec.grader is not None:
-        extra["grader"] = rec.grader
-    if grader_error:
-        extra["grader_error"] = grader_error
-    return traj.model_copy(update={"extra": extra})
 
 
 async def run_trial(ctx: TrialContext, plan: TrialPlan,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import io
 import tarfile
 
@@ -9,6 +11,7 @@ import pytest
 
 from sessions.importers.base import ImportResult
 from sessions.importers.claude_code import import_claude_code
+from skillforge.harnesses.claude_code import DEFAULT_TOOLS
 from skillforge.harnesses import (
     ClaudeCodeHarness,
     CodexHarness,
@@ -32,13 +35,13 @@ def test_the_builtin_agent_has_no_harness_and_unknown_agents_are_named():
         get_harness("aider")
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"sandbox": "local", "network": True}, "use --sandbox docker"),
-    ({"sandbox": "docker", "network": False}, "needs --network"),
-])
-def test_a_harness_needs_docker_and_network(kwargs, message):
-    with pytest.raises(HarnessError, match=message):
-        check_agent("claude-code", environ={"ANTHROPIC_API_KEY": KEY}, **kwargs)
+def test_a_harness_needs_docker_but_not_network():
+    with pytest.raises(HarnessError, match="use --sandbox docker"):
+        check_agent("claude-code", environ={"ANTHROPIC_API_KEY": KEY}, sandbox="local",
+                    network=True)
+    # without --network the container reaches only skillforge's model proxy: enough
+    assert check_agent("claude-code", environ={"ANTHROPIC_API_KEY": KEY}, sandbox="docker",
+                       network=False) is not None
 
 
 def test_a_harness_needs_its_providers_key():
@@ -53,11 +56,14 @@ def test_the_run_spec_takes_the_harness_provider_and_checks_it_can_run(csv_skill
                                                                       monkeypatch):
     with pytest.raises(TrialConfigError, match="unknown agent 'aider'"):
         build_run_spec(csv_skill, Settings(), {"agent": "aider"})
-    # a spec can be built without network or key (`export harbor` builds one) ...
+    # a spec can be built without a key (`export harbor` builds one) ...
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("CLAUDE_CODE_OAUTH_TOKEN", raising=False)
     spec = build_run_spec(csv_skill, Settings(), {"agent": "claude-code"})
     assert (spec.agent, spec.provider, spec.network) == ("claude-code", "anthropic", False)
+    assert spec.harness_cli == "auto"
     # ... but it cannot run like that
-    with pytest.raises(TrialConfigError, match="needs --network"):
+    with pytest.raises(TrialConfigError, match="needs ANTHROPIC_API_KEY"):
         check_harness(spec)
     spec = build_run_spec(csv_skill, Settings(), {"agent": "codex", "network": True,
                                                   "provider": "anthropic"})
@@ -71,33 +77,47 @@ def test_the_run_spec_takes_the_harness_provider_and_checks_it_can_run(csv_skill
 
 def test_claude_codes_command_line_and_environment():
     harness = ClaudeCodeHarness(environ={"ANTHROPIC_API_KEY": KEY,
-                                         "ANTHROPIC_BASE_URL": "https://proxy.example/v1"})
-    creds = harness.credentials()
+                                         "ANTHROPIC_BASE_URL": "https://gateway.example/v1"})
+    creds = harness.proxy_credentials("sk-skillforge-trial", "http://172.17.0.1:4000/v1")
     assert harness.argv("Summarise sales.csv", None, 12, creds) == [
         "claude", "-p", "Summarise sales.csv", "--output-format", "stream-json", "--verbose",
-        "--dangerously-skip-permissions", "--max-turns", "12"]
+        "--dangerously-skip-permissions", "--max-turns", "12", "--tools", DEFAULT_TOOLS]
     # a prompt that looks like an option is not read as one
     assert harness.argv("-v means verbose?", "sonnet", 3, creds)[2] == " -v means verbose?"
     env = harness.exec_env(creds)
-    assert env["ANTHROPIC_API_KEY"] == KEY and env["HOME"] == "/home/agent"
-    assert env["ANTHROPIC_BASE_URL"] == "https://proxy.example/v1"
-    assert env["CLAUDE_CODE_SUBPROCESS_ENV_SCRUB"] == "1"
-    assert KEY not in repr(creds)
+    # the CLI gets the trial's token and the proxy's address, never the key
+    assert env["ANTHROPIC_API_KEY"] == "sk-skillforge-trial" and env["HOME"] == "/home/agent"
+    assert env["ANTHROPIC_BASE_URL"] == "http://172.17.0.1:4000/v1"
+    assert KEY not in json.dumps(env) and "CLAUDE_CODE_SUBPROCESS_ENV_SCRUB" not in env
+    assert env["IS_SANDBOX"] == "1" and env["DISABLE_TELEMETRY"] == "1"
+    # the proxy forwards to the host's endpoint with the host's key
+    upstream = harness.upstream()
+    assert upstream.base_url == "https://gateway.example/v1"
+    assert upstream.headers == {"x-api-key": KEY} and KEY not in repr(upstream)
+    assert KEY not in repr(harness.credentials())
     assert harness.skills_dir == "/home/agent/.claude/skills"
+    oauth = ClaudeCodeHarness(environ={"CLAUDE_CODE_OAUTH_TOKEN": "oauth-token-0123456789"})
+    assert oauth.upstream().headers == {"authorization": "Bearer oauth-token-0123456789",
+                                        "anthropic-beta": "oauth-2025-04-20"}
+    assert oauth.upstream().base_url == "https://api.anthropic.com"
 
 
-def test_codex_gets_the_key_under_the_names_codex_exec_reads():
+def test_codex_gets_the_token_under_the_names_codex_exec_reads():
     harness = CodexHarness(environ={"OPENAI_API_KEY": KEY,
                                     "OPENAI_BASE_URL": "http://10.0.0.5:8000/v1"})
-    creds = harness.credentials()
+    creds = harness.proxy_credentials("sk-skillforge-trial", "http://192.168.64.1:4001/v1")
     argv = harness.argv("-- tricky task", "gpt-5.5", 30, creds)
     assert argv == ["codex", "exec", "--json", "--skip-git-repo-check",
                     "--dangerously-bypass-approvals-and-sandbox", "-c",
                     "shell_environment_policy.ignore_default_excludes=false", "--model", "gpt-5.5",
-                    "-c", 'openai_base_url="http://10.0.0.5:8000/v1"', "--", "-- tricky task"]
+                    "-c", 'openai_base_url="http://192.168.64.1:4001/v1"', "--", "-- tricky task"]
     env = harness.exec_env(creds)
-    assert env["CODEX_API_KEY"] == env["OPENAI_API_KEY"] == KEY
-    assert KEY not in " ".join(argv)
+    assert env["CODEX_API_KEY"] == env["OPENAI_API_KEY"] == "sk-skillforge-trial"
+    assert KEY not in " ".join(argv) and KEY not in json.dumps(env)
+    upstream = harness.upstream()
+    assert (upstream.base_url, upstream.path, upstream.origin) == \
+        ("http://10.0.0.5:8000/v1", "/v1", "http://10.0.0.5:8000")
+    assert upstream.headers == {"authorization": f"Bearer {KEY}"}
     assert harness.skills_dir == "/home/agent/.agents/skills"
 
 

@@ -52,10 +52,10 @@ def _one_line_error(proc) -> str:
     return proc.stderr
 
 
-def test_a_harness_without_network_or_key_is_refused_up_front(cli, skills):
+def test_a_harness_without_a_key_or_docker_is_refused_up_front(cli, skills):
     err = _one_line_error(cli(str(skills / "csv-insights"), "--agent", "claude-code"))
-    assert "--agent claude-code needs --network" in err
-    err = _one_line_error(cli(str(skills / "csv-insights"), "--agent", "codex", "--network"))
+    assert "--agent claude-code needs ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN" in err
+    err = _one_line_error(cli(str(skills / "csv-insights"), "--agent", "codex"))
     assert "--agent codex needs OPENAI_API_KEY in the environment" in err
     err = _one_line_error(cli(str(skills / "csv-insights"), "--agent", "codex", "--network",
                               "--sandbox", "local", env={"OPENAI_API_KEY": "sk-test-12345678"}))
@@ -129,10 +129,11 @@ def standin_image(docker_client, trial_image):
 @pytest.mark.timeout(300)
 def test_agent_claude_code_runs_end_to_end_from_the_cli(cli, skills, tmp_path, standin_image):
     key = f"sk-ant-test-{uuid.uuid4().hex}"
-    proc = cli(str(skills / "csv-insights"), "--agent", "claude-code", "--network",
+    # harness_cli "image": the image's own `claude` (the stand-in), nothing layered onto it
+    proc = cli(str(skills / "csv-insights"), "--agent", "claude-code",
                "--image", standin_image, "--cases", "monthly-revenue", "--attempts", "1",
                "--no-judge", "--state-dir", str(tmp_path / "state"), "--format", "json",
-               env={"ANTHROPIC_API_KEY": key})
+               env={"ANTHROPIC_API_KEY": key, "SKILLFORGE_TRIAL__HARNESS_CLI": "image"})
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert doc["spec"]["agent"] == "claude-code" and doc["spec"]["provider"] == "anthropic"
@@ -143,6 +144,7 @@ def test_agent_claude_code_runs_end_to_end_from_the_cli(cli, skills, tmp_path, s
         traj = load_trajectory(t["trajectory_path"])
         assert [c.function_name for _, _, c in tool_calls(traj)] == expected
         assert traj.extra["harness"]["name"] == "claude-code"
+        assert traj.extra["harness"]["cli"] == {"source": "image", "binary": "claude"}
     for path in (tmp_path / "state").rglob("*"):
         if path.is_file():
             assert key.encode() not in path.read_bytes(), path

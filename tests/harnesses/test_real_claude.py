@@ -1,0 +1,291 @@
+"""`skillforge trial --agent claude-code` with the REAL Claude Code (2.1.327, the binary the
+pinned claude-agent-sdk wheel bundles), in real containers, against the loopback server.
+
+skillforge layers the binary onto the test image, starts its model proxy, and runs the CLI
+as a user would. The server scripts the model (tests/harnesses/claude_script.py) and
+records what really went over the wire; every figure below is checked against it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sessions.atif import load_trajectory
+from sessions.atif_rules import validate_trajectory
+from sessions.importers.claude_code import import_claude_code
+from sessions.store import RunStore
+from skillforge.trajectory.facts import commands, tool_calls
+from skillforge.trials.trial_files import session_dir
+from tests.docker_fixtures import managed_containers
+from tests.harnesses import claude_script as S
+from tests.trials.conftest import FOREGROUND, SKILLFORGE
+
+pytestmark = [pytest.mark.docker, pytest.mark.timeout(600)]
+
+KEY = "sk-ant-api03-real-key-never-in-a-container-0123456789"
+
+
+@pytest.fixture
+def claude_cli(llm_server, tmp_path, trial_image):
+    """run(*args, wait=True) -> `skillforge trial SKILL --agent claude-code ...` finished
+    (CompletedProcess) or running (Popen), with the key and the server as a user sets them."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path / "home"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "COLUMNS": "160",
+           "ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": llm_server.anthropic_base_url}
+    if "DOCKER_HOST" in os.environ:
+        env["DOCKER_HOST"] = os.environ["DOCKER_HOST"]
+
+    def run(skill: Path, *args: str, wait: bool = True):
+        argv = [SKILLFORGE, "trial", str(skill), "--agent", "claude-code", "--image",
+                trial_image, "--cases", "monthly-revenue", "--attempts", "1", "--no-judge",
+                "--state-dir", str(tmp_path / "state"), "--format", "json", *args]
+        if not wait:
+            return subprocess.Popen([sys.executable, "-c", FOREGROUND, *argv], env=env,
+                                    cwd=tmp_path, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)
+        return subprocess.run(argv, env=env, cwd=tmp_path, capture_output=True, text=True,
+                              timeout=500, check=False)
+
+    return run
+
+
+def _no_key_stored(state: Path) -> None:
+    for path in state.rglob("*"):
+        if path.is_file():
+            assert KEY.encode() not in path.read_bytes(), path
+
+
+def test_a_paired_claude_code_trial_counts_what_the_proxy_forwarded(claude_cli, csv_skill,
+                                                                     llm_server, tmp_path):
+    llm_server.handler = S.paired
+    proc = claude_cli(csv_skill)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    trials = {t["condition"]: t for t in doc["trials"]}
+    assert {t["status"] for t in trials.values()} == {"ok"}, proc.stderr
+    assert (trials["with_skill"]["grader"], trials["baseline"]["grader"]) == (1.0, 0.0)
+    # every request carried the real key, which only skillforge's proxy held
+    assert llm_server.completions and all(
+        r.headers.get("x-api-key") == KEY for r in llm_server.completions)
+    sent = S.usage_by_session(llm_server.completions)
+    for cond, t in trials.items():
+        traj = load_trajectory(t["trajectory_path"])
+        assert validate_trajectory(traj) == []
+        server = sent[traj.session_id]
+        proxy = traj.extra["proxy"]
+        # tokens: what the server sent = what the proxy forwarded = what the trial records
+        # = the CLI's own totals (its `result` event), and none of them 0
+        assert server["in"] > 0 and server["out"] > 0
+        assert (t["tokens_in"], t["tokens_out"]) == (server["in"], server["out"])
+        assert (proxy["tokens_in"], proxy["tokens_out"]) == (server["in"], server["out"])
+        fm = traj.final_metrics
+        assert (fm.total_prompt_tokens, fm.total_completion_tokens) == \
+            (server["in"], server["out"])
+        assert proxy["model_calls"] == server["calls"] == 3 and t["cost_usd"] is not None
+        assert t["contamination"] is None and proxy["contamination"] == []
+        cli = traj.extra["harness"]["cli"]
+        assert cli["version"] == "2.1.327" and cli["image"].startswith(
+            "skillforge-harness/claude-code:2.1.327-")
+        # the CLI's own session log, kept beside the trajectory, imports to the same run
+        logs = sorted(session_dir(t["trajectory_path"]).rglob("*.jsonl"))
+        assert logs, "the session log was not kept"
+        log = import_claude_code(max(logs, key=lambda p: p.stat().st_size))
+        assert validate_trajectory(log.trajectory) == []
+        assert [c.command for c in commands(log.trajectory)] == \
+            [c.command for c in commands(traj)]
+        assert log.trajectory.final_metrics.total_completion_tokens == server["out"]
+        assert traj.extra["harness"]["session_log"]["tokens_out"] == server["out"]
+        names = [c.function_name for _, _, c in tool_calls(traj)]
+        assert names == (["Skill", "Bash"] if cond == "with_skill" else ["Bash", "Write"])
+    assert trials["with_skill"]["metrics"]["skill_execution"] == 1.0
+    assert managed_containers(doc["run_id"]) == []
+    _no_key_stored(tmp_path / "state")
+
+
+def _trial_box(docker_client, proc) -> dict:
+    """The running baseline container of the `skillforge trial` process `proc` (other
+    test workers may run trials of their own at the same time)."""
+    (box,) = docker_client.api.containers(filters={"label": [
+        "skillforge.condition=baseline", f"skillforge.pid={proc.pid}"]})
+    return box
+
+
+INSIDE = r"""
+import json, os, socket, sys
+key, out = sys.argv[1].encode(), {"environ": [], "cmdline": [], "files": [], "token": False}
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    if int(pid) == os.getpid():  # this probe, whose own argv holds the needle
+        continue
+    for what in ("environ", "cmdline"):
+        try:
+            data = open(f"/proc/{pid}/{what}", "rb").read()
+        except OSError:
+            continue
+        if key in data:
+            out[what].append(pid)
+        if what == "environ" and b"ANTHROPIC_API_KEY=sk-skillforge-" in data:
+            out["token"] = True
+for top, dirs, files in os.walk("/"):
+    dirs[:] = [d for d in dirs if os.path.join(top, d) not in ("/proc", "/sys", "/dev")]
+    for name in files:
+        path = os.path.join(top, name)
+        try:
+            if os.path.isfile(path) and key in open(path, "rb").read():
+                out["files"].append(path)
+        except OSError:
+            pass
+try:
+    socket.create_connection(("1.1.1.1", 443), timeout=3)
+    out["internet"] = True
+except OSError as exc:
+    out["internet"] = str(exc)
+print(json.dumps(out))
+"""
+
+
+def test_the_key_is_nowhere_in_a_running_trial_and_the_net_is_only_the_proxy(
+        claude_cli, csv_skill, llm_server, docker_client, tmp_path):
+    # The second reply waits, so the CLI is running while we look inside as the agent's
+    # user (whose processes it can read, as a hostile skill script could) and as root.
+    def slow(req):
+        reply = S.paired(req)
+        reply.delay = 20.0 if S.turn(req) == 1 else 0.0
+        return reply
+
+    llm_server.handler = slow
+    proc = claude_cli(csv_skill, "--conditions", "baseline", wait=False)
+    try:
+        deadline = time.monotonic() + 240
+        while len(llm_server.completions) < 2:
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the CLI never made its second call"
+            time.sleep(0.2)
+        box = _trial_box(docker_client, proc)
+        seen = {}
+        for user in ("1000:1000", "0:0"):
+            run = docker_client.api.exec_create(box["Id"], ["python3", "-c", INSIDE, KEY],
+                                                user=user)
+            seen[user] = json.loads(docker_client.api.exec_start(run["Id"]).decode())
+        network = docker_client.api.inspect_container(box["Id"])["HostConfig"]["NetworkMode"]
+        config_env = docker_client.api.inspect_container(box["Id"])["Config"]["Env"]
+        out, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    print("inside a running claude-code trial:", json.dumps(seen), "network:", network)
+    assert proc.returncode == 0, err
+    for user, found in seen.items():
+        assert found["environ"] == found["cmdline"] == found["files"] == [], (user, found)
+        assert found["internet"] is not True, user  # no route out: only the proxy
+    assert seen["1000:1000"]["token"] is True  # the CLI holds its trial's token instead
+    assert network == "skillforge-proxy" and not any(KEY in e for e in config_env)
+    assert json.loads(out)["trials"][0]["status"] == "ok"
+    _no_key_stored(tmp_path / "state")
+
+
+def test_a_subagent_that_never_stops_is_ended_at_the_turn_limit(claude_cli, csv_skill,
+                                                                llm_server, tmp_path):
+    llm_server.handler = S.looping_subagent
+    t0 = time.monotonic()
+    proc = claude_cli(csv_skill, "--conditions", "with_skill", "--max-turns", "4")
+    assert proc.returncode == 0, proc.stderr
+    (trial,) = json.loads(proc.stdout)["trials"]
+    traj = load_trajectory(trial["trajectory_path"])
+    # four model calls went out (main thread and subagent together); the fifth was refused
+    assert traj.extra["proxy"]["model_calls"] == 4 and traj.extra["proxy"]["limit_reached"]
+    assert len([r for r in llm_server.completions if r.response]) == 4
+    assert trial["status"] == "ok" and traj.extra["stop_reason"] == "max_turns"
+    assert trial["error"] is None and time.monotonic() - t0 < 240
+    assert any(S.SUBTASK in S.first_user_text(r) for r in llm_server.completions)
+    assert managed_containers(json.loads(proc.stdout)["run_id"]) == []
+
+
+def test_a_cli_killed_mid_run_is_an_error_of_the_agent_stage(claude_cli, csv_skill,
+                                                             llm_server, docker_client,
+                                                             tmp_path):
+    def slow(req):
+        reply = S.paired(req)
+        reply.delay = 60.0 if S.turn(req) == 1 else 0.0
+        return reply
+
+    llm_server.handler = slow
+    proc = claude_cli(csv_skill, "--conditions", "baseline", wait=False)
+    try:
+        deadline = time.monotonic() + 240
+        while len(llm_server.completions) < 2:
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.2)
+        box = _trial_box(docker_client, proc)
+        kill = ("import os, signal\nfor p in filter(str.isdigit, os.listdir('/proc')):\n"
+                "    try:\n        cmd = open(f'/proc/{p}/cmdline', 'rb').read()\n"
+                "    except OSError:\n        continue\n"
+                "    if cmd.startswith(b'claude'):\n        os.kill(int(p), signal.SIGKILL)\n")
+        run = docker_client.api.exec_create(box["Id"], ["python3", "-c", kill],
+                                            user="1000:1000")
+        docker_client.api.exec_start(run["Id"])
+        out, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    # the run's only trial errored: "no trial could finish" (exit 2), stored all the same
+    assert proc.returncode == 2 and "Traceback" not in err, err
+    with RunStore(tmp_path / "state") as store:
+        (trial,) = store.trials(store.latest_run().run_id)
+    assert trial.status == "error" and trial.error_stage == "agent", trial
+    assert trial.error.startswith("claude exited"), trial.error
+    traj = load_trajectory(trial.trajectory_path)
+    assert [c.function_name for _, _, c in tool_calls(traj)] == ["Bash"]  # what it did
+
+
+async def test_a_baseline_whose_requests_carry_the_target_is_left_out(csv_skill, llm_server,
+                                                                      trial_image, run_id,
+                                                                      tmp_path):
+    # A decoy skill that names the target, where staging never looks: baked into the
+    # image's home (planted here with the harness's extra files), so the CLI lists it in
+    # both conditions. The proxy reads the baseline's requests and catches it.
+    from datetime import UTC, datetime
+
+    from skillforge.harnesses import ClaudeCodeHarness
+    from skillforge.lift.errors import error_summary
+    from skillforge.models.trial import Limits, RunRecord, RunSpec
+    from skillforge.trials.harness_session import harness_session
+    from skillforge.trials.run import load_cases
+    from skillforge.trials.runner import TrialContext, TrialPlan, run_trial
+    from skillforge.trials.staging import load_skill_set
+    from tests.harnesses.conftest import NoModel
+
+    target = load_skill_set(RunSpec(skill_path=str(csv_skill))).target
+    leaky = (f"---\nname: sheet-helper\ndescription: Like csv-insights: {target.description}"
+             "\n---\nUse csv-insights instead.\n")
+    harness = ClaudeCodeHarness(
+        environ={"ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": llm_server.anthropic_base_url},
+        extra_files={"/home/agent/.claude/skills/sheet-helper/SKILL.md": (leaky.encode(),
+                                                                          0o644)})
+    llm_server.handler = lambda req: S.BASELINE[min(S.turn(req), 2)]()
+    spec = RunSpec(skill_path=str(csv_skill), case_ids=["monthly-revenue"], attempts=1,
+                   agent="claude-code", image=trial_image, limits=Limits(memory_mb=1024))
+    (case,) = load_cases(spec)
+    with RunStore(tmp_path / "state") as store:
+        store.create_run(RunRecord(run_id=run_id, created_at=datetime.now(UTC), spec=spec))
+        async with harness_session(spec, harness) as session:
+            ctx = TrialContext(run_id=run_id, spec=spec, skills=load_skill_set(spec),
+                               client=NoModel(), store=store, emit=lambda e: None,
+                               harness=harness, harness_session=session)
+            with_, base = [await run_trial(ctx, TrialPlan(case, c, 1))
+                           for c in ("with_skill", "baseline")]
+    assert with_.status == base.status == "ok"
+    assert with_.contamination is None and not with_.excluded  # the skill is its to see
+    assert base.excluded and base.contamination
+    hit = base.contamination[0]
+    assert hit["marker"] == "description" and hit["where"].startswith("messages[")
+    assert "summarises csv" in hit["excerpt"]
+    errors = error_summary([with_, base], ("with_skill", "baseline"))
+    assert errors.contaminated == {"with": 0, "base": 1}
+    assert "contaminated" in errors.note
