@@ -46,6 +46,8 @@ _DROP_REQUEST = {"host", "content-length", "connection", "keep-alive", "transfer
 _DROP_RESPONSE = {"content-length", "connection", "keep-alive", "transfer-encoding",
                   "content-encoding"}
 UPSTREAM_TIMEOUT_S = 900
+# Every trial has ended when the proxy stops; a request still open then belongs to none.
+SHUTDOWN_TIMEOUT_S = 2.0
 
 
 class ProxyError(RuntimeError):
@@ -87,6 +89,9 @@ class Lease:
     requests: list[dict[str, Any]] = field(default_factory=list)
     limit_reached: bool = False
     open: bool = True
+    # Requests being forwarded: cancelled when the trial ends (a killed CLI's call would
+    # otherwise wait on the provider, and hold up the proxy's shutdown, for minutes).
+    in_flight: set[asyncio.Task[Any]] = field(default_factory=set)
 
     @property
     def contamination(self) -> list[dict[str, Any]]:
@@ -132,7 +137,8 @@ class ModelProxy:
 
         app = web.Application(client_max_size=MAX_REQUEST_BYTES)
         app.router.add_route("*", "/{tail:.*}", self._handle)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False,
+                                     shutdown_timeout=SHUTDOWN_TIMEOUT_S)
         await self._runner.setup()
         try:
             for host in self.hosts:
@@ -169,9 +175,11 @@ class ModelProxy:
         return lease
 
     def release(self, lease: Lease) -> None:
-        """The trial is over: its token stops working."""
+        """The trial is over: its token stops working and its open requests are dropped."""
         lease.open = False
         self._leases.pop(lease.token, None)
+        for task in list(lease.in_flight):
+            task.cancel()
 
     # --- requests ---------------------------------------------------------------------
     def _lease_of(self, request: Any) -> Lease | None:
@@ -209,7 +217,13 @@ class ModelProxy:
             lease.calls += 1
         if lease.scanner is not None and parsed is not None:
             lease.scanner.scan(parsed, len(lease.requests) + 1)
-        return await self._forward(request, lease, body, parsed, model_call)
+        task = asyncio.current_task()
+        if task is not None:
+            lease.in_flight.add(task)
+        try:
+            return await self._forward(request, lease, body, parsed, model_call)
+        finally:
+            lease.in_flight.discard(task)  # type: ignore[arg-type]
 
     async def _forward(self, request: Any, lease: Lease, body: bytes, parsed: Any,
                        model_call: bool) -> Any:

@@ -138,3 +138,30 @@ async def test_a_baseline_request_carrying_the_skill_is_caught_with_its_evidence
     (hit,) = {h["marker"]: h for h in dirty.contamination}.values() or [None]
     assert hit["request"] == 1 and hit["where"] == "messages[0].content[0].text"
     assert "csv-insights" in hit["excerpt"]
+
+
+async def test_a_finished_trials_open_request_is_dropped_not_waited_for(llm_server):
+    # A CLI killed mid-call (or stopped at its limit) leaves a request waiting on the
+    # provider: ending the trial drops it, and the run's proxy stops at once instead of
+    # waiting for the answer (60 s here, minutes for a real model).
+    import asyncio
+    import time
+
+    reply = text("late")
+    reply.delay = 60.0
+    llm_server.handler = lambda req: reply
+    upstream = Upstream(llm_server.anthropic_base_url, {"x-api-key": KEY})
+    t0 = time.monotonic()
+    async with ModelProxy(upstream) as proxy:
+        lease = proxy.lease("trial-1")
+        client = _anthropic(proxy, lease.token)
+        call = asyncio.create_task(client.messages.create(
+            model="m", max_tokens=5, messages=[{"role": "user", "content": "go"}]))
+        while not llm_server.requests:
+            await asyncio.sleep(0.05)
+        assert len(lease.in_flight) == 1
+        proxy.release(lease)
+        with pytest.raises(anthropic.APIConnectionError):
+            await asyncio.wait_for(call, 10)
+        await client.close()
+    assert lease.in_flight == set() and time.monotonic() - t0 < 15

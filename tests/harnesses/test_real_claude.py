@@ -104,6 +104,10 @@ def test_a_paired_claude_code_trial_counts_what_the_proxy_forwarded(claude_cli, 
         assert traj.extra["harness"]["session_log"]["tokens_out"] == server["out"]
         names = [c.function_name for _, _, c in tool_calls(traj)]
         assert names == (["Skill", "Bash"] if cond == "with_skill" else ["Bash", "Write"])
+        print(f"claude-code {cond}: grader {t['grader']}, steps {len(traj.steps)}, tokens "
+              f"{t['tokens_in']}/{t['tokens_out']} (proxy {proxy['tokens_in']}/"
+              f"{proxy['tokens_out']}, server {server['in']}/{server['out']}), cost "
+              f"{t['cost_usd']}, contamination {t['contamination']}, cli {cli['version']}")
     assert trials["with_skill"]["metrics"]["skill_execution"] == 1.0
     assert managed_containers(doc["run_id"]) == []
     _no_key_stored(tmp_path / "state")
@@ -230,12 +234,16 @@ def test_a_cli_killed_mid_run_is_an_error_of_the_agent_stage(claude_cli, csv_ski
         run = docker_client.api.exec_create(box["Id"], ["python3", "-c", kill],
                                             user="1000:1000")
         docker_client.api.exec_start(run["Id"])
+        killed = time.monotonic()
         out, err = proc.communicate(timeout=300)
+        after_kill = time.monotonic() - killed
     finally:
         if proc.poll() is None:
             proc.kill()
     # the run's only trial errored: "no trial could finish" (exit 2), stored all the same
     assert proc.returncode == 2 and "Traceback" not in err, err
+    # the run ends with its trial, not when the dead CLI's open call would have been answered
+    assert after_kill < 30, after_kill
     with RunStore(tmp_path / "state") as store:
         (trial,) = store.trials(store.latest_run().run_id)
     assert trial.status == "error" and trial.error_stage == "agent", trial
