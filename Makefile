@@ -10,6 +10,11 @@ BIN := $(VENV)/bin
 PINS := pyproject.toml constraints/main.txt constraints/build.txt constraints/claude-code.txt
 STAMP := $(VENV)/.installed-$(shell cat $(PINS) 2>/dev/null | sha1sum | cut -c1-12)
 SKILL ?= sample_skills/csv-insights
+# llama-cpp-python (the test suite's model server) is built from source. A native build
+# (-march=native) takes every instruction the CPU reports, AMX included, and on an x86 VM
+# that reports AMX its code faulted (SIGSEGV in ldtilecfg) on the first completion; so build
+# for x86-64-v3 (AVX2, FMA, F16C), which any x86 server of the last ten years runs.
+LLAMA_CMAKE_ARGS ?= $(if $(filter x86_64,$(shell uname -m)),-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON)
 # pytest keeps its rewritten test modules (and Python its bytecode) in __pycache__ even where
 # the environment sets PYTHONDONTWRITEBYTECODE: without them every run and every xdist
 # worker recompiles ~370 test modules (6 s of CPU each time).
@@ -28,8 +33,9 @@ $(STAMP): $(PINS)
 	  && echo "making $(VENV) with $$py" && "$$py" -m venv $(VENV); }
 	$(BIN)/python -m pip install --quiet -c constraints/main.txt pip
 	@echo "installing the pinned packages (the first time, building llama-cpp-python takes ~9 CPU-minutes)"
-	$(BIN)/python -m pip install --quiet -c constraints/main.txt --build-constraint constraints/build.txt -e '.[dev]'
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip install --quiet -c constraints/main.txt --build-constraint constraints/build.txt -e '.[dev]'
 	$(BIN)/python -m pip check
+	$(BIN)/python tools/check-llama.py
 	@site=$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])'); \
 	  grep -v '^#' constraints/claude-code.txt | (cd "$$site" && sha256sum --check --quiet -) \
 	  || { echo "the Claude Code binary in $$site is not the one constraints/claude-code.txt pins" >&2; exit 1; }
@@ -59,7 +65,7 @@ system-deps: $(STAMP)
 
 ## make lock: re-resolve every pin into constraints/ (deliberate; run make test after)
 lock:
-	PYTHON=$(PYTHON) bash tools/lock.sh
+	PYTHON=$(PYTHON) LLAMA_CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" bash tools/lock.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

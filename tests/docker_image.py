@@ -106,6 +106,15 @@ def _as_root(cmd: list[str]) -> list[str]:
     )
 
 
+def sbin_env() -> dict[str, str]:
+    """The environment for debootstrap: ours, with the sbin folders on PATH. debootstrap runs
+    `arch-test -c`, which runs `chroot` (in /usr/sbin): with a PATH of /usr/bin:/bin only
+    (CI's, cron's) it reported "Unable to execute target architecture" and stopped."""
+    path = os.environ.get("PATH", "/usr/bin:/bin").split(os.pathsep)
+    path += [d for d in ("/usr/local/sbin", "/usr/sbin", "/sbin") if d not in path]
+    return {**os.environ, "PATH": os.pathsep.join(path)}
+
+
 def _add_agent_user(rootfs: Path) -> None:
     """Add user `agent` (uid/gid 1000) with a home folder, the way useradd would."""
     def append(rel: str, line: str) -> None:
@@ -134,7 +143,7 @@ def build_image(tag: str = TEST_IMAGE) -> None:
             _as_root([debootstrap, "--variant=minbase",
                       f"--include={PACKAGES.get(tag, PACKAGES[TEST_IMAGE])}",
                       SUITE, str(rootfs), MIRROR]),
-            capture_output=True, text=True, check=False,
+            capture_output=True, text=True, check=False, env=sbin_env(),
         )
         if done.returncode != 0:
             tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])

@@ -41,7 +41,7 @@ freeze build "Build backends (constraints/build.in), passed to pip as --build-co
 echo "lock: main venv ($PYTHON; a llama-cpp-python not in pip's wheel cache builds ~9 CPU-minutes)" >&2
 venv main "$PYTHON"
 pinned_build=(--build-constraint constraints/build.txt.new)
-"$work/main/bin/python" -m pip install --quiet "${pinned_build[@]}" -e '.[dev]'
+CMAKE_ARGS="${LLAMA_CMAKE_ARGS:-}" "$work/main/bin/python" -m pip install --quiet "${pinned_build[@]}" -e '.[dev]'
 freeze main "The main venv: pip install -e '.[dev]' (the Makefile passes this file with -c)." \
   --exclude-editable
 
