@@ -113,6 +113,25 @@ def test_a_paired_claude_code_trial_counts_what_the_proxy_forwarded(claude_cli, 
     _no_key_stored(tmp_path / "state")
 
 
+def _baseline_waiting_on_its_second_call(claude_cli, skill, llm_server, delay: float):
+    """A baseline trial started in the background whose CLI is waiting `delay` s for the
+    answer to its second model call: the moment to look inside its running container."""
+    def slow(req):
+        reply = S.paired(req)
+        reply.delay = delay if S.turn(req) == 1 else 0.0
+        return reply
+
+    llm_server.handler = slow
+    proc = claude_cli(skill, "--conditions", "baseline", wait=False)
+    deadline = time.monotonic() + 240
+    while len(llm_server.completions) < 2:
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError(f"the CLI never made its second call: {proc.communicate()}")
+        time.sleep(0.2)
+    return proc
+
+
 def _trial_box(docker_client, proc) -> dict:
     """The running baseline container of the `skillforge trial` process `proc` (other
     test workers may run trials of their own at the same time)."""
@@ -158,19 +177,8 @@ def test_the_key_is_nowhere_in_a_running_trial_and_the_net_is_only_the_proxy(
         claude_cli, csv_skill, llm_server, docker_client, tmp_path):
     # The second reply waits, so the CLI is running while we look inside as the agent's
     # user (whose processes it can read, as a hostile skill script could) and as root.
-    def slow(req):
-        reply = S.paired(req)
-        reply.delay = 20.0 if S.turn(req) == 1 else 0.0
-        return reply
-
-    llm_server.handler = slow
-    proc = claude_cli(csv_skill, "--conditions", "baseline", wait=False)
+    proc = _baseline_waiting_on_its_second_call(claude_cli, csv_skill, llm_server, 20.0)
     try:
-        deadline = time.monotonic() + 240
-        while len(llm_server.completions) < 2:
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "the CLI never made its second call"
-            time.sleep(0.2)
         box = _trial_box(docker_client, proc)
         seen = {}
         for user in ("1000:1000", "0:0"):
@@ -214,18 +222,8 @@ def test_a_subagent_that_never_stops_is_ended_at_the_turn_limit(claude_cli, csv_
 def test_a_cli_killed_mid_run_is_an_error_of_the_agent_stage(claude_cli, csv_skill,
                                                              llm_server, docker_client,
                                                              tmp_path):
-    def slow(req):
-        reply = S.paired(req)
-        reply.delay = 60.0 if S.turn(req) == 1 else 0.0
-        return reply
-
-    llm_server.handler = slow
-    proc = claude_cli(csv_skill, "--conditions", "baseline", wait=False)
+    proc = _baseline_waiting_on_its_second_call(claude_cli, csv_skill, llm_server, 60.0)
     try:
-        deadline = time.monotonic() + 240
-        while len(llm_server.completions) < 2:
-            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
-            time.sleep(0.2)
         box = _trial_box(docker_client, proc)
         kill = ("import os, signal\nfor p in filter(str.isdigit, os.listdir('/proc')):\n"
                 "    try:\n        cmd = open(f'/proc/{p}/cmdline', 'rb').read()\n"
