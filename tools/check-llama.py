@@ -33,9 +33,10 @@ def main() -> int:
     how = f"signal {-done.returncode}" if done.returncode < 0 else f"exit {done.returncode}"
     print(f"check-llama: llama-cpp-python could not answer one completion ({how}).\n"
           f"{done.stderr.strip()[-1500:]}\n"
-          "Rebuild it without the cached wheel: .venv/bin/python -m pip cache remove "
-          "llama_cpp_python && make clean && make test (the Makefile builds it for a portable "
-          "x86-64 CPU; set LLAMA_CMAKE_ARGS to change that).", file=sys.stderr)
+          "The Makefile builds it for a portable x86-64 CPU into ~/.cache/skillforge/"
+          "llama-wheels/ (one folder per version, flags and Python). If this CPU needs other "
+          "flags, set LLAMA_CMAKE_ARGS (for example LLAMA_CMAKE_ARGS=\"-DGGML_NATIVE=OFF\") "
+          "and run make clean && make test; a new folder is built for them.", file=sys.stderr)
     return 1
 
 
