@@ -1,0 +1,161 @@
+"""The wide corpus (issue 36): its skills, their severe findings, and the labels of those.
+
+`tools/wide_corpus.py` rebuilds the corpus from `manifest.json` into `.corpus-wide/<split>/`
+(gitignored). Files the rebuild did not copy (binaries, files over 1 MB, symlinks) are listed
+in each repository's MANIFESTS.json and passed to the loader as present=False files, as for
+the shared corpus, so link rules judge the skills as they are in their repositories.
+
+`labels/severe-findings.jsonl` holds one row per severe finding (error, critical, high) of the
+default configuration on both splits: the key (split, skill, file, line, rule), the severity,
+two independent readings (`readings`: label and reason each), and the settled `label` and
+`reason` (when the readings differ, settled by reading the skill again). Labels: `tp` (a real
+defect of the kind the rule names), `fp` (not a defect), `policy` (true, but how severe is a
+matter of taste or of one product's rules), `artefact` (wrong only because of how the corpus
+was copied).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from skillforge.models.findings import LintReport, Severity
+from skillforge.models.lint_config import LintConfig
+from skillforge.models.skill import SkillFile, load_skill
+
+ROOT = Path(__file__).resolve().parents[2]
+WIDE = ROOT / ".corpus-wide"
+MANIFEST = Path(__file__).with_name("manifest.json")
+LABELS = Path(__file__).with_name("labels") / "severe-findings.jsonl"
+SPLITS = ("tune", "test")
+SEVERE = frozenset({Severity.error, Severity.critical, Severity.high})
+LABEL_VALUES = ("tp", "fp", "policy", "artefact")
+
+Key = tuple[str, str, str, int, str]  # split, skill, file, line, rule
+
+
+def available(split: str) -> bool:
+    return (WIDE / split).is_dir()
+
+
+@cache
+def _not_copied(split: str) -> dict[Path, list[SkillFile]]:
+    out: dict[Path, list[SkillFile]] = {}
+    for mf in sorted((WIDE / split).glob("*/MANIFESTS.json")):
+        for rel, entry in json.loads(mf.read_text("utf-8")).items():
+            out[(mf.parent / rel).resolve()] = [
+                SkillFile(path=f["path"], size=f.get("bytes", 0), present=False)
+                for f in entry.get("files", []) if not f.get("copied", True)]
+    return out
+
+
+def skill_dirs(split: str) -> list[Path]:
+    root = WIDE / split
+    if not root.is_dir():
+        raise FileNotFoundError(f"the wide corpus is missing: {root} (python tools/wide_corpus.py)")
+    return sorted(p.parent for p in root.rglob("SKILL.md"))
+
+
+def skill_id(split: str, skill_dir: Path) -> str:
+    return skill_dir.relative_to(WIDE / split).as_posix()
+
+
+def repo_of(skill: str) -> str:
+    return skill.split("/", 1)[0].replace("__", "/", 1)
+
+
+def lint(split: str, skill_dir: Path, config: LintConfig | None = None,
+         external: bool = True) -> LintReport:
+    from linters import lint_skill
+
+    skill = load_skill(skill_dir, extra_files=_not_copied(split).get(skill_dir.resolve(), []))
+    return lint_skill(skill, config, external=external)
+
+
+@dataclass(frozen=True)
+class Severe:
+    key: Key
+    severity: str
+    message: str
+
+    @property
+    def skill(self) -> str:
+        return self.key[1]
+
+
+def severe_findings(split: str, report: LintReport, skill: str) -> list[Severe]:
+    out = []
+    for f in report.findings:
+        if f.severity in SEVERE:
+            out.append(Severe((split, skill, f.path or "SKILL.md", int(f.line or 0), f.rule),
+                              f.severity.value, f.message))
+    return out
+
+
+def iter_reports(split: str, config: LintConfig | None = None,
+                 external: bool = True) -> Iterator[tuple[str, LintReport]]:
+    for d in skill_dirs(split):
+        yield skill_id(split, d), lint(split, d, config, external)
+
+
+@dataclass(frozen=True)
+class WideLabel:
+    key: Key
+    severity: str
+    label: str
+    reason: str
+    readings: tuple[tuple[str, str], ...]
+
+
+def row_key(row: dict) -> Key:
+    return (row["split"], row["skill"], row["file"], int(row["line"]), row["rule"])
+
+
+def load_labels(path: Path = LABELS) -> dict[Key, WideLabel]:
+    """Every label row by key; a malformed row or two rows of one key with different labels
+    is an error naming the line."""
+    out: dict[Key, WideLabel] = {}
+    if not path.is_file():
+        return out
+    for no, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        need = ("split", "skill", "file", "line", "rule", "severity", "label", "reason", "readings")
+        missing = [k for k in need if k not in row]
+        if missing or row["label"] not in LABEL_VALUES or not str(row["reason"]).strip():
+            raise ValueError(f"{path.name}:{no}: bad label row (missing {missing}): {line[:160]}")
+        readings = tuple((r["label"], r["reason"]) for r in row["readings"])
+        if len(readings) < 2 or any(lab not in LABEL_VALUES for lab, _ in readings):
+            raise ValueError(f"{path.name}:{no}: a row needs two readings with known labels")
+        key = row_key(row)
+        if key in out and out[key].label != row["label"]:
+            raise ValueError(f"{path.name}:{no}: {key} labelled both {out[key].label} and "
+                             f"{row['label']}")
+        out[key] = WideLabel(key, row["severity"], row["label"], row["reason"], readings)
+    return out
+
+
+def context(split: str, skill: str, file: str, line: int, around: int = 8) -> str:
+    """The lines around a finding, numbered, for a reader (empty for a file not copied)."""
+    p = WIDE / split / skill / file
+    try:
+        lines = p.read_text("utf-8", errors="replace").splitlines()
+    except OSError:
+        return ""
+    lo, hi = max(1, line - around), min(len(lines), max(line, 1) + around)
+    return "\n".join(f"{n:5}{'>' if n == line else ' '} {lines[n - 1]}" for n in range(lo, hi + 1))
+
+
+def finding_row(s: Severe) -> dict:
+    split, skill, file, line, rule = s.key
+    return {"split": split, "skill": skill, "file": file, "line": line, "rule": rule,
+            "severity": s.severity}
+
+
+def sort_rows(rows: list[dict]) -> list[dict]:
+    return sorted(rows, key=lambda r: (SPLITS.index(r["split"]), r["skill"], r["file"],
+                                       int(r["line"]), r["rule"]))

@@ -1,0 +1,492 @@
+#!/usr/bin/env python3
+"""Rebuild the wide skills corpus (issue 36) from tests/corpus_wide/manifest.json.
+
+The manifest pins, for every repository, the commit, the split ("tune" or "test"), the number
+of skill folders, and the skill folders dropped as duplicates. This script copies every other
+skill folder (a folder holding a regular file named SKILL.md; nested ones count on their own)
+at the pinned commit into
+
+    <out>/<split>/<owner>__<name>/<path of the skill in the repository>/
+
+and writes <out>/<split>/<owner>__<name>/MANIFESTS.json, shaped like the shared corpus's: for
+each skill path, every file of the folder (nested folders included) with its size and whether
+it was copied. Files over 1 MB, binary files (a NUL byte in the first 8000 bytes), symlinks,
+submodules and blobs absent from the git data are not copied; they are listed with
+"copied": false and a "reason". Files inside a nested skill folder that the manifest drops are
+neither copied nor listed. The executable bit is kept.
+
+Where the git data comes from:
+  --mirror DIR   a folder of bare git directories (or folders holding one, e.g. DIR/owner+name/repo
+                 or DIR/owner+name/repo/.git); a repository's candidates are the entries of DIR
+                 named owner+name, owner__name or owner/name (any case, optionally followed by a
+                 suffix such as .git), searched a few levels down for a directory with HEAD and
+                 objects/. The first one holding the pinned commit is used.
+  otherwise      git clone --filter=blob:none --no-checkout from --url (default
+                 https://github.com/{repo}.git), a sparse checkout of the skill folders, and
+                 checkout of the pinned commit (only the blobs of the skill folders are fetched).
+                 --cache DIR keeps those clones (as DIR/owner+name) so that a later run, or
+                 --mirror DIR, can reuse them.
+
+Re-running replaces what a repository had in <out> (built aside, then swapped in); a full run
+also removes repositories the manifest no longer names. The output is never committed
+(.gitignore lists /.corpus-wide/). Exit status: 0 when every repository was rebuilt and its
+skill count matches the manifest, 1 otherwise (each failure says why), 2 for bad arguments.
+
+Standard library only; needs git >= 2.27 on PATH.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_MANIFEST = ROOT / "tests" / "corpus_wide" / "manifest.json"
+DEFAULT_OUT = ROOT / ".corpus-wide"
+DEFAULT_URL = "https://github.com/{repo}.git"
+MAX_BYTES = 1_000_000
+SPLITS = ("tune", "test")
+HEX40 = re.compile(r"[0-9a-f]{40}")
+
+
+class RepoError(Exception):
+    """A repository that cannot be had or does not match its manifest entry."""
+
+
+@dataclass
+class Entry:
+    mode: str
+    kind: str
+    oid: str
+    path: str  # POSIX path in the repository
+
+
+@dataclass
+class RepoResult:
+    repo: str
+    split: str
+    commit: str
+    skills: int = 0
+    copied: int = 0
+    not_copied: int = 0
+    bytes_copied: int = 0
+
+
+# --- git helpers ------------------------------------------------------------------------------
+
+def git(git_dir: Path | None, *args: str, stdin: bytes | None = None, check: bool = True,
+        env: dict[str, str] | None = None) -> bytes:
+    cmd = ["git"]
+    if git_dir is not None:
+        cmd += ["--git-dir", str(git_dir)]
+    cmd += list(args)
+    full_env = dict(os.environ, GIT_TERMINAL_PROMPT="0", **(env or {}))
+    proc = subprocess.run(cmd, input=stdin, capture_output=True, env=full_env)
+    if check and proc.returncode != 0:
+        err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        shown = " ".join(["git", *args])
+        raise RepoError(f"`{shown[:200]}` failed: "
+                        f"{err[-1] if err else 'exit ' + str(proc.returncode)}")
+    return proc.stdout
+
+
+def has_commit(git_dir: Path, commit: str) -> bool:
+    # No lazy fetch from a promisor remote here: the question is what the git data holds.
+    proc = subprocess.run(["git", "--git-dir", str(git_dir), "cat-file", "-e", commit + "^{commit}"],
+                          capture_output=True, env=dict(os.environ, GIT_NO_LAZY_FETCH="1"))
+    return proc.returncode == 0
+
+
+def is_git_dir(p: Path) -> bool:
+    return (p / "HEAD").is_file() and (p / "objects").is_dir()
+
+
+def git_dirs_under(p: Path, depth: int = 3) -> list[Path]:
+    """Git directories at `p` or up to `depth` levels below it (not inside objects/)."""
+    if not p.is_dir():
+        return []
+    if is_git_dir(p):
+        return [p]
+    found: list[Path] = []
+    if depth == 0:
+        return found
+    try:
+        children = sorted(c for c in p.iterdir() if c.is_dir() and c.name != "objects")
+    except OSError:
+        return found
+    for child in children:
+        found += git_dirs_under(child, depth - 1)
+    return found
+
+
+def mirror_candidates(mirror: Path, repo: str) -> list[Path]:
+    owner, name = repo.split("/", 1)
+    stems = {f"{owner}+{name}".lower(), f"{owner}__{name}".lower()}
+    out: list[Path] = []
+    try:
+        entries = sorted(mirror.iterdir())
+    except OSError as e:
+        raise RepoError(f"cannot read --mirror {mirror}: {e}") from None
+    for entry in entries:
+        low = entry.name.lower()
+        for stem in stems:
+            if low == stem or (low.startswith(stem) and not low[len(stem)].isalnum()
+                               and low[len(stem)] not in "-_"):
+                out += git_dirs_under(entry)
+        if low == owner.lower() and entry.is_dir():  # DIR/owner/name[.git]
+            for sub in sorted(entry.iterdir()):
+                sl = sub.name.lower()
+                if sl == name.lower() or sl == name.lower() + ".git":
+                    out += git_dirs_under(sub)
+    return out
+
+
+def from_mirror(mirror: Path, repo: str, commit: str) -> Path:
+    cands = mirror_candidates(mirror, repo)
+    if not cands:
+        raise RepoError(f"no git directory for {repo} under {mirror} "
+                        f"(looked for {repo.replace('/', '+')}*, {repo.replace('/', '__')}*, {repo}*)")
+    for cand in cands:
+        if has_commit(cand, commit):
+            return cand
+    raise RepoError(f"commit {commit} is not in {', '.join(str(c) for c in cands)}")
+
+
+def sparse_pattern(path: str) -> str:
+    """A non-cone sparse-checkout pattern matching the folder `path` (or everything)."""
+    if path == ".":
+        return "/*"
+    esc = re.sub(r"([\\*?\[\]!#])", r"\\\1", path)
+    return f"/{esc}/"
+
+
+def clone(url: str, commit: str, dest: Path) -> Path:
+    """A blob-less clone at `dest` (reused when there) holding `commit`; its git dir."""
+    if not (dest / ".git").is_dir():
+        if dest.exists():
+            shutil.rmtree(dest)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        git(None, "clone", "--quiet", "--filter=blob:none", "--no-checkout", url, str(dest))
+    gd = dest / ".git"
+    if not has_commit(gd, commit):
+        git(gd, "fetch", "--quiet", "--filter=blob:none", "origin", commit, check=False)
+    if not has_commit(gd, commit):
+        raise RepoError(f"commit {commit} is not in {url} (gone, or the history was rewritten)")
+    return gd
+
+
+def checkout_folders(gd: Path, dest: Path, commit: str, folders: list[str]) -> None:
+    """Sparse checkout of `folders` at `commit`: fetches the blobs of those folders only."""
+    wt = ["--work-tree", str(dest)]
+    patterns = "".join(sparse_pattern(p) + "\n" for p in sorted(folders))
+    git(gd, *wt, "sparse-checkout", "set", "--no-cone", "--stdin", stdin=patterns.encode())
+    git(gd, *wt, "-c", "advice.detachedHead=false", "checkout", "--quiet", "--force", "--detach",
+        commit)
+
+
+# --- reading the tree --------------------------------------------------------------------------
+
+def list_tree(git_dir: Path, commit: str) -> list[Entry]:
+    raw = git(git_dir, "ls-tree", "-r", "-z", "--full-tree", commit)
+    out = []
+    for rec in raw.split(b"\0"):
+        if not rec:
+            continue
+        meta, path = rec.split(b"\t", 1)
+        mode, kind, oid = meta.decode().split()
+        out.append(Entry(mode, kind, oid, os.fsdecode(path)))
+    return out
+
+
+def sizes(git_dir: Path, oids: list[str]) -> dict[str, int | None]:
+    """Blob sizes; None for a blob the git data does not hold."""
+    if not oids:
+        return {}
+    raw = git(git_dir, "cat-file", "--batch-check", stdin="".join(o + "\n" for o in oids).encode(),
+              env={"GIT_NO_LAZY_FETCH": "1"})
+    out: dict[str, int | None] = {}
+    for line in raw.decode().splitlines():
+        parts = line.split()
+        out[parts[0]] = int(parts[2]) if len(parts) == 3 and parts[1] == "blob" else None
+    return out
+
+
+def contents(git_dir: Path, oids: list[str]) -> dict[str, bytes]:
+    out: dict[str, bytes] = {}
+    if not oids:
+        return out
+    raw = git(git_dir, "cat-file", "--batch", stdin="".join(o + "\n" for o in oids).encode(),
+              env={"GIT_NO_LAZY_FETCH": "1"})
+    i = 0
+    while i < len(raw):
+        j = raw.index(b"\n", i)
+        head = raw[i:j].split()
+        if len(head) == 3:
+            size = int(head[2])
+            out[head[0].decode()] = raw[j + 1:j + 1 + size]
+            i = j + 1 + size + 1
+        else:  # "<oid> missing"
+            i = j + 1
+    return out
+
+
+def skill_dirs(entries: list[Entry]) -> list[str]:
+    """Folders holding a regular SKILL.md file ("." for the repository root)."""
+    out = set()
+    for e in entries:
+        p = PurePosixPath(e.path)
+        if p.name == "SKILL.md" and e.kind == "blob" and e.mode in ("100644", "100755"):
+            out.add(str(p.parent) if str(p.parent) != "." else ".")
+    return sorted(out)
+
+
+def inside(path: str, folder: str) -> bool:
+    return folder == "." or path == folder or path.startswith(folder + "/")
+
+
+def rel_to(path: str, folder: str) -> str:
+    return path if folder == "." else path[len(folder) + 1:]
+
+
+# --- one repository --------------------------------------------------------------------------
+
+def build_repo(entry: dict, git_dir: Path, stage: Path, result: RepoResult) -> None:
+    repo, commit = entry["repo"], entry["commit"]
+    tree = list_tree(git_dir, commit)
+    all_skills = skill_dirs(tree)
+    dropped = {d["path"] for d in entry.get("dropped", [])}
+    unknown = sorted(dropped - set(all_skills))
+    if unknown:
+        raise RepoError(f"the manifest drops skill folders that are not at {commit[:12]}: "
+                        f"{', '.join(unknown[:5])}")
+    kept = [s for s in all_skills if s not in dropped]
+    if len(kept) != entry["skills"]:
+        raise RepoError(f"{len(kept)} skill folders at {commit[:12]}, the manifest says "
+                        f"{entry['skills']}")
+    dropped_dirs = sorted(dropped)
+    files: dict[str, list[Entry]] = {s: [] for s in kept}
+    for e in tree:
+        if ".git" in PurePosixPath(e.path).parts:
+            continue
+        for s in kept:
+            if inside(e.path, s) and not any(
+                    inside(e.path, d) and inside(d, s) and d != s for d in dropped_dirs):
+                files[s].append(e)
+    wanted = sorted({e.oid for fs in files.values() for e in fs
+                     if e.kind == "blob" and e.mode in ("100644", "100755")})
+    size = sizes(git_dir, wanted)
+    small = [o for o in wanted if size.get(o) is not None and size[o] <= MAX_BYTES]
+    data = contents(git_dir, small)
+    link_size = sizes(git_dir, sorted({e.oid for fs in files.values() for e in fs
+                                       if e.mode == "120000"}))
+
+    manifests: dict[str, dict] = {}
+    written: set[str] = set()
+    skipped: set[str] = set()
+    for s in kept:
+        records = []
+        for e in sorted(files[s], key=lambda e: e.path):
+            rec: dict = {"path": rel_to(e.path, s)}
+            reason = None
+            if e.kind == "commit":
+                rec["bytes"], reason = 0, "submodule"
+            elif e.mode == "120000":
+                rec["bytes"], reason = link_size.get(e.oid) or 0, "symlink"
+            elif size.get(e.oid) is None:
+                rec["bytes"], reason = 0, "absent from the git data"
+            elif size[e.oid] > MAX_BYTES:
+                rec["bytes"], reason = size[e.oid], "larger than 1 MB"
+            else:
+                blob = data.get(e.oid)
+                rec["bytes"] = size[e.oid]
+                if blob is None:
+                    reason = "absent from the git data"
+                elif b"\0" in blob[:8000]:
+                    reason = "binary"
+            rec["copied"] = reason is None
+            if reason:
+                rec["reason"] = reason
+            elif e.path not in written:
+                target = stage.joinpath(*PurePosixPath(e.path).parts)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data[e.oid])
+                if e.mode == "100755":
+                    target.chmod(0o755)
+                written.add(e.path)
+                result.copied += 1
+                result.bytes_copied += rec["bytes"]
+            records.append(rec)
+            if reason:
+                skipped.add(e.path)
+        manifests[s] = {"commit": commit, "files": records, "path": s, "source_repo": repo}
+    if "MANIFESTS.json" in written:
+        raise RepoError("the repository's own MANIFESTS.json (in a skill at its root) would be "
+                        "overwritten by the corpus's")
+    stage.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(manifests, indent=1, sort_keys=True, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a file name that is not UTF-8: keep it as escapes
+        text = json.dumps(manifests, indent=1, sort_keys=True)
+    (stage / "MANIFESTS.json").write_text(text + "\n", "utf-8")
+    result.skills = len(kept)
+    result.not_copied = len(skipped)
+
+
+def remove(p: Path) -> None:
+    if p.is_symlink() or p.is_file():
+        p.unlink()
+    elif p.exists():
+        shutil.rmtree(p)
+
+
+def repo_dirname(repo: str) -> str:
+    return repo.replace("/", "__", 1)
+
+
+def rebuild(entry: dict, args: argparse.Namespace, out: Path) -> RepoResult:
+    repo, commit, split = entry["repo"], entry["commit"], entry["split"]
+    result = RepoResult(repo, split, commit)
+    tmp_root = Path(tempfile.mkdtemp(prefix=".build-", dir=out))
+    try:
+        if args.mirror:
+            gd = from_mirror(args.mirror, repo, commit)
+        else:
+            dest = args.cache / repo.replace("/", "+", 1) if args.cache else tmp_root / "clone"
+            owner, name = repo.split("/", 1)
+            url = args.url.format(repo=repo, owner=owner, name=name)
+            gd = clone(url, commit, dest)
+            dropped = {d["path"] for d in entry.get("dropped", [])}
+            kept = [s for s in skill_dirs(list_tree(gd, commit)) if s not in dropped]
+            # The outermost folders only: a nested one is inside its parent's pattern.
+            checkout_folders(gd, dest, commit,
+                             [s for s in kept if not any(o != s and inside(s, o) for o in kept)])
+        stage = tmp_root / "stage"
+        build_repo(entry, gd, stage, result)
+        name = repo_dirname(repo)
+        for sp in SPLITS:
+            remove(out / sp / name)
+        (out / split).mkdir(parents=True, exist_ok=True)
+        stage.rename(out / split / name)
+        return result
+    finally:
+        shutil.rmtree(tmp_root, ignore_errors=True)
+
+
+# --- the whole corpus ------------------------------------------------------------------------
+
+def load_manifest(path: Path) -> dict:
+    try:
+        man = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"wide_corpus: cannot read the manifest {path}: {e}")
+    repos = man.get("repositories")
+    if not isinstance(repos, list) or not repos:
+        raise SystemExit(f"wide_corpus: {path} has no \"repositories\" list")
+    for e in repos:
+        if not (isinstance(e, dict) and re.fullmatch(r"[\w.-]+/[\w.-]+", str(e.get("repo", "")))
+                and HEX40.fullmatch(str(e.get("commit", ""))) and e.get("split") in SPLITS
+                and isinstance(e.get("skills"), int)):
+            raise SystemExit(f"wide_corpus: bad manifest entry in {path}: {e!r:.200}")
+    return man
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="wide_corpus.py",
+        description="Rebuild the wide skills corpus (issue 36) from its manifest: every skill "
+                    "folder of every pinned repository, copied into <out>/<split>/<owner>__<name>/"
+                    "<skill path>/ with a MANIFESTS.json per repository. The output is gitignored "
+                    "and never committed.",
+        epilog="Examples:\n"
+               "  python3 tools/wide_corpus.py                       # clone from GitHub\n"
+               "  python3 tools/wide_corpus.py --mirror /srv/mirrors # use local bare git dirs\n"
+               "  python3 tools/wide_corpus.py --repo mattpocock/skills --split test\n"
+               "Exit status: 0 all rebuilt, 1 a repository could not be had or does not match "
+               "the manifest, 2 bad arguments.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--manifest", type=Path, default=DEFAULT_MANIFEST,
+                    help="the manifest (default: tests/corpus_wide/manifest.json)")
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                    help="output folder (default: .corpus-wide/ at the repository root)")
+    ap.add_argument("--mirror", type=Path, metavar="DIR",
+                    help="folder of bare git directories to read instead of cloning "
+                         "(entries named owner+name*, owner__name* or owner/name*)")
+    ap.add_argument("--url", default=DEFAULT_URL,
+                    help="clone URL template without --mirror; {repo}, {owner}, {name} are "
+                         "replaced (default: %(default)s)")
+    ap.add_argument("--cache", type=Path, metavar="DIR",
+                    help="keep the clones in DIR/owner+name (reused by later runs); default: "
+                         "temporary, removed")
+    ap.add_argument("--repo", action="append", metavar="OWNER/NAME",
+                    help="rebuild only this repository (repeatable); others are left as they are")
+    ap.add_argument("--split", choices=SPLITS, help="rebuild only the repositories of this split")
+    args = ap.parse_args(argv)
+
+    man = load_manifest(args.manifest)
+    entries = man["repositories"]
+    if args.repo:
+        names = {e["repo"].lower() for e in entries}
+        unknown = [r for r in args.repo if r.lower() not in names]
+        if unknown:
+            ap.error(f"not in the manifest: {', '.join(unknown)}")
+        want = {r.lower() for r in args.repo}
+        entries = [e for e in entries if e["repo"].lower() in want]
+    if args.split:
+        entries = [e for e in entries if e["split"] == args.split]
+    if args.mirror and not args.mirror.is_dir():
+        ap.error(f"--mirror {args.mirror} is not a folder")
+    if shutil.which("git") is None:
+        print("wide_corpus: git is not on PATH", file=sys.stderr)
+        return 1
+    out = args.out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    for stale in out.glob(".build-*"):
+        shutil.rmtree(stale, ignore_errors=True)
+
+    done: list[RepoResult] = []
+    failed: list[tuple[str, str]] = []
+    for entry in entries:
+        try:
+            r = rebuild(entry, args, out)
+        except (RepoError, OSError) as e:
+            failed.append((entry["repo"], str(e)))
+            print(f"FAIL  {entry['split']:4}  {entry['repo']}: {e}", flush=True)
+            continue
+        done.append(r)
+        print(f"ok    {r.split:4}  {r.repo:<55} {r.commit[:12]}  {r.skills:4} skills  "
+              f"{r.copied:5} files copied ({r.bytes_copied / 1e6:.1f} MB), "
+              f"{r.not_copied} not copied", flush=True)
+
+    full_run = not args.repo and not args.split
+    if full_run and not failed:
+        names = {repo_dirname(e["repo"]) for e in man["repositories"]}
+        for sp in SPLITS:
+            for d in sorted((out / sp).glob("*")) if (out / sp).is_dir() else []:
+                if d.name not in names:
+                    remove(d)
+                    print(f"removed {d.relative_to(out)} (not in the manifest)")
+    by = {sp: [r for r in done if r.split == sp] for sp in SPLITS}
+    print("total: " + ", ".join(
+        f"{sp} {len(by[sp])} repos / {sum(r.skills for r in by[sp])} skills" for sp in SPLITS)
+        + f"; {len(done)} repos, {sum(r.skills for r in done)} skills, "
+          f"{sum(r.copied for r in done)} files copied into {out}")
+    if failed:
+        print(f"wide_corpus: {len(failed)} of {len(entries)} repositories could not be rebuilt "
+              "(their previous copy, if any, is left in place):", file=sys.stderr)
+        for repo, why in failed:
+            print(f"  {repo}: {why}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
