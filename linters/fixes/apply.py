@@ -4,7 +4,11 @@
 is refused, with the reason, when its edits overlap or point outside the file, when it
 touches a file an earlier fix of the same plan already changed (positions would be stale:
 lint again and ask for fixes again), or when a file it changes would no longer parse
-(SKILL.md's frontmatter, a JSON, YAML, TOML or Python file). `skillforge.workspace.fixing`
+(SKILL.md's frontmatter, a JSON, YAML, TOML or Python file). The exception: fixes that only
+edit Markdown text in place (`COMBINABLE`: a link's path, a contents list inserted) share a
+file when their edits do not overlap; all of them are applied to the file as it was, so no
+position is stale, and a folder of 300 pages with four broken links each is fixed in one
+round instead of one link per page per round. `skillforge.workspace.fixing`
 writes a plan to disk.
 """
 
@@ -43,6 +47,9 @@ class FixPlan:
     changes: dict[str, FileChange] = field(default_factory=dict)
     applied: list[Fix] = field(default_factory=list)
     refused: list[tuple[Fix, str]] = field(default_factory=list)
+    # Per file, the edits of the COMBINABLE fixes applied to it so far (against its text as
+    # loaded); a file changed by any other fix has no entry.
+    combined: dict[str, list] = field(default_factory=dict)
 
     def diff(self, prefix: str = "", context: int = 3) -> str:
         """A unified diff of every change (paths as `a/<prefix><path>`, `b/<prefix><path>`)
@@ -103,14 +110,26 @@ def plan_fixes(skill: Skill, fixes: list[Fix]) -> FixPlan:
         except _Refused as exc:
             plan.refused.append((fix, str(exc)))
             continue
+        for path in staged:
+            if fix.rule in COMBINABLE and not fix.file_ops and (
+                    path in plan.combined or path not in plan.changes):
+                plan.combined.setdefault(path, []).extend(e for e in fix.edits if e.path == path)
+            else:
+                plan.combined.pop(path, None)
         plan.changes.update(staged)
         plan.applied.append(fix)
     return plan
 
 
+# Rules whose fixes only edit Markdown text in place, each edit computed on the file as
+# loaded and independent of the others: they may share a file in one plan.
+COMBINABLE = frozenset({"SF116", "SF403"})
+
+
 def _stage(skill: Skill, plan: FixPlan, fix: Fix) -> dict[str, FileChange]:
     touched = fix.paths & set(plan.changes)
-    if touched:
+    combinable = fix.rule in COMBINABLE and not fix.file_ops
+    if touched and not (combinable and touched <= set(plan.combined)):
         raise _Refused(f"{sorted(touched)[0]} is already changed by another fix; lint again "
                        "and apply this one then")
     staged: dict[str, FileChange] = {}
@@ -143,9 +162,13 @@ def _stage(skill: Skill, plan: FixPlan, fix: Fix) -> dict[str, FileChange]:
             raise _Refused(f"{path} has no text to edit")
         if f.decode_error:
             raise _Refused(f"{path} is not UTF-8; re-encode it first (SF118)")
+        earlier = plan.combined.get(path, []) if combinable else []
         try:
-            new = apply_edits(f.text, edits)
+            new = apply_edits(f.text, [*earlier, *edits])
         except EditConflict as exc:
+            if earlier:
+                raise _Refused(f"{path} is already changed by another fix where this one "
+                               "edits; lint again and apply this one then") from None
             raise _Refused(f"{path}: {exc}") from None
         data = (b"\xef\xbb\xbf" if f.bom else b"") + new.encode("utf-8")
         staged[path] = FileChange(path, f.raw, data)

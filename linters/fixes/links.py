@@ -1,9 +1,19 @@
-"""SF116: point a broken link or path at the file it meant, when that file exists under
-another letter case or in another folder of the skill (safe: the file is the same one).
+"""SF116: point a broken link or path at the file it meant (safe: the file is the same one).
 
-The fix is offered only when exactly one file of the skill matches: the same path in
-another case (`References/API.md` for `references/api.md`), or else the same file name,
-in any case, in one other folder (`references/forms.md` for `forms.md`).
+A fix edits only the path its finding names, at the finding's place: the path part of a
+Markdown link's target (an `#anchor` or title after it stays), or a path written in prose.
+Never text inside a code span or block: a path in backticks may be code
+(`DH="$ROOT/skills/x/x.sh"`), and rewriting it changes what runs.
+
+It is offered only when exactly one file of the skill fits: the same path in another letter
+case (`References/API.md` for `references/api.md`), or else the same file name, in any case,
+in one other folder (`references/forms.md` for `forms.md`). Never when:
+- the name is `SKILL.md`: one elsewhere is another skill's (`../draft-hold/SKILL.md`);
+- the path climbs out of its file's folder (`..`) into a folder the skill does not have: it
+  points outside the skill on purpose (a sibling skill, the repository);
+- the link's text names another file or folder than the one that fits
+  (`[layout-v2.md](layout.md)`, `[draft-hold](../draft-hold/x.md)`): which one is meant
+  cannot be told.
 """
 
 from __future__ import annotations
@@ -11,62 +21,169 @@ from __future__ import annotations
 import posixpath
 import re
 
+from linters.fixes.code_spans import code_spans, paragraph_at, plain_line_breaks
 from linters.fixes.registry import fixer
+from linters.markdown import MarkdownDoc
+from linters.path_refs import clean_link
 from skillforge.models.findings import Finding
 from skillforge.models.fixes import Fix, TextEdit
-from skillforge.models.skill import Skill
+from skillforge.models.skill import SKILL_MD, Skill
 
-# Path-like words: runs of path characters holding a `/` or a `.ext`.
-_PATHISH = re.compile(r"[A-Za-z0-9_.~/-]*(?:/[A-Za-z0-9_.~-]+|\.[A-Za-z0-9]{1,8})")
+# The path a SF116 message names comes first in backticks (linters/links.py, `_broken`).
 _QUOTED = re.compile(r"`([^`]+)`")
+# A link up to its target: `[text](` (the text may hold one level of brackets) or a
+# reference definition `[label]:`, each followed by the optional `<` around the target.
+_INLINE_LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?")
+_DEFINITION = re.compile(r" {0,3}\[([^\]]+)\]:\s*<?")
+# A path in prose as written, nothing around it.
+_PLAIN_PATH = re.compile(r"[\w.@+~/-]+")
+# Words of a link's text that name a file: a name with an extension.
+_FILE_WORD = re.compile(r"[\w.-]*\w\.[A-Za-z][A-Za-z0-9]{0,7}\b")
 
 
 @fixer("SF116")
 def relink(skill: Skill, finding: Finding) -> list[Fix]:
     holder = skill.file(finding.path or "")
-    if holder is None or holder.text is None or not finding.line:
+    named = _QUOTED.search(finding.message)
+    if holder is None or holder.text is None or not finding.line or named is None:
         return []
-    lines = holder.text.split("\n")
-    if finding.line > len(lines):
+    read = _read(skill, holder.path, holder.text)
+    if read is None:
+        return []  # line numbers would not agree with the editor's
+    doc, lines = read
+    if finding.line > len(lines) or doc.is_code(finding.line):
         return []
+    raw = named.group(1)
     line = lines[finding.line - 1]
-    base = posixpath.dirname(holder.path)
-    named = _QUOTED.findall(finding.message)
-    column = (finding.column or 1) - 1
-    candidates = []
-    for m in _PATHISH.finditer(line):
-        word = m.group(0)
-        target = word.split("#", 1)[0]
-        found = _match(skill, base, target)
-        if found is None:
-            continue
-        # Prefer the word the message names, then the one nearest the reported column.
-        candidates.append((word not in named, abs(m.start() - column), m, found))
-    if not candidates:
+    link = next((lk for lk in doc.links if lk.line == finding.line
+                 and lk.column == finding.column and lk.target == raw), None)
+    if link is not None:
+        start = _target_start(line, (link.column or 1) - 1, raw)
+        label = link.text
+    else:
+        start = (finding.column or 0) - 1
+        label = None
+        if start < 0 or not line.startswith(raw, start):
+            return []
+    if start is None:
         return []
-    _named, _dist, m, found = min(candidates, key=lambda c: (c[0], c[1], c[2].start()))
-    word = m.group(0)
+    path = raw.split("#", 1)[0].split("?", 1)[0]
+    cleaned = clean_link(raw) if link is not None else (
+        (raw, False) if _PLAIN_PATH.fullmatch(raw) else None)
+    if not path or cleaned != (path, False):
+        return []  # escapes, %-codes, a template variable or a line number: left to the author
+    if _in_code(lines, finding.line - 1, start, start + len(path)):
+        return []
+    base = posixpath.dirname(holder.path) if link is not None else ""
+    found = _match(skill, base, path)
+    if found is None or (label is not None and _names_another(label, path, found)):
+        return []
     new = posixpath.relpath(found, base or ".")
-    if word.startswith("./") and not new.startswith("."):
+    if path.startswith("./") and not new.startswith("."):
         new = "./" + new
-    edit = TextEdit(path=holder.path, start_line=finding.line - 1, start_col=m.start(),
-                    end_line=finding.line - 1, end_col=m.end(), new_text=new)
-    return [Fix(rule="SF116", title=f"Link to `{new}` instead of `{word}`", safety="safe",
+    edit = TextEdit(path=holder.path, start_line=finding.line - 1, start_col=start,
+                    end_line=finding.line - 1, end_col=start + len(path), new_text=new)
+    return [Fix(rule="SF116", title=f"Link to `{new}` instead of `{path}`", safety="safe",
                 edits=(edit,))]
+
+
+def _target_start(line: str, column: int, raw: str) -> int | None:
+    """Where the link opening at `column` has its target `raw`; None when it is not there."""
+    blank = _blank_code(line)
+    m = _INLINE_LINK.match(blank, column)
+    if m is None and column == line.find("["):
+        m = _DEFINITION.match(blank)
+    if m is None or not line.startswith(raw, m.end()):
+        return None
+    return m.end()
+
+
+def _blank_code(line: str) -> str:
+    """`line` with its code spans blanked out, as the Markdown reader reads links."""
+    for a, b in code_spans(line):
+        line = line[:a] + " " * (b - a) + line[b:]
+    return line
+
+
+def _in_code(lines: list[str], idx: int, start: int, end: int) -> bool:
+    """Whether [start, end) of line `idx` touches a code span of its paragraph (spans may
+    run over several lines) or a backtick."""
+    if "`" in lines[idx][start:end]:
+        return True
+    first, last = paragraph_at(lines, idx)
+    offset = sum(len(ln) + 1 for ln in lines[first:idx]) + start
+    return any(a < offset + (end - start) and offset < b
+               for a, b in code_spans("\n".join(lines[first:last])))
 
 
 def _match(skill: Skill, base: str, target: str) -> str | None:
     """The one existing file `target` (relative to `base`) meant, when it does not exist
-    as written; None when it exists, or no single file matches."""
+    as written; None when it exists, or not exactly one file fits (see the docstring)."""
     if not target or "://" in target:
         return None
     joined = posixpath.normpath(posixpath.join(base, target)) if base else posixpath.normpath(target)
     if joined.startswith("..") or skill.exists(joined):
         return None
-    files = [f.path for f in skill.files if f.present and not f.is_dir]
-    same_case = [p for p in files if p.lower() == joined.lower()]
+    folder = posixpath.dirname(joined)
+    if ".." in target.split("/") and folder and not skill.exists(folder):
+        return None  # climbs out to a folder the skill does not have: outside on purpose
+    by_path, by_name = _memo(skill).files
+    same_case = by_path.get(joined.lower(), [])
     if len(same_case) == 1:
         return same_case[0]
     name = posixpath.basename(joined).lower()
-    same_name = [p for p in files if posixpath.basename(p).lower() == name]
+    if name == SKILL_MD.lower():
+        return None  # another folder's SKILL.md is another skill
+    same_name = by_name.get(name, [])
     return same_name[0] if len(same_name) == 1 else None
+
+
+class _Memo:
+    """What every finding of one skill asks again: its files by lower-cased path and name,
+    and each Markdown file read (a skill of 300 pages may have 1,000 broken links)."""
+
+    def __init__(self, skill: Skill) -> None:
+        self.skill = skill
+        self.docs: dict[str, tuple[MarkdownDoc, list[str]] | None] = {}
+        by_path: dict[str, list[str]] = {}
+        by_name: dict[str, list[str]] = {}
+        for f in skill.files:
+            if f.present and not f.is_dir:
+                by_path.setdefault(f.path.lower(), []).append(f.path)
+                by_name.setdefault(posixpath.basename(f.path).lower(), []).append(f.path)
+        self.files = (by_path, by_name)
+
+
+_last: list[_Memo] = []
+
+
+def _memo(skill: Skill) -> _Memo:
+    """The memo of `skill` (only the last skill asked about is kept)."""
+    held = _last[0] if _last else None
+    if held is None or held.skill is not skill:
+        held = _Memo(skill)
+        _last[:] = [held]
+    return held
+
+
+def _read(skill: Skill, path: str, text: str) -> tuple[MarkdownDoc, list[str]] | None:
+    """`path`'s document and lines; None when its line breaks are not all "\n" or "\r\n"."""
+    docs = _memo(skill).docs
+    if path not in docs:
+        docs[path] = (MarkdownDoc(text), text.split("\n")) if plain_line_breaks(text) else None
+    return docs[path]
+
+
+def _names_another(label: str, target: str, found: str) -> bool:
+    """The link's text names a file or folder that is not `found`: a file name other than
+    its own, or a folder of the broken target that `found` is not in."""
+    name = posixpath.basename(found).lower()
+    if any(posixpath.basename(w).lower() != name for w in _FILE_WORD.findall(label)):
+        return True
+    kept = {part.lower() for part in found.split("/")}
+    for part in target.split("/")[:-1]:
+        if part in ("", ".", "..") or part.lower() in kept:
+            continue
+        if re.search(rf"(?<![\w-]){re.escape(part)}(?![\w-])", label, re.IGNORECASE):
+            return True
+    return False

@@ -3,7 +3,9 @@
 `fix_skill` fixes everything it can: in a scratch copy of the skill it lints, applies the
 fixes that do not touch the same file, lints again and repeats until nothing is left to
 apply (a frontmatter with two unknown keys takes two rounds), then compares the copy with
-the skill. `write_plan` puts a plan's files in place, each written atomically and only
+the skill. Only findings of the skill's own report (linted where it is) are fixed: in the
+copy, paths that leave the skill (a sibling skill, the skill a nested one sits in) do not
+resolve, and their findings are not the author's. `write_plan` puts a plan's files in place, each written atomically and only
 after every changed file parsed; it returns a `FixRecord` that `fix_undo` restores from.
 """
 
@@ -21,6 +23,7 @@ from linters.fixes import fixes_for
 from linters.fixes.apply import FileChange, FixPlan, plan_fixes
 from skillforge.models.lint_config import LintConfig
 from skillforge.models.fileio import atomic_write_bytes
+from skillforge.models.findings import Finding
 from skillforge.models.fixes import Fix
 from skillforge.models.skill import JUNK_DIRS, SKIP_DIRS, load_skill
 
@@ -59,20 +62,27 @@ def findings_now(skill_dir: Path, config: LintConfig):
     return skill, build_report(ctx, fast_findings(ctx)).findings
 
 
-def fix_skill(skill_dir: Path, config: LintConfig, unsafe: bool = False) -> FixOutcome:
+def fix_skill(skill_dir: Path, config: LintConfig, unsafe: bool = False,
+              reported: list[Finding] | None = None) -> FixOutcome:
     """Every safe fix (and, with `unsafe`, every unsafe one) for the skill, as one plan
-    against the files as they are now. Writes nothing to the skill."""
+    against the files as they are now. Writes nothing to the skill. `reported`: the
+    skill's report as it is now, when the caller has it (`findings_now`)."""
     skill_dir = Path(skill_dir)
     applied: list[Fix] = []
     refused: list[tuple[Fix, str]] = []
     unsafe_left: list[Fix] = []
     refused_keys: set[tuple] = set()
     touched: dict[str, str] = {}  # path -> encoding before the first change
+    if reported is None:
+        _skill, reported = findings_now(skill_dir, config)
+    # A finding is known by its rule, file and message: its line moves as fixes insert lines.
+    named = {(f.rule, f.path or "", f.message) for f in reported}
     with tempfile.TemporaryDirectory(prefix="skillforge-fix-") as tmp:
         work = Path(tmp) / skill_dir.name
         _copy_skill(skill_dir, work)
         for _round in range(MAX_ROUNDS):
             skill, findings = findings_now(work, config)
+            findings = [f for f in findings if (f.rule, f.path or "", f.message) in named]
             chosen: list[Fix] = []
             unsafe_left = []
             for options in fixes_for(skill, findings).values():

@@ -42,7 +42,7 @@ def test_diff_prints_a_patch_and_writes_nothing(broken: Path):
     assert "# csv-insights/SKILL.md: re-encoded from UTF-8 with a byte-order mark" in proc.stdout
     assert "--- a/csv-insights/SKILL.md\n+++ b/csv-insights/SKILL.md" in proc.stdout
     assert "-category: data  # for the catalogue\n" in proc.stdout
-    assert "+  category: data\n" in proc.stdout
+    assert "+  category: data  # for the catalogue\n" in proc.stdout  # the comment goes along
     assert ".DS_Store" not in proc.stdout  # unsafe: listed, not in the diff
     assert "unsafe    SF405  Delete .DS_Store (add --unsafe to apply)" in proc.stderr
     assert snapshot(broken) == before
@@ -58,7 +58,7 @@ def test_fix_applies_safe_fixes_then_reports_what_remains(broken: Path):
     data = (broken / "SKILL.md").read_bytes()
     assert not data.startswith(BOM)
     text = data.decode("utf-8")
-    assert "\n  category: data\n" in text and "\ncategory:" not in text
+    assert "\n  category: data  # for the catalogue\n" in text and "\ncategory:" not in text
     assert (broken / ".DS_Store").exists()  # unsafe: not without --unsafe
     # The report is of what remains: the junk file only (a warning), so the gate passes.
     assert "SF405" in proc.stdout and "SF118" not in proc.stdout.split("skill")[-1]

@@ -77,8 +77,10 @@ def test_sf112_moves_unknown_scalar_keys_under_metadata_keeping_comments(tmp_pat
     assert dict(meta) == {"category": "seo", "revision": "2.0"}  # the number's text, as a string
     # Everything else, comments and quoting included, is as it was, in the same order.
     kept = [ln for ln in before.splitlines() if not ln.startswith(("category:", "revision:"))]
-    assert [ln for ln in after.splitlines() if ln not in ("metadata:", "  category: seo",
-                                                          "  revision: '2.0'")] == kept
+    moved = ("metadata:", "  category: seo        # where the catalogue lists it",
+             "  revision: '2.0'")
+    assert [ln for ln in after.splitlines() if ln not in moved] == kept
+    assert all(ln in after.splitlines() for ln in moved)  # the comment went with its key
 
 
 def test_sf112_leaves_claude_code_keys_and_nested_values(tmp_path: Path):

@@ -42,7 +42,7 @@ def test_sf116_links_to_the_file_under_another_case_and_folder(tmp_path: Path):
     titles = sorted(f.title for f in fixes_of(skill, "SF116"))
     assert titles == ["Link to `references/Grants-API.md` instead of `references/grants-api.md`",
                       "Link to `references/forms.md` instead of `forms.md`"]
-    # Both edit SKILL.md: fix_skill applies them in two rounds.
+    # Both edit SKILL.md, on lines of their own: fix_skill applies them in one plan.
     outcome = fix_skill(skill, LintConfig(scripts=False))
     assert len(outcome.applied) == 2 and not outcome.refused
     diff = outcome.plan.diff()
