@@ -168,6 +168,13 @@ def suggest_name(value: str) -> str:
     return _SLUG_DROP.sub("-", folded.lower()).strip("-")[:MAX_NAME].strip("-")
 
 
+def upload_severity(ctx: LintContext) -> Severity:
+    """How severe a claude.ai upload rule (SF117, SF121) is: an error only when the author
+    targets that product (`--target claude-ai`), a warning for any other harness, whose spec
+    has no such rule."""
+    return Severity.error if ctx.config.target == "claude-ai" else Severity.warning
+
+
 def _folder_name(ctx: LintContext) -> str:
     root = ctx.skill.root
     return root.name or root.resolve().name
@@ -239,9 +246,10 @@ def name_field(ctx: LintContext) -> Iterator[Finding]:
     if "<" in value or ">" in value:
         yield ctx.finding(
             "SF117",
-            f"`name` \"{value}\" contains `<` or `>`; remove them, since skill uploads reject "
-            "angle brackets in frontmatter as XML.",
+            f"`name` \"{value}\" contains `<` or `>`; remove them, since claude.ai's skill upload "
+            "rejects angle brackets in frontmatter as XML.",
             line=line,
+            severity=upload_severity(ctx),
         )
     lowered = value.lower()
     for word in RESERVED_WORDS:
@@ -250,9 +258,10 @@ def name_field(ctx: LintContext) -> Iterator[Finding]:
             hint = f" (for example `{rest}`)" if rest else ""
             yield ctx.finding(
                 "SF121",
-                f"`name` \"{value}\" contains the reserved word `{word}`, which Anthropic's skill "
+                f"`name` \"{value}\" contains the reserved word `{word}`, which claude.ai's skill "
                 f"upload rejects; choose a name without it{hint}.",
                 line=line,
+                severity=upload_severity(ctx),
             )
 
 
@@ -301,8 +310,9 @@ def description_field(ctx: LintContext) -> Iterator[Finding]:
         yield ctx.finding(
             "SF117",
             f"`description` contains `{shown}`; remove `<` and `>` (write {instead}), since "
-            "skill uploads reject angle brackets in frontmatter as XML.",
+            "claude.ai's skill upload rejects angle brackets in frontmatter as XML.",
             line=line,
+            severity=upload_severity(ctx),
         )
 
 

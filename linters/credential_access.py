@@ -14,7 +14,8 @@ from collections.abc import Iterator
 
 from linters.anchor_index import declare
 from linters.compiled_regex import rx
-from linters.attack_talk import Verdict, command_severity, downgraded
+from linters.attack_talk import Verdict, downgraded
+from linters.text_role import weigh
 from linters.security_context import (
     SPAN_REACH,
     Hit,
@@ -52,11 +53,14 @@ _CREDENTIAL_ANCHORS = declare(
 _KEYCHAIN_ITEM = rx(r"\s-[sal]\s+(?:'([^']+)'|\"([^\"]+)\"|([^\s'\"|;&)]+))")
 _NOT_BEFORE_ENV = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 _SSH_NOT_SECRET = rx(r"\.pub$|^(?:config|known_hosts\w*|authorized_keys\w*|environment)$")
+# A client that sends something. Not a bare URL: `Path(".env").write_text("API=https://...")`
+# writes a setting, and `tool --env-file .env --url https://...` lets a tool read its own
+# configuration (issue 36: 27 of the wide corpus's 28 critical findings were such lines).
 _NETWORK = rx(
     r"\b(?:curl|wget|nc|ncat|netcat|socat|telnet|ftp|sftp|scp|rsync|sendmail|mail|mutt|"
     r"invoke-webrequest|invoke-restmethod|iwr|irm)\b|/dev/(?:tcp|udp)/|"
     r"\brequests\.(?:post|put|get)\(|\burllib\b|\bhttp\.client\b|\bfetch\(|\baxios\b|"
-    r"\bsmtplib\b|https?://(?!localhost|127\.|0\.0\.0\.0|\[::1\])",
+    r"\bsmtplib\b",
     re.IGNORECASE,
 )
 _READ_CMD = rx(
@@ -74,6 +78,15 @@ _PROSE_ACCESS = rx(
 _PROSE_SEND = rx(
     r"\b(?:send|upload|post|e-?mail|forward|transmit|exfiltrate|leak)\b", re.IGNORECASE
 )
+# Fetching the metadata service: a client in the command, or a verb in the sentence.
+_FETCH_CMD = rx(r"\b(?:curl|wget|fetch|urlopen|requests\.\w+|httpx\.\w+|axios|http\.get|"
+                r"invoke-webrequest|invoke-restmethod|iwr|irm)\b", re.IGNORECASE)
+_FETCH_VERB = rx(r"\b(?:fetch|query|request|curl|wget|read|call|hit|access|open|grab|"
+                 r"retrieve|download|get)\b", re.IGNORECASE)
+# In a Markdown code block: the address as a URL, or a client, makes it a request; a report
+# template ("target: what the attacker reaches (169.254.169.254, ...)") names it.
+_URL_OR_FETCH = rx(r"://(?:[^/\s]*@)?(?:169\.254\.169\.254|metadata\.google\.internal)|"
+                   + _FETCH_CMD.pattern, re.IGNORECASE)
 _AS_IDENTITY = rx(r"(?:\s-i|IdentityFile|--key(?:-file)?|--identity)[\s=]*[\"']?$")
 _WHOLE_FILE = rx(
     r"\b(?:cat|less|more|head|tail|type|get-content|gc|print)\s+\S*$", re.IGNORECASE
@@ -109,14 +122,16 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
     line, col = log.where(m.start())
     inline = in_inline_code(line, col)
     if inline:
-        # `cat ~/.ssh/id_rsa` in backticks is a command; the sentence around it counts too.
+        # `cat ~/.ssh/id_rsa` in backticks is a command; the clause that leads to it counts
+        # too ("send the contents of `~/.aws/credentials`").
         start, cmd = inline_span(line, col)
-        before, prose = cmd[: col - start], line.text
+        before, prose = cmd[: col - start], _clause_before(line.text, start - 1)
     else:
         # Bounded context: a command is short, and a long line must not cost per match.
         lo = max(0, m.start() - SPAN_REACH)
-        cmd = prose = log.text[lo : m.end() + SPAN_REACH]
+        cmd = log.text[lo : m.end() + SPAN_REACH]
         before = log.text[lo : m.start()]
+        prose = _clause_before(line.text, col)
     if _AS_IDENTITY.search(before):
         return None  # `ssh -i ~/.ssh/deploy_key` uses the key, it does not read it out
     as_code = _access(kind, cmd, before, code=True)
@@ -124,16 +139,23 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
     if not as_code[0] and not as_prose[0]:
         return None
     # Only now ask whether the line is code (which may parse the Markdown).
-    if inline:
+    if kind == "metadata" and st.is_markdown and (
+            inline or not st.in_code(line) or not _URL_OR_FETCH.search(cmd)):
+        # The address named in a sentence or a table ("the client follows a redirect to
+        # `http://169.254.169.254/`") reads nothing; a fetch of it does.
+        clause = re.split(r"[.;:!?,\u2014]\s|\s[-\u2013]\s",
+                          line.text[: start if inline else col])[-1]
+        clause = re.sub(r"`[^`]*`", " ", clause)
+        access = bool(_FETCH_CMD.search(cmd) or _FETCH_VERB.search(clause))
+        net = False
+    elif inline:
         access, net = as_code[0] or as_prose[0], as_code[1] or as_prose[1]
     else:
         access, net = as_code if st.in_code(line) else as_prose
     if not access:
         return None
     default = Severity.critical if net else Severity.medium if kind == "dotenv" else Severity.high
-    verdict = command_severity(st, line, col, default)
-    if verdict.severity is None:
-        return None
+    verdict = weigh(st, line, col, default, reads=True)
     if kind == "keychain" and verdict.severity != Severity.info:
         item = _own_keychain_item(st, cmd)
         if item:
@@ -147,6 +169,18 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
         msg = (f"`{short(cmd)}` reads {what}; remove it, or have the user supply the one "
                "value the skill needs through an environment variable.")
     return Hit("SF508", line.no, col + 1, verdict.severity, downgraded(msg, default, verdict))
+
+
+_CLAUSE_CUT = rx(r"[.;:!?]\s|\s[-\u2013\u2014]\s")
+
+
+def _clause_before(text: str, col: int) -> str:
+    """The end of the clause that leads to 0-based `col`: where a prose verb must be to act
+    on what is there ("send the contents of ..."), not anywhere on the line ("set the
+    contact email in `.env`" sends nothing)."""
+    head = text[: max(col, 0)]
+    cut = max((m.end() for m in _CLAUSE_CUT.finditer(head)), default=0)
+    return " ".join(head[cut:].split()[-10:])
 
 
 def _own_keychain_item(st: SecurityText, cmd: str) -> str | None:

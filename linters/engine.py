@@ -70,6 +70,14 @@ def external_findings(ctx: LintContext) -> list[Finding]:
     return [f for f in run_external_linters(ctx) if f.rule not in disabled]
 
 
+def has_scripts_to_lint(skill: Skill) -> bool:
+    """Whether `external_findings` has a script to hand to ruff or shellcheck: any Python or
+    shell script of the skill, under `scripts/` or not."""
+    from linters.scripts import has_scripts_to_lint as any_scripts
+
+    return any_scripts(skill)
+
+
 def inline_suppressions(
     skill: Skill, anchors: Callable[[SkillFile], AnchorIndex]
 ) -> dict[str, set[str]]:

@@ -9,21 +9,10 @@ from collections.abc import Iterator
 
 from linters.anchor_index import declare
 from linters.compiled_regex import rx
-from linters.attack_talk import (
-    Verdict,
-    catalogue_heading,
-    catalogue_text,
-    defensive_code,
-    discusses_attacks,
-    downgraded,
-    forbids,
-    heading_talks,
-    negated,
-    negative_example,
-    quoted,
-)
+from linters.attack_talk import downgraded
 from linters.markdown import MarkdownDoc
 from linters.security_context import Hit, Line, SecurityText, short
+from linters.text_role import weigh
 from skillforge.models.findings import Severity
 
 # --- SF501 ------------------------------------------------------------------------------
@@ -107,9 +96,7 @@ def scan_sf501(st: SecurityText) -> Iterator[Hit]:
         if line.no in seen:
             continue
         default = Severity.critical if override else Severity.high
-        verdict = _phrase_verdict(st, line, start, end, default)
-        if verdict.severity is None:
-            continue
+        verdict = weigh(st, line, start, default, end)
         seen.add(line.no)
         phrase = line.text[start:end]
         kind = "overrides the agent's instructions" if override else "hides actions from the user"
@@ -119,56 +106,6 @@ def scan_sf501(st: SecurityText) -> Iterator[Hit]:
                 "example of an attack, put it in quotes inside a passage that says so.",
                 default, verdict),
         )
-
-
-def _phrase_verdict(st: SecurityText, line: Line, start: int, end: int,
-                    default: Severity) -> Verdict:
-    """How to report an injection phrase, given the text around it (linters.attack_talk)."""
-    talk = discusses_attacks(line, start, end) or heading_talks(st, line)
-    table = st.is_table_row(line)
-    shown = quoted(line, start, end) or table
-    if shown and (talk or negated(line, start)):
-        # A quoted example in a passage about attacks, or after "avoid"/"never": a skill
-        # that teaches detection or good prompting.
-        return Verdict(None)
-    why = _spot_evidence(st, line, start, shown, table)
-    if why:
-        return Verdict(Severity.info, why)
-    return Verdict(Severity.low) if talk else Verdict(default)
-
-
-def _spot_evidence(st: SecurityText, line: Line, start: int, shown: bool,
-                   table: bool) -> str | None:
-    """Evidence at the phrase itself that it is not an instruction, or None."""
-    negation = forbids(line, start)
-    if negation:
-        return f'the sentence forbids it ("{negation} ...")'
-    if st.in_code(line):
-        why = defensive_code(st, line, start)
-        if why or not st.is_markdown:
-            return why
-        why = negative_example(st, line)
-        if why:
-            return why
-    title = catalogue_heading(st, line)
-    if title and (shown or st.in_code(line)):
-        what = "a table row" if table else "quoted"
-        return f'it is {what} under the heading "{title[:50]}"'
-    if table and _catalogue_table(st, line):
-        return "it is a row of a table of patterns"
-    return None
-
-
-def _catalogue_table(st: SecurityText, line: Line) -> bool:
-    """The table holding `line` has a header naming patterns, indicators or detection."""
-    cur: Line | None = line
-    for _ in range(200):
-        prev = st.neighbour(cur, -1) if cur is not None else None
-        if prev is None or not st.is_table_row(prev):
-            break
-        cur = prev
-    header = cur.text if cur is not None else ""
-    return catalogue_text(header)
 
 
 # --- SF502 ------------------------------------------------------------------------------

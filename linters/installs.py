@@ -124,6 +124,23 @@ def _positionals(ws: list[str], value_opts: frozenset[str], main_opts: tuple[str
     return specs
 
 
+# What follows a package's name in a spec: a tag or version (`@latest`, `@^2`), a Python
+# version clause (`>=2`, `~=1.4`, `; python_version...`) or a space.
+_JS_VERSION = rx(r"^((?:@[^/@\s]+/)?[^@\s]+)@.*$")
+_PY_VERSION = rx(r"^([^\[=<>~!;@ ]+(?:\[[^\]]*\])?).*$")
+
+
+def pinned_example(tool: str, spec: str) -> str:
+    """`spec` with a made-up exact version in place of what it has (`pkg@latest` ->
+    `pkg@1.2.3`, `pkg>=2` -> `pkg==1.2.3`), in the form the tool reads."""
+    js = tool in ("npx", "bunx", "pnpx") or tool.endswith(("dlx", "exec"))
+    if js:
+        return _JS_VERSION.sub(r"\1", spec) + "@1.2.3"
+    name = _PY_VERSION.sub(r"\1", spec)
+    # uvx and `uv tool run` take `tool@1.2.3`; pip, pipx and `uv tool install` take `==`.
+    return f"{name}@1.2.3" if tool in ("uvx", "uv tool run") else f"{name}==1.2.3"
+
+
 # A command can only install or run a package when it names one of these tools.
 _INSTALL_WORDS = rx("pip|npx|uvx|bunx|pnpx|dlx|uv |npm exec")
 
@@ -141,8 +158,7 @@ def unpinned_installs(ctx: LintContext) -> Iterator[Finding]:
         seen.update(spec for _tool, spec in found)
         tool, spec = found[0]
         shown = " ".join(s for _t, s in found)
-        js = tool in ("npx", "bunx", "pnpx") or tool.endswith(("dlx", "exec"))
-        example = f"{spec}@1.2.3" if js else f"{spec.split('[')[0]}==1.2.3"
+        example = pinned_example(tool, spec)
         yield ctx.finding(
             "SF307",
             f"`{tool} {shown}` gets whatever version is newest on the day the agent runs it; "

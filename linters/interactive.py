@@ -25,9 +25,14 @@ _PY_PROMPT_ATTRS = {("getpass", "getpass"), ("click", "prompt"), ("click", "conf
                     ("Confirm", "ask"), ("IntPrompt", "ask"), ("questionary", "text"),
                     ("questionary", "select"), ("questionary", "confirm"), ("inquirer", "prompt")}
 # `read` where a command starts: line start, after `;` `&&` `|` `(` `{` `!`, or after a
-# keyword; `IFS= read` assignments allowed in between.
+# keyword; `IFS= read` assignments allowed in between. An assignment's value stops at a
+# command substitution: in `TOKEN=$(op read op://vault/item)` the command is 1Password's
+# `op read`, which prints a secret, not the shell's `read`, which waits for the keyboard.
+# The value is read one character (or one quoted string) at a time: a `+` inside the `*`
+# backtracked exponentially on a long unquoted value with no `read` after it.
 _SH_READ = rx(
-    r"(?:^|[;&|({!]|\b(?P<kw>then|do|else|if|while|until|elif)\b)[ \t]*(?:\w+=\S*[ \t]+)*"
+    r"(?:^|[;&|({!]|\b(?P<kw>then|do|else|if|while|until|elif)\b)[ \t]*"
+    r"(?:\w+=(?:\$'[^'\n]*'|'[^'\n]*'|\"[^\"\n]*\"|[^\s$`'\"(])*[ \t]+)*"
     r"read\b(?P<args>[^\n;&|]*)",
     re.MULTILINE,
 )

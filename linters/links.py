@@ -10,8 +10,11 @@ Fenced code is left to the command rules (SF301): a path in a shell block is a c
 
 A path that does not resolve is reported only when the text presents it as a file of the
 skill to read or run (`linters.path_context`): not an example of a path or link format, a
-file the agent is told to write, the user's project file (`./package.json`), a file a
-changelog says was removed, an index entry "(coming soon)", or a footnote.
+file the agent is told to write, the user's project file (`./package.json`), a file a clause
+says was removed, an index entry "(coming soon)", or a footnote. No heading switches the rule
+off: a changelog's list items record what files were, so a broken path in one is a warning
+rather than an error, and every other line (a title such as "# Database migrations"
+included) is checked like the rest.
 
 How a reference is read off the text is `linters.path_refs`; the text gates that spare
 parsing a file with nothing to report are `linters.link_gates`.
@@ -31,16 +34,19 @@ from linters.link_resolver import Resolver
 from linters.markdown import MarkdownDoc
 from linters.path_context import (
     Paragraph,
+    changelog_entry,
     cwd_relative,
-    in_history,
     project_file,
 )
 from linters.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
 from linters.registry import check
-from skillforge.models.findings import Finding
-from skillforge.models.skill import Skill
+from skillforge.models.findings import Finding, Severity
+from skillforge.models.skill import Skill, SkillFile
 
 OUTPUT_SAMPLE_DIRS = ("examples", "example", "samples", "sample")
+# A file that is a changelog by its name (not by its title): its list items are entries.
+_CHANGELOG_NAMES = ("CHANGELOG", "CHANGES", "HISTORY", "RELEASE_NOTES", "RELEASE-NOTES",
+                    "RELEASES")
 
 # Links, reference definitions and autolinks: a path inside them is the link's business.
 _MD_LINK = rx(
@@ -108,7 +114,8 @@ def references(doc: MarkdownDoc, path: str,
 def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
                             paragraphs: dict[int, Paragraph] | None = None) -> bool:
     """The text around a path that does not resolve presents it as a file of the skill to
-    read or run: not an example, an output, the user's file, history or a planned entry.
+    read or run: not an example, an output, the user's file, a removed file or a planned
+    entry.
     `paragraphs`: as for `references`, so that many links in one paragraph read it once."""
     para, offset = ref.para, ref.offset
     if para is None:  # a link: its paragraph is read only now
@@ -121,7 +128,7 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
             return False
     elif para.hedged(offset):
         return False
-    if para.removed(offset) or in_history(doc, ref.line):
+    if para.removed(offset):
         return False
     if not ref.link and cwd_relative(ref.path, skill.exists(_top(ref.path))):
         if project_file(ref.path):
@@ -199,10 +206,18 @@ def broken_references(ctx: LintContext) -> Iterator[Finding]:
             if not presented_as_skill_file(doc, ref, ctx.skill, paragraphs):
                 continue
             seen.add(key)
-            yield _broken(ctx, resolver, ref)
+            yield _broken(ctx, resolver, ref, _entry(doc, f, ref.line))
 
 
-def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef) -> Finding:
+def _entry(doc: MarkdownDoc, f: SkillFile, line: int) -> bool:
+    """The line is a changelog entry: a list item of a changelog section, or of a file named
+    as a changelog."""
+    if f.path.rsplit("/", 1)[-1].rsplit(".", 1)[0].upper() in _CHANGELOG_NAMES:
+        return changelog_entry(doc, line, whole_file=True)
+    return changelog_entry(doc, line)
+
+
+def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool) -> Finding:
     what = "links to" if ref.link else "mentions"
     guess = resolver.suggestion(ref.path)
     if guess is not None:
@@ -218,6 +233,8 @@ def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef) -> Finding:
         path=ref.file,
         line=ref.line,
         column=ref.column,
+        # A changelog entry names what a file was: worth fixing, not a broken instruction.
+        severity=Severity.warning if entry else None,
     )
 
 

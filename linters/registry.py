@@ -88,6 +88,7 @@ def _import_rule_modules() -> None:
         script_commands,
         scripts,
         security,
+        shipped_binaries,
         skill_name,
         wording,
     )

@@ -13,8 +13,9 @@ from collections.abc import Iterator
 
 from linters.anchor_index import declare
 from linters.compiled_regex import rx
-from linters.attack_talk import command_severity, downgraded
+from linters.attack_talk import Verdict, downgraded
 from linters.risky_urls import is_placeholder_host, url_host
+from linters.text_role import weigh
 from linters.security_context import (
     SPAN_REACH,
     Hit,
@@ -61,8 +62,8 @@ def scan_sf505(st: SecurityText) -> Iterator[Hit]:
                  *matches(_FORK_BOMB, log, spans)]
         for m in found:
             line, col = log.where(m.start())
-            verdict = command_severity(st, line, col, Severity.critical)
-            if verdict.severity is None or line.no in seen:
+            verdict = weigh(st, line, col, Severity.critical)
+            if line.no in seen:
                 continue
             seen.add(line.no)
             yield Hit(
@@ -127,8 +128,8 @@ def scan_sf506(st: SecurityText) -> Iterator[Hit]:
             if host and is_placeholder_host(host):
                 continue  # `curl https://example.com/install.sh | bash` illustrates syntax
             line, col = log.where(m.start())
-            verdict = command_severity(st, line, col, Severity.high)
-            if verdict.severity is None or line.no in seen:
+            verdict = weigh(st, line, col, Severity.high)
+            if line.no in seen:
                 continue
             seen.add(line.no)
             yield Hit(
@@ -158,7 +159,7 @@ _SF509_ANCHORS = declare(b"sudo", b"su -", b"doas ", b"chmod")
 
 
 def scan_sf509(st: SecurityText) -> Iterator[Hit]:
-    found: dict[Severity, list[tuple[int, int, str]]] = {}
+    found: dict[Severity, list[tuple[int, int, str, Severity, str]]] = {}
     for log, spans in command_lines(st, _SF509_ANCHORS):
         for m in matches(_PRIV, log, spans):
             line, col = log.where(m.start())
@@ -167,23 +168,24 @@ def scan_sf509(st: SecurityText) -> Iterator[Hit]:
                 continue
             cmd = m.groupdict().get("cmd")
             default = Severity.low if cmd in _PACKAGE_MANAGERS else Severity.medium
-            verdict = command_severity(st, line, col, default)
-            if verdict.severity is not None:
-                found.setdefault(verdict.severity, []).append((line.no, col + 1, m.group()))
+            verdict = weigh(st, line, col, default)
+            found.setdefault(verdict.severity, []).append(
+                (line.no, col + 1, m.group(), default, verdict.why))
     # One finding per file and severity: an install guide with ten `sudo apt` lines is one
     # decision for the author, not ten.
     for sev, spots in found.items():
-        no, col, cmd = spots[0]
+        no, col, cmd, default, why = spots[0]
         others = sorted({s[0] for s in spots[1:]} - {no})
         more = ""
         if others:
             more = f" (also on line{'s' if len(others) > 1 else ''} "
             more += ", ".join(map(str, others[:6])) + (", ..." if len(others) > 6 else "") + ")"
-        kind = "installs packages as root" if sev == Severity.low else "runs with root rights"
+        kind = "installs packages as root" if default == Severity.low else "runs with root rights"
         yield Hit(
-            "SF509", no, col, sev,
-            f"`{short(cmd)}` {kind}{more}; tell the user to run privileged steps "
-            "themselves, or prefer a user-level install (`pip install --user`, `uv`, a venv).",
+            "SF509", no, col, sev, downgraded(
+                f"`{short(cmd)}` {kind}{more}; tell the user to run privileged steps "
+                "themselves, or prefer a user-level install (`pip install --user`, `uv`, a "
+                "venv).", default, Verdict(sev, why)),
         )
 
 
@@ -214,8 +216,8 @@ def scan_sf510(st: SecurityText) -> Iterator[Hit]:
     for log, spans in command_lines(st, _SF510_ANCHORS):
         for m in matches(_B64_EXEC, log, spans):
             line, col = log.where(m.start())
-            verdict = command_severity(st, line, col, Severity.high)
-            if verdict.severity is None or line.no in seen:
+            verdict = weigh(st, line, col, Severity.high)
+            if line.no in seen:
                 continue
             seen.add(line.no)
             blob = _BLOB.search(log.text, max(0, m.start() - SPAN_REACH), m.end() + SPAN_REACH)

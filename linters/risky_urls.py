@@ -9,8 +9,9 @@ from collections.abc import Iterator
 
 from linters.anchor_index import declare
 from linters.compiled_regex import rx
-from linters.attack_talk import prose_talk
+from linters.attack_talk import downgraded
 from linters.security_context import Hit, Line, SecurityText, short
+from linters.text_role import weigh
 from skillforge.models.findings import Severity
 
 _SCHEME_SEP, _PLAIN_HTTP = declare(b"://", b"http:")
@@ -187,17 +188,18 @@ def _url_hit(
     if is_placeholder_host(host):
         return None
     if ip is not None or _on_list(host, _SHORTENERS) or _on_list(host, _PASTE_AND_CAPTURE):
-        if st.is_markdown and not st.in_code(line) and prose_talk(st, line, col):
-            return None  # a table of indicators, a "never fetch" warning
         if ip is not None:
             why = "points at a raw public IP address, which says nothing about who runs it"
         elif _on_list(host, _SHORTENERS):
             why = "is a link shortener that hides where it leads"
         else:
             why = "is a paste, tunnel or request-capture site often used to stage or collect data"
+        # A table of indicators, a "never fetch" warning: text about the URL, not a link.
+        verdict = weigh(st, line, col, Severity.medium, col + len(url))
         return Hit(
-            "SF507", line.no, col + 1, Severity.medium,
-            f"`{short(url)}` {why}; link to the named, official source instead.",
+            "SF507", line.no, col + 1, verdict.severity, downgraded(
+                f"`{short(url)}` {why}; link to the named, official source instead.",
+                Severity.medium, verdict),
         )
     if plain_http and not xmlns and not _on_list(host, _IDENTIFIER_HOSTS):
         plain.setdefault(host, []).append((line.no, col + 1, url))

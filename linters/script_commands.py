@@ -2,10 +2,12 @@
 executable with a shebang line.
 
 Where a command runs is followed through its code block (`linters.command_dirs`): after
-`cd ~/work/proj` a relative path is the user's, and `$SKILL_DIR/run.sh` is read through the
-block's own `SKILL_DIR=...`. A missing script is not reported when inline code shows it as an
-example or counter-example ("never include ..., e.g. `./scripts/deploy.sh`"), nor when a
-skill nested in another runs the enclosing skill's scripts.
+`cd ~/work/proj` a relative path is the user's, and `$SKILL_DIR/run.sh` is read through a
+`SKILL_DIR=...` of this block or an earlier one. A missing script is not reported when inline
+code shows it as an example or counter-example ("never include ..., e.g.
+`./scripts/deploy.sh`"), when the text shows the command as a thing not to do or as a run in
+the user's project (`linters.command_context`), nor when a skill nested in another runs the
+enclosing skill's scripts.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import PurePosixPath
 
 from linters.compiled_regex import rx
+from linters.command_context import not_the_skills_run
 from linters.command_dirs import BlockShell
 from linters.commands import Command, commands, segment_run, segments, words
 from linters.context import LintContext
@@ -28,12 +31,15 @@ _EXEC_PATH = rx(r"^[\w{}$~./@+-]*/[\w.@+-]*\w$")
 
 def _runs(ctx: LintContext) -> Iterator[tuple[Command, str, bool]]:
     """(command, skill-relative script path, direct) for SKILL.md's script runs."""
-    shell = BlockShell(ctx.skill)
+    variables: dict[str, str | None] = {}  # folder variables, shared by the blocks
+    shell = BlockShell(ctx.skill, variables)
     block: int | None = None
     for cmd in commands(ctx):
         if cmd.inline or cmd.block != block:
-            shell = BlockShell(ctx.skill)  # a new shell: a new block, or one inline command
+            # A new shell: a new block, or one inline command (the variables stay).
+            shell = BlockShell(ctx.skill, variables)
             block = None if cmd.inline else cmd.block
+        shell.assign_line(cmd.text)
         for seg in segments(cmd.text):
             ws = words(seg)
             if shell.step(seg, ws) or "/" not in seg and shell.cwd in ("", None):
@@ -62,16 +68,20 @@ def _missing(ctx: LintContext, rel: str) -> bool:
     return not any(on_disk(root, rel) for root in outer)
 
 
-def _counter_example(ctx: LintContext, cmd: Command) -> bool:
-    """Inline code the sentence shows as an example or a thing not to do."""
+def _not_an_instruction(ctx: LintContext, cmd: Command) -> bool:
+    """The text shows the command as an example, a thing not to do or a run in the user's
+    project, not as the skill's instruction to run its script."""
     doc = ctx.doc(cmd.path)
-    if doc is None or not cmd.inline:
+    if doc is None:
         return False
-    idx = cmd.line - doc.first_line
-    if not 0 <= idx < len(doc.lines):
-        return False
-    para = Paragraph(doc, idx)
-    return para.counter_example(para.offset_of(idx, cmd.column))
+    if cmd.inline:
+        idx = cmd.line - doc.first_line
+        if not 0 <= idx < len(doc.lines):
+            return False
+        para = Paragraph(doc, idx)
+        if para.counter_example(para.offset_of(idx, cmd.column)):
+            return True
+    return not_the_skills_run(doc, cmd)
 
 
 _INTERPRETER = {".py": "python3", ".js": "node", ".mjs": "node", ".cjs": "node", ".rb": "ruby"}
@@ -91,7 +101,7 @@ def script_commands(ctx: LintContext) -> Iterator[Finding]:
         seen.add((rel, direct))
         f = ctx.skill.file(rel)
         if f is None and _missing(ctx, rel):
-            if not first or _counter_example(ctx, cmd):
+            if not first or _not_an_instruction(ctx, cmd):
                 continue
             shown = text if len(text) <= 80 else text[:77] + "..."
             yield ctx.finding(

@@ -1,9 +1,13 @@
 """Scripts rules (SF6xx): will the code a skill ships run when the agent calls it?
 
 Here: which files are Python or shell scripts (by shebang, else by suffix) and SF601, which
-parses Python scripts in process (fast phase). SF602 (ruff) and SF603 (shellcheck) run the
-real tools as processes in the "external" phase (`linters.external_linters`). SF604
-(`--help` smoke run) belongs to the trials and is only catalogued.
+parses Python scripts in process (fast phase). Every script of the skill counts, not only
+those under `scripts/` (issue 36: `assets/install.sh` and `examples/setup` went unchecked),
+except evaluation assets, which are never shown to the agent, templates the agent fills in
+(`{{ name }} = 1`) and hidden or virtual-environment folders. SF602 (ruff) and SF603
+(shellcheck) run the real tools as processes in the "external" phase
+(`linters.external_linters`). SF604 (`--help` smoke run) belongs to the trials and is only
+catalogued.
 """
 
 from __future__ import annotations
@@ -28,6 +32,10 @@ PYTHON_VERSION = f"{sys.version_info.major}.{sys.version_info.minor}"
 # Shells shellcheck understands; a zsh or fish script would only get SC1071 "not supported".
 SHELLS = frozenset({"sh", "bash", "dash", "ksh", "ash", "busybox"})
 _PY_SHEBANG = rx(r"python|\buv\s+run\b")
+# Jinja, Handlebars, ERB: a file the agent fills in before it is code.
+_TEMPLATE = rx(r"\{\{|\{%|<%")
+_NOT_SCRIPT_KINDS = frozenset({"skill_md", "doc", "eval"})
+_VENV_DIRS = frozenset({"venv", "site-packages"})
 
 
 # --- which files are scripts of which language -------------------------------------------
@@ -51,27 +59,44 @@ def shebang_interpreter(text: str) -> tuple[str, str] | None:
 
 
 def _lintable(f: SkillFile) -> bool:
-    return f.kind == "script" and f.present and not f.binary and f.text is not None
+    return (f.present and not f.binary and f.text is not None
+            and f.kind not in _NOT_SCRIPT_KINDS)
+
+
+def _shipped_code(f: SkillFile) -> bool:
+    """A script found outside `scripts/` is code the skill ships unless it is a template or
+    lives in a hidden or virtual-environment folder (asked only of files that look like
+    scripts: most files of a skill are not)."""
+    if f.kind == "script":
+        return True
+    if any(part.startswith(".") or part in _VENV_DIRS for part in f.path.split("/")[:-1]):
+        return False
+    return _TEMPLATE.search(f.text or "") is None
 
 
 def is_python_script(f: SkillFile) -> bool:
-    """A script (scripts/...) with a python shebang, or without one and named *.py."""
+    """A file of the skill with a python shebang, or without one and named *.py."""
     if not _lintable(f):
         return False
     shebang = shebang_interpreter(f.text or "")
     if shebang is not None and shebang[0]:
-        return bool(_PY_SHEBANG.search(shebang[1]))
-    return f.suffix == ".py"
+        found = bool(_PY_SHEBANG.search(shebang[1]))
+    else:
+        found = f.suffix == ".py"
+    return found and _shipped_code(f)
 
 
 def is_shell_script(f: SkillFile) -> bool:
-    """A script with an sh/bash/dash/ksh shebang, or without one and named *.sh/*.bash."""
+    """A file of the skill with an sh/bash/dash/ksh shebang, or without one and named
+    *.sh/*.bash."""
     if not _lintable(f):
         return False
     shebang = shebang_interpreter(f.text or "")
     if shebang is not None and shebang[0]:
-        return shebang[0] in SHELLS
-    return f.suffix in (".sh", ".bash")
+        found = shebang[0] in SHELLS
+    else:
+        found = f.suffix in (".sh", ".bash")
+    return found and _shipped_code(f)
 
 
 def python_scripts(skill: Skill) -> list[SkillFile]:
@@ -80,6 +105,11 @@ def python_scripts(skill: Skill) -> list[SkillFile]:
 
 def shell_scripts(skill: Skill) -> list[SkillFile]:
     return [f for f in skill.files if is_shell_script(f)]
+
+
+def has_scripts_to_lint(skill: Skill) -> bool:
+    """Whether ruff or shellcheck has a script of the skill to check (the external phase)."""
+    return any(is_python_script(f) or is_shell_script(f) for f in skill.files)
 
 
 # --- SF601: Python syntax -------------------------------------------------------------------

@@ -27,7 +27,10 @@ from linters.compiled_regex import rx
 from linters.tool_cache import cache_dir
 
 # Bump when the shape of the kept table changes.
-TABLE_SCHEMA = 1
+TABLE_SCHEMA = 2
+# Our own detect-secrets plugins for key formats it does not know yet (issue 36), loaded the
+# way detect-secrets loads any custom plugin file.
+CUSTOM_PLUGINS_FILE = Path(__file__).with_name("secret_plugins.py")
 # Detectors that are not about secrets in a skill: a public IP is SF507's business.
 SKIP_PLUGINS = {"IPPublicDetector"}
 # Literal gates per plugin class (lower-case ones are checked on the lower-cased window):
@@ -57,6 +60,16 @@ GATES: dict[str, tuple[str, ...]] = {
     "StripeDetector": ("k_live_",),
     "TelegramBotTokenDetector": (":",),
     "TwilioKeyDetector": ("AC", "SK"),
+    # linters/secret_plugins.py
+    "AnthropicKeyDetector": ("sk-ant-",),
+    "GitHubFineGrainedTokenDetector": ("github_pat_",),
+    "GoogleApiKeyDetector": ("AIza",),
+    "GroqKeyDetector": ("gsk_",),
+    "NpmGranularTokenDetector": ("npm_",),
+    "OpenAIProjectKeyDetector": ("sk-proj-", "sk-svcacct-", "sk-admin-"),
+    "ReplicateTokenDetector": ("r8_",),
+    "UrlQueryKeyDetector": ("key=", "token=", "secret="),
+    "XaiKeyDetector": ("xai-",),
 }
 
 
@@ -119,8 +132,13 @@ def _load_plugins() -> dict[str, Any]:
         from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
         from detect_secrets.plugins.base import RegexBasedDetector
 
+        from detect_secrets.core.plugins.util import get_plugins_from_file
+
+        mapping = dict(get_mapping_from_secret_type_to_class())
+        for cls in get_plugins_from_file(str(CUSTOM_PLUGINS_FILE)):
+            mapping.setdefault(cls.secret_type, cls)
         _plugins = {}
-        for _label, cls in sorted(get_mapping_from_secret_type_to_class().items()):
+        for _label, cls in sorted(mapping.items()):
             if issubclass(cls, RegexBasedDetector) and cls.__name__ not in SKIP_PLUGINS:
                 _plugins[cls.__name__] = cls()
     return _plugins
@@ -158,6 +176,11 @@ def table_path() -> Path | None:
             except OSError:
                 return None
             parts += [str(folder / name), str(st.st_size), str(st.st_mtime_ns)]
+    try:
+        st = CUSTOM_PLUGINS_FILE.stat()
+    except OSError:
+        return None
+    parts += [str(CUSTOM_PLUGINS_FILE), str(st.st_size), str(st.st_mtime_ns)]
     key = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
     return cache_dir("secret-detectors") / f"table-{key}.json"
 

@@ -3,7 +3,9 @@
 The patterns are the maintained ones from `detect_secrets.plugins.*` (AWS, GitHub, GitLab,
 Slack, Stripe, OpenAI, JWT, private keys, basic-auth URLs, ...), discovered through
 detect-secrets' own plugin registry, so a new detect-secrets release brings its new
-detectors. Two things are ours. Speed: a skill is mostly prose, so the plugins never see a
+detectors; key formats it does not know yet (`sk-proj-`, `sk-ant-api03-`, `github_pat_`,
+keys in URL query strings, ...) are detect-secrets plugins of ours, `linters.secret_plugins`.
+Two more things are ours. Speed: a skill is mostly prose, so the plugins never see a
 whole file, only short windows around what could be a secret (see `_candidates`), and each
 plugin runs (its own `analyze_string`) only on windows holding one of its literals, through
 exact copies of its regexes kept in the cache dir (`linters.secret_detectors`), so
@@ -21,9 +23,11 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from linters.anchor_index import declare
+from linters.attack_talk import downgraded
 from linters.compiled_regex import rx
 from linters.secret_detectors import Detector, detectors
 from linters.security_context import Hit, Line, SecurityText
+from linters.text_role import weigh
 from skillforge.models.findings import Severity
 
 # Where to look. A token-shaped secret is random: it holds an alphanumeric run of 16+
@@ -181,11 +185,15 @@ def scan_sf504(st: SecurityText) -> Iterator[Hit]:
                     continue
                 reported.add(key)
                 col = win.col + max(win.text.find(secret), 0) + 1
+                # A key in a detector's pattern list or a "Bad:" example is text about keys.
+                verdict = weigh(st, win.line, col - 1, Severity.high, col - 1 + len(secret))
                 yield Hit(
-                    "SF504", win.line.no, col, Severity.high,
-                    f"This looks like a real {det.label} (`{_mask(secret)}`, found by "
-                    f"detect-secrets' {det.name}); revoke it, remove it from every file, "
-                    "and have the skill read the secret from an environment variable.",
+                    "SF504", win.line.no, col, verdict.severity, downgraded(
+                        f"This looks like a real {det.label} (`{_mask(secret)}`, found by "
+                        f"the detect-secrets plugin {det.name}); revoke it, remove it from "
+                        "every file, and have the skill read the secret from an environment "
+                        "variable.",
+                        Severity.high, verdict),
                 )
                 break
 
@@ -241,7 +249,20 @@ def _not_a_secret(plugin: str, secret: str, win: _Window, st: SecurityText) -> s
         return "repeated characters"
     if plugin == "JwtTokenDetector" and _is_sample_jwt(secret):
         return "the jwt.io sample token"
+    if plugin == "UrlQueryKeyDetector" and not _random_looking(secret):
+        return "a word, not a key"
     return None
+
+
+def _random_looking(value: str) -> bool:
+    """A query value that could be a key: digits and letters, and not a plain word list
+    (`search_text=consumer-price-index` is a query, not a credential)."""
+    has_digit = any(c.isdigit() for c in value)
+    has_upper = any(c.isupper() for c in value)
+    has_lower = any(c.islower() for c in value)
+    mixed = has_upper + has_lower + has_digit >= 3
+    return has_digit and (has_upper or has_lower) and (
+        mixed or sum(c.isdigit() for c in value) >= 4)
 
 
 def _is_sample_jwt(token: str) -> bool:

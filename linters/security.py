@@ -6,8 +6,10 @@ file, so each literal anchor is searched once however many rules use it, and Mar
 parsed only when a hit needs its context. Results are cached per (enabled rules, path,
 sha256) in a bounded LRU: the TUI re-lints on every save and unchanged files cost nothing.
 The scanners live in `injection` (SF501-SF503), `secret_scan` (SF504), `risky_urls` (SF507),
-`risky_commands` (SF505, SF506, SF509, SF510) and `credential_access` (SF508);
-`allowed-tools` (SF511) is checked here.
+`risky_commands` (SF505, SF506, SF509, SF510), `credential_access` (SF508), `agent_commands`
+(SF512, SF513) and `cli_credentials` (SF515); `allowed-tools` (SF511) is checked here and
+shipped executables (SF514, not a text rule) in `shipped_binaries`. Every text rule weighs
+its hits by the role of the text around them (`linters.text_role`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 
+from linters.agent_commands import scan_sf512, scan_sf513
 from linters.anchor_index import AnchorIndex
+from linters.cli_credentials import scan_sf515
 from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.credential_access import scan_sf508
@@ -32,7 +36,7 @@ from skillforge.models.findings import Finding
 from skillforge.models.skill import SkillFile
 
 # Bump when a scanner changes, so cached results from an older rule set are not reused.
-SCANNER_VERSION = 2
+SCANNER_VERSION = 3
 
 Scanner = Callable[[SecurityText], Iterable[Hit]]
 SCANNERS: dict[str, Scanner] = {
@@ -46,6 +50,9 @@ SCANNERS: dict[str, Scanner] = {
     "SF508": scan_sf508,
     "SF509": scan_sf509,
     "SF510": scan_sf510,
+    "SF512": scan_sf512,
+    "SF513": scan_sf513,
+    "SF515": scan_sf515,
 }
 FILE_RULES = tuple(SCANNERS)
 
@@ -104,7 +111,7 @@ def clear_cache() -> None:
 
 @check(*FILE_RULES)
 def security_scan(ctx: LintContext) -> Iterator[Finding]:
-    """SF501-SF510 over every text file the agent can see."""
+    """SF501-SF510, SF512, SF513 and SF515 over every text file the agent can see."""
     disabled = set(ctx.config.disable)
     rules = tuple(r for r in FILE_RULES if r not in disabled)
     if not rules:

@@ -8,9 +8,10 @@ rule's regex runs only on the lines that hold one: the file's shared `AnchorInde
 them, found in one pass with every other rule's needles.
 
 Precision: security-focused skills *discuss* the patterns the rules look for ("attackers
-write `ignore previous instructions`"). `linters.attack_talk` reads the context that tells a
-quoted example from an instruction, with the structure this module gives it: is this line
-code, a table row, inside inline code?
+write `ignore previous instructions`"). `linters.text_role` decides whether the text at a hit
+is an instruction, shipped code or text about the pattern, with the structure this module
+gives it (is this line code, a table row, inside inline code?) and the vocabulary of
+`linters.attack_talk`.
 """
 
 from __future__ import annotations
@@ -299,3 +300,21 @@ def command_lines(
         log = st.logical(line)
         covered.update(part.start for _off, part in log.parts)
         yield log, _spans(log, anchors)
+
+
+_STAGE_SEPARATORS = ("|", ";", "&&", "`", "$(", "\n")
+
+
+def command_at(text: str, start: int, end: int) -> str:
+    """The command around text[start:end] (a command line): from the start of its pipeline
+    stage to the end of it, for a message."""
+    begin = lo = max(0, start - SPAN_REACH)
+    for sep in _STAGE_SEPARATORS:
+        i = text.rfind(sep, lo, start)
+        if i >= 0:
+            begin = max(begin, i + len(sep))
+    stops = [i for i in (text.find(sep, end) for sep in (*_STAGE_SEPARATORS[:4], ")"))
+             if i >= 0]
+    finish = min(stops) if stops else min(len(text), end + 80)
+    return text[begin:finish].strip().lstrip("(\"'").strip() or text[start:end]
+

@@ -31,6 +31,10 @@ FORMATS = ("text", "json", "sarif", "github")
               help="Gate: fail on any finding of this severity or worse (default error). "
                    "Critical/high security findings fail unless 'never'.")
 @click.option("--no-scripts", is_flag=True, help="Skip ruff and shellcheck (faster).")
+@click.option("--target", type=click.Choice(["generic", "claude-ai"]), default=None,
+              help="Where the skill goes (default generic, or [lint] target). claude-ai: its "
+                   "upload rules beyond the spec (`<`/`>` in name or description, `claude` or "
+                   "`anthropic` in the name: SF117, SF121) are errors, not warnings.")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, metavar="N",
               help="Lint N skills at once in forked processes (default 0: one per usable "
                    "core; 1: all in this process). Output is the same either way.")
@@ -46,7 +50,8 @@ FORMATS = ("text", "json", "sarif", "github")
                    "something to fix.")
 def lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: str | None,
          no_scripts: bool, list_rules: bool, explain: str | None, fix: bool = False,
-         unsafe: bool = False, diff: bool = False, jobs: int = 0) -> None:
+         unsafe: bool = False, diff: bool = False, jobs: int = 0,
+         target: str | None = None) -> None:
     """Lint skills: a skill folder, a SKILL.md, or any folder (every SKILL.md below it).
 
     Exit 0 when every skill passes its gate, 1 when one fails, 2 for usage errors.
@@ -56,12 +61,13 @@ def lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: st
     # `_few_collections`): importing them allocates ~100 collections' worth of objects.
     with _few_collections():
         _lint(paths, fmt, fail_under, fail_on, no_scripts, list_rules, explain,
-              fix=fix, unsafe=unsafe, diff=diff, jobs=jobs)
+              fix=fix, unsafe=unsafe, diff=diff, jobs=jobs, target=target)
 
 
 def _lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: str | None,
           no_scripts: bool, list_rules: bool, explain: str | None, fix: bool = False,
-          unsafe: bool = False, diff: bool = False, jobs: int = 0) -> None:
+          unsafe: bool = False, diff: bool = False, jobs: int = 0,
+          target: str | None = None) -> None:
     from linters import catalogue
     from linters.batch import lint_skills
     from skillforge.cli.common import console, require_paths
@@ -95,7 +101,7 @@ def _lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: s
     found = find_all_resolved(require_paths(paths))
     skills = [skill for skill, _real in found]
     overrides = {"lint": {"fail_under": fail_under, "fail_on": fail_on,
-                          "scripts": False if no_scripts else None}}
+                          "scripts": False if no_scripts else None, "target": target}}
     configs = _configs(skills, overrides)
     shown = _shown_paths(found)
     if unsafe and not (fix or diff):

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from linters.context import LintContext
-from linters.engine import build_report, fast_findings
+from linters.engine import build_report, fast_findings, has_scripts_to_lint
 from skillforge.models.skill import SKILL_MD
 from skillforge.models.skill_loader import load_skill, read_file
 from skillforge.workspace.live import LintResult, Workspace
@@ -65,6 +65,6 @@ def lint_open(root: Path, texts: Mapping[str, str], launch_dir: Path,
     skill = load_skill(root, overrides=overrides_for(root, texts))
     ctx = LintContext(skill, settings.lint)
     fast = fast_findings(ctx)
-    pending = settings.lint.scripts and bool(skill.scripts)
+    pending = settings.lint.scripts and has_scripts_to_lint(skill)
     report = build_report(ctx, fast, scripts_pending=pending)
     return LintResult(root, skill, ctx, fast, report, generation, config_error=err)

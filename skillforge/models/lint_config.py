@@ -13,6 +13,12 @@ from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 FailOn = Literal["error", "warning", "never"]
+# Where the skill is meant to go. "generic": any harness that follows the Agent Skills spec.
+# "claude-ai": also claude.ai's (and the Claude API's) skill upload, whose rules beyond the
+# spec (no `<` or `>` in name or description, no `claude` or `anthropic` in the name, SF117
+# and SF121) are then errors; for other targets they are warnings, since a Claude Code
+# plugin's `claude-hooks` skill or a description saying `< 1s` breaks nothing there.
+Target = Literal["generic", "claude-ai"]
 
 
 @dataclass(kw_only=True)
@@ -25,6 +31,7 @@ class LintConfig:
     fail_on: FailOn = "error"
     # Run ruff and shellcheck over scripts (slower; results arrive after the rest).
     scripts: bool = True
+    target: Target = "generic"
 
     def __post_init__(self) -> None:
         if not 0 <= self.fail_under <= 100:
@@ -32,3 +39,6 @@ class LintConfig:
         if self.fail_on not in get_args(FailOn):
             raise ValueError(f"fail_on must be one of {', '.join(get_args(FailOn))} "
                              f"(got {self.fail_on!r})")
+        if self.target not in get_args(Target):
+            raise ValueError(f"target must be one of {', '.join(get_args(Target))} "
+                             f"(got {self.target!r})")

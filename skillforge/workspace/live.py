@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from linters.context import LintContext
-from linters.engine import build_report, external_findings, fast_findings
+from linters.engine import build_report, external_findings, fast_findings, has_scripts_to_lint
 from skillforge.config import ConfigError, load_settings
 from skillforge.workspace.discovery import find_skills
 from skillforge.models.config import Settings
@@ -122,13 +122,14 @@ def lint_fast(ws: Workspace, skill_dir: Path, generation: int = 0) -> LintResult
     skill = load_skill(skill_dir)
     ctx = LintContext(skill, settings.lint)
     fast = fast_findings(ctx)
-    report = build_report(ctx, fast, scripts_pending=settings.lint.scripts and bool(skill.scripts))
+    pending = settings.lint.scripts and has_scripts_to_lint(skill)
+    report = build_report(ctx, fast, scripts_pending=pending)
     return LintResult(skill_dir, skill, ctx, fast, report, generation, config_error=err)
 
 
 def lint_scripts(result: LintResult) -> LintResult:
     """Run ruff/shellcheck for a fast result and return it with the merged report."""
-    if not result.ctx.config.scripts or not result.skill.scripts:
+    if not result.ctx.config.scripts or not has_scripts_to_lint(result.skill):
         return result
     ext = external_findings(result.ctx)
     report = build_report(result.ctx, result.fast + ext)

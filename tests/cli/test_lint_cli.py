@@ -118,6 +118,26 @@ def test_config_disable_and_inline_suppression(tmp_path: Path):
     assert "SF317" not in after and "SF501" in after
 
 
+def test_upload_rules_fail_the_gate_only_for_the_claude_ai_target(tmp_path: Path):
+    # A Claude Code plugin's skill may say `claude` in its name: claude.ai's upload rule
+    # (SF121) warns unless the author targets claude.ai, by flag or by config (issue 36).
+    skill = shutil.copytree(SAMPLE_SKILLS / "csv-insights", tmp_path / "claude-csv-insights")
+    md = skill / "SKILL.md"
+    md.write_text(md.read_text().replace("name: csv-insights", "name: claude-csv-insights", 1))
+
+    def sf121(*args: str) -> tuple[int, list[str]]:
+        proc = run("lint", str(skill), "--format", "json", "--no-scripts", *args)
+        found = json.loads(proc.stdout)["skills"][0]["findings"]
+        return proc.returncode, [f["severity"] for f in found if f["rule"] == "SF121"]
+
+    assert sf121() == (0, ["warning"])
+    assert sf121("--target", "claude-ai") == (1, ["error"])
+    (skill / "skillforge.toml").write_text('[lint]\ntarget = "claude-ai"\n')
+    assert sf121() == (1, ["error"])
+    assert sf121("--target", "generic") == (0, ["warning"])
+    assert "--target [generic|claude-ai]" in run("lint", "--help").stdout
+
+
 def test_sarif_validates_against_the_official_schema(skills: Path):
     proc = run("lint", str(skills), "--format", "sarif", "--no-scripts")
     doc = json.loads(proc.stdout)

@@ -19,10 +19,11 @@ from skillforge.models.skill import Skill, load_skill
 from tests.corpus import SKILLS_ROOT, missing_files
 
 
-def materialise(dest: Path) -> Path:
-    """Copy the corpus to `dest` with an empty placeholder for every not-copied file."""
-    shutil.copytree(SKILLS_ROOT, dest, symlinks=True)
-    for manifest in sorted(dest.glob("*/MANIFESTS.json")):
+def materialise(dest: Path, src: Path = SKILLS_ROOT) -> Path:
+    """Copy the corpus (or another laid out like it) to `dest` with an empty placeholder
+    for every not-copied file."""
+    shutil.copytree(src, dest, symlinks=True)
+    for manifest in sorted(dest.rglob("MANIFESTS.json")):
         for rel, entry in json.loads(manifest.read_text("utf-8")).items():
             for f in entry.get("files", []):
                 if f.get("copied", True):

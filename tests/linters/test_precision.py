@@ -7,7 +7,9 @@ skill's files), every severe finding (error, critical, high) is looked up in the
 overall. The suite fails when a severe finding has no label (label it by reading
 the skill, in tests/linters/labels/severe-findings-extra.jsonl), when overall precision is
 under 0.90, when a rule with 5 or more tp/fp labels is under 0.80, or when a finding labelled
-`tp` is no longer reported (a precision won by losing true findings is not one).
+`tp` is no longer reported (a precision won by losing true findings is not one). claude.ai's
+upload rules (SF117, SF121) are severe only for that target (issue 36): their `tp` findings
+must be reported by default and severe with `target = "claude-ai"`.
 
 The table is printed and written to tests/bench/out/precision.json, with the default gate's
 pass rate next to skills-ref's: a skill skills-ref accepts must pass the gate unless a
@@ -17,12 +19,14 @@ severe finding labelled `tp` or `policy` (a real error) fails it.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from skills_ref.validator import validate as skills_ref_validate
 
 from linters import lint_skill
 from skillforge.models.findings import LintReport
+from skillforge.models.lint_config import LintConfig
 from tests.conftest import ROOT
 from tests.corpus import SKILLS_ROOT
 from tests.linters.corpus_copy import load, materialise, skill_dirs
@@ -38,14 +42,20 @@ from tests.linters.severe_labels import (
 )
 
 OUT = ROOT / "tests" / "bench" / "out" / "precision.json"
+# Rules whose severity is the target's: the labels read them as claude.ai's upload checks.
+UPLOAD_RULES = frozenset({"SF117", "SF121"})
 
 
 @pytest.fixture(scope="module")
-def reports(tmp_path_factory) -> dict[str, LintReport]:
+def corpus_root(tmp_path_factory) -> Path:
+    return materialise(tmp_path_factory.mktemp("corpus") / "skills")
+
+
+@pytest.fixture(scope="module")
+def reports(corpus_root) -> dict[str, LintReport]:
     """The report of every corpus skill, by its path under the corpus."""
-    root = materialise(tmp_path_factory.mktemp("corpus") / "skills")
-    return {d.relative_to(root).as_posix(): lint_skill(load(root, d), external=False)
-            for d in skill_dirs(root)}
+    return {d.relative_to(corpus_root).as_posix(): lint_skill(load(corpus_root, d), external=False)
+            for d in skill_dirs(corpus_root)}
 
 
 @pytest.fixture(scope="module")
@@ -69,10 +79,23 @@ def test_every_severe_finding_is_labelled(severe, labels):
     )
 
 
-def test_no_true_finding_is_lost(severe, labels):
+def test_no_true_finding_is_lost(severe, labels, reports, corpus_root):
     reported = {key for key, _sev in severe}
-    lost = sorted(k for k, lab in labels.items() if lab.label == "tp" and k not in reported)
+    upload = {k for k, lab in labels.items() if lab.label == "tp" and k[3] in UPLOAD_RULES}
+    lost = sorted(k for k, lab in labels.items()
+                  if lab.label == "tp" and k not in reported and k not in upload)
     assert not lost, f"findings labelled tp are no longer reported as severe: {lost}"
+    # The upload rules' true findings: warnings by default, severe for claude.ai.
+    every = {(skill, f.path or "", f.line or 0, f.rule)
+             for skill, report in reports.items() for f in report.findings}
+    assert upload <= every, f"upload-rule findings no longer reported: {sorted(upload - every)}"
+    claude_ai = LintConfig(target="claude-ai")
+    for skill in sorted({k[0] for k in upload}):
+        report = lint_skill(load(corpus_root, corpus_root / skill), claude_ai, external=False)
+        severe_there = {(skill, f.path or "", f.line or 0, f.rule)
+                        for f in report.findings if f.severity in SEVERE}
+        missing = sorted(k for k in upload if k[0] == skill and k not in severe_there)
+        assert not missing, f"not severe with target claude-ai: {missing}"
 
 
 def test_precision(severe, labels, capsys):

@@ -47,14 +47,14 @@ def test_cleanup_of_own_paths_is_fine():
         assert scan(code(cmd), rule="SF505") == [], cmd
 
 
-def test_warning_in_prose_is_skipped_and_scripts_count():
-    assert scan("Never run `rm -rf /` to clean up.\n") == []
+def test_warning_in_prose_is_info_and_scripts_count():
+    assert scan("Never run `rm -rf /` to clean up.\n") == [("SF505", "info")]
     assert scan("#!/bin/sh\nrm -rf $HOME\n", "scripts/reset.sh") == [("SF505", "critical")]
 
 
-def test_command_under_a_dangerous_commands_heading_is_low():
+def test_command_under_a_dangerous_commands_heading_is_info():
     text = "## Dangerous commands to refuse\n\n" + code("rm -rf ~")
-    assert scan(text) == [("SF505", "low")]
+    assert scan(text) == [("SF505", "info")]
     assert scan("## Examples\n\n" + code("rm -rf ~")) == [("SF505", "critical")]
 
 
@@ -93,7 +93,7 @@ def test_fetching_data_is_fine():
                 "curl -fsSL https://example.com/install.sh | bash",
                 "curl -fsSLo install.sh https://get.acme-widgets.io/install.sh"):
         assert scan(code(cmd), rule="SF506") == [], cmd
-    assert scan("Never pipe `curl ... | sh` from an unknown site.\n") == []
+    assert scan("Never pipe `curl ... | sh` from an unknown site.\n") == [("SF506", "info")]
 
 
 # --- SF508 credentials ----------------------------------------------------------------------

@@ -81,7 +81,7 @@ Reviews a third-party skill before it is installed.
 def test_a_table_of_injection_patterns_is_info():
     found_hits = hits(REVIEW, rule="SF501")
     assert [h.severity for h in found_hits] == [Severity.info, Severity.info]
-    assert 'table row under the heading "What the reviewer flags"' in found_hits[0].message
+    assert "it is a row of a table of patterns" in found_hits[0].message
 
 
 @pytest.mark.parametrize("table", [
@@ -106,7 +106,7 @@ def test_a_pattern_list_under_a_detection_heading_is_info():
     found_hits = hits(PATTERN_LIST)
     assert [(h.rule, h.severity) for h in found_hits] == [
         ("SF506", Severity.info), ("SF510", Severity.info)]
-    assert 'listed under the heading "Patterns the scanner flags"' in found_hits[0].message
+    assert 'it is under the heading "Patterns the scanner flags"' in found_hits[0].message
     setup = PATTERN_LIST.replace("Patterns the scanner flags", "Setup")
     assert found(setup) == [("SF506", "high"), ("SF510", "high")]
 
