@@ -26,7 +26,8 @@ _ATTACK_WORDS = (
     r"inject|attack|malicious|exploit|payload|adversar|jailbreak|red[- ]?flag|suspicious|"
     r"vulnerab|threat|phishing|exfiltrat|detect|scanner|deny[- ]?list|block[- ]?list|"
     r"guardrail|defen[cs]|mitigat|sanitiz|hostile|untrusted|poison|smuggl|obfuscat|"
-    r"indicator|anti-?pattern|\bssrf\b|\bxss\b|\bcsrf\b|\bsqli\b|\bxxe\b|\brce\b"
+    r"indicator|anti-?pattern|\bssrf\b|\bxss\b|\bcsrf\b|\bsqli\b|\bxxe\b|\brce\b|"
+    r"\bbypass(?:es|ing)?\b|red[- ]?team|pen[- ]?test|penetration\s+test"
 )
 _ATTACK_ONLY = rx(_ATTACK_WORDS, re.IGNORECASE)
 # "Bad" only as a label ("## Bad", "### Bad examples"): "502 Bad Gateway" is a symptom whose
@@ -134,3 +135,23 @@ def quoted(line: Line, start: int, end: int) -> bool:
         return True
     # Single quotes double as apostrophes: only count one that hugs the span.
     return before.rstrip().endswith(("'", "\u2018")) and ("'" in after or "\u2019" in after)
+
+
+# A verb that takes a quoted string as what to send or say: `use "Ignore previous
+# instructions" as a baseline`, `send 'disregard the above'`, `phrases such as "..."`.
+_QUOTE_TAKER = rx(
+    r"\b(?:use|send|try|type|say|ask|write|inject|paste|submit|enter|craft|append|prepend|"
+    r"phrases?|strings?|prompts?|payloads?|inputs?|such\s+as|like|e\.g\.)\W*$",
+    re.IGNORECASE,
+)
+
+
+def quoted_as_string(line: Line, start: int, end: int) -> bool:
+    """The phrase at [start, end) is a quoted string that a verb before it sends or names
+    (`use "Ignore previous instructions" as a baseline`): talk about the phrase, not the
+    phrase said to the agent."""
+    if not quoted(line, start, end):
+        return False
+    before = line.text[:start].rstrip()
+    before = before.rstrip("\"'`\u201c\u2018(")
+    return _QUOTE_TAKER.search(before[-40:]) is not None

@@ -8,16 +8,18 @@ and shellcheck as processes (cached by content hash) and is merged in when it ar
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from linters.anchor_index import AnchorIndex, declare
 from linters.compiled_regex import rx
 from linters.context import LintContext
+from linters.placement import unshipped_skill
 from linters.registry import checks
 from linters.scoring import gate, grade, security_score, structural_scores
 from skillforge.models.lint_config import LintConfig
-from skillforge.models.findings import Category, Finding, LintReport
+from skillforge.models.findings import Category, Finding, LintReport, Severity
 from skillforge.models.skill import Skill, SkillFile, load_skill
 
 _DIRECTIVE = rx(r"skillforge:\s*disable\s+((?:SF\d{3}[\s,]*)+)")
@@ -118,6 +120,18 @@ def suppress(
     return kept, dropped
 
 
+def _soften_unshipped(skill: Skill, findings: Iterable[Finding]) -> list[Finding]:
+    """A template's or an archived copy's errors as warnings (linters.placement); its
+    security findings as they are."""
+    why = unshipped_skill(skill)
+    if why is None:
+        return list(findings)
+    return [replace(f, severity=Severity.warning,
+                    message=f"{f.message} (A warning only: {why}.)")
+            if f.severity == Severity.error and f.category != Category.security else f
+            for f in findings]
+
+
 def build_report(
     ctx: LintContext, findings: list[Finding], *, scripts_pending: bool = False
 ) -> LintReport:
@@ -127,7 +141,7 @@ def build_report(
     unique: dict[tuple, Finding] = {}
     for f in kept:
         unique.setdefault((f.rule, f.code, f.path, f.line, f.column, f.message), f)
-    kept = sorted(unique.values(), key=Finding.sort_key)
+    kept = sorted(_soften_unshipped(ctx.skill, unique.values()), key=Finding.sort_key)
     score, cats = structural_scores(ctx, kept)
     passed, reasons = gate(score, kept, ctx.config.fail_under, ctx.config.fail_on)
     return LintReport(

@@ -52,6 +52,14 @@ def _own_evals(ctx: LintContext) -> str | None:
     return f.text
 
 
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _parsed(ctx: LintContext, text: str) -> tuple[EvalSet | None, list[EvalIssue]]:
     from skillforge.models.evals import parse_evals
 
@@ -85,11 +93,15 @@ def evals_file_findings(ctx: LintContext, text: str, path: str, *,
 
 def _content(ctx: LintContext, text: str, path: str) -> Iterator[Finding]:
     evals, issues = _parsed(ctx, text)
+    # Not JSON at all: nothing can read it (an error). JSON of another runner's shape (cases
+    # keyed by `name`, assertions as objects) is a format of its own (issue 36): a warning
+    # that skillforge cannot run it as written.
+    broken = not _is_json(text)
     for issue in issues:
         msg = issue.message.rstrip(". ")
         where = f" at {issue.pointer}" if issue.pointer else ""
         yield ctx.finding("SF315", f"{path} does not validate{where}: {msg}.", path=path,
-                          line=issue.line)
+                          line=issue.line, severity=None if broken else Severity.warning)
     if evals is None:
         return
     for warning in evals.warnings:

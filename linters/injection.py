@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from linters.anchor_index import declare
 from linters.compiled_regex import rx
-from linters.attack_talk import downgraded
+from linters.attack_talk import Verdict, downgraded, quoted_as_string
 from linters.markdown import MarkdownDoc
 from linters.security_context import Hit, Line, SecurityText, short
 from linters.text_role import weigh
@@ -47,6 +47,9 @@ _OVERRIDE = rx(
 _CONCEAL = rx(
     r"\b(?:do\s+not|don't|dont|never|must\s+not|mustn't)\s+(?:tell|inform|notify)"
     r"\s+(?:the|your|any)?\s*users?\b(?!\s+(?:to|how|which|what|where|when|if)\b)"
+    # ... unless what follows is a quotation: advice on wording ("never tell the user
+    # \"you can check the log next time\"").
+    r"(?!\s*[:,]?\s*[\"\u201c\u2018'])"
     r"|\b(?:do\s+not|don't|never)\s+let\s+(?:the\s+)?users?\s+(?:know|see|find\s+out|notice)\b"
     r"|\bwithout\s+(?:informing|telling|notifying)\s+(?:the\s+|your\s+)?users?\b"
     r"|\b(?:hide|conceal|keep)\s+(?:this|it|that|these|them|these\s+steps|this\s+step|"
@@ -96,7 +99,10 @@ def scan_sf501(st: SecurityText) -> Iterator[Hit]:
         if line.no in seen:
             continue
         default = Severity.critical if override else Severity.high
-        verdict = weigh(st, line, start, default, end)
+        if st.is_markdown and not st.in_code(line) and quoted_as_string(line, start, end):
+            verdict = Verdict(Severity.info, "it is quoted as a string to send or name")
+        else:
+            verdict = weigh(st, line, start, default, end)
         seen.add(line.no)
         phrase = line.text[start:end]
         kind = "overrides the agent's instructions" if override else "hides actions from the user"
@@ -115,6 +121,12 @@ _INVISIBLE = rx(
     "|[\U000e0100-\U000e01ef]{4,}"
 )
 _ZW_JOINERS = ("\u200c", "\u200d")
+# Zero-width spaces and joiners alone, a few on a line, are what copying from a web page
+# leaves (Shopify's docs break `abandonment\u200bEmail\u200bState` for wrapping): worth
+# deleting, no hidden text. A run of them can encode a message bit by bit; bidi controls and
+# tag characters change or hide what is read. Those stay high.
+_ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff")
+_ZERO_WIDTH_RUN = rx("[\u200b-\u200d\u2060\ufeff]{4,}")
 
 
 def _emoji_like(ch: str) -> bool:
@@ -182,20 +194,26 @@ _INVISIBLE_UTF8 = declare(
 def scan_sf502(st: SecurityText) -> Iterator[Hit]:
     if st.text.isascii():
         return
-    by_line: dict[int, tuple[int, list[str]]] = {}
+    by_line: dict[int, tuple[int, list[str], str]] = {}
     for line in st.lines_with(*_INVISIBLE_UTF8):
         text = line.text
         for m in _INVISIBLE.finditer(text):
             chars = [c for k, c in enumerate(m.group(), m.start()) if not _allowed(text, k, line)]
             if chars:
-                by_line.setdefault(line.no, (m.start() + 1, []))[1].extend(chars)
-    for no, (col, chars) in by_line.items():
+                by_line.setdefault(line.no, (m.start() + 1, [], text))[1].extend(chars)
+    for no, (col, chars, text) in by_line.items():
         hidden = "".join(chr(ord(c) - 0xE0000) for c in chars if 0xE0020 <= ord(c) <= 0xE007E)
         extra = f" spelling out hidden text `{short(hidden, 60)}`" if hidden else ""
+        n = f"{len(chars)} invisible or direction-changing character{'s' if len(chars) != 1 else ''}"
+        if all(c in _ZERO_WIDTH for c in chars) and not _ZERO_WIDTH_RUN.search(text):
+            yield Hit("SF502", no, col, Severity.warning,
+                      f"Line has {n} ({_describe(chars)}), as copying from a web page leaves; "
+                      "delete them, since a name with one inside is not the name the user "
+                      "sees or types.")
+            continue
         yield Hit(
             "SF502", no, col, Severity.high,
-            f"Line has {len(chars)} invisible or direction-changing character"
-            f"{'s' if len(chars) != 1 else ''} ({_describe(chars)}){extra}; delete them so "
+            f"Line has {n} ({_describe(chars)}){extra}; delete them so "
             "the agent reads the same text the user sees.",
         )
 

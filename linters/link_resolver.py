@@ -41,13 +41,53 @@ def enclosing_roots(root: Path) -> list[Path]:
     return out
 
 
+def file_index(skill: Skill) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """The skill's present files by lower-cased path and by lower-cased file name."""
+    by_path: dict[str, list[str]] = {}
+    by_name: dict[str, list[str]] = {}
+    for f in skill.files:
+        if f.present and not f.is_dir:
+            by_path.setdefault(f.path.lower(), []).append(f.path)
+            by_name.setdefault(posixpath.basename(f.path).lower(), []).append(f.path)
+    return by_path, by_name
+
+
+def meant_file(skill: Skill, base: str, target: str, by_path: dict[str, list[str]],
+               by_name: dict[str, list[str]]) -> str | None:
+    """The one existing file `target` (read from folder `base`) meant when it does not exist
+    as written, or None: when it exists, climbs out of the skill, or not exactly one file
+    fits. In order: the same path in another letter case; the path read from the skill's
+    root (a docs page in `guides/` linking `./guides/setup.md` as its site does); the one
+    file of the skill with that name (never a SKILL.md: another folder's is another skill)."""
+    if not target or "://" in target:
+        return None
+    joined = posixpath.normpath(posixpath.join(base, target)) if base else posixpath.normpath(target)
+    if joined.startswith("..") or skill.exists(joined):
+        return None
+    folder = posixpath.dirname(joined)
+    if ".." in target.split("/") and folder and not skill.exists(folder):
+        return None  # climbs out to a folder the skill does not have: outside on purpose
+    same_case = by_path.get(joined.lower(), [])
+    if len(same_case) == 1:
+        return same_case[0]
+    if base and ".." not in target.split("/"):
+        from_root = posixpath.normpath(target)
+        if skill.exists(from_root) and from_root in by_path.get(from_root.lower(), []):
+            return from_root
+    name = posixpath.basename(joined).lower()
+    if name == SKILL_MD.lower():
+        return None
+    same_name = by_name.get(name, [])
+    return same_name[0] if len(same_name) == 1 else None
+
+
 class Resolver:
     """Existence checks for one skill, with the slow fallbacks computed only when needed."""
 
     def __init__(self, skill: Skill) -> None:
         self.skill = skill
         self._enclosing: list[Path] | None = None
-        self._by_name: dict[str, list[str]] | None = None
+        self._index: tuple[dict[str, list[str]], dict[str, list[str]]] | None = None
 
     def exists(self, ref: PathRef) -> bool:
         return self.in_skill(ref) or self._outside(ref)
@@ -89,13 +129,9 @@ class Resolver:
             self._enclosing = enclosing_roots(self.skill.root)
         return self._enclosing
 
-    def suggestion(self, path: str) -> str | None:
-        """An existing file the author probably meant: same name, another folder or case."""
-        if self._by_name is None:
-            self._by_name = {}
-            for f in self.skill.files:
-                self._by_name.setdefault(posixpath.basename(f.path).lower(), []).append(f.path)
-        name = posixpath.basename(path).lower()
-        # Every skill has a SKILL.md: pointing at our own would be no help.
-        hits = [] if name == "skill.md" else self._by_name.get(name, [])
-        return min(hits, key=len) if hits else None
+    def suggestion(self, ref: PathRef) -> str | None:
+        """The one existing file a broken `ref` meant (see `meant_file`), or None."""
+        if self._index is None:
+            self._index = file_index(self.skill)
+        base, joined = self._target(ref)
+        return meant_file(self.skill, base, ref.path, *self._index)

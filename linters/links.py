@@ -26,11 +26,12 @@ import bisect
 import posixpath
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 from linters.compiled_regex import rx
 from linters.context import LintContext
 from linters.link_gates import all_resolve, may_refer
-from linters.link_resolver import Resolver
+from linters.link_resolver import Resolver, on_disk
 from linters.markdown import MarkdownDoc
 from linters.path_context import (
     Paragraph,
@@ -39,6 +40,7 @@ from linters.path_context import (
     project_file,
 )
 from linters.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
+from linters.placement import copied_document, reference_only_file
 from linters.registry import check
 from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import Skill, SkillFile
@@ -128,7 +130,12 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
             return False
     elif para.hedged(offset):
         return False
-    if para.removed(offset):
+    if para.removed(offset) or placeholder_path(ref.path):
+        return False
+    if named_sibling_has(skill, ref.path, para.text):
+        return False
+    start, end = para.sentence(offset)
+    if _REPO_OWNED.search(para.text, start, end):
         return False
     if not ref.link and cwd_relative(ref.path, skill.exists(_top(ref.path))):
         if project_file(ref.path):
@@ -137,6 +144,76 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
         ticks = len(rest) - len(rest.lstrip("`"))
         return para.sends_to_read(offset, offset + ticks + len(ref.raw))
     return True
+
+
+# A file name nobody ships: `references/X.md`, `xxx.md`, `your-file.md` in a sentence
+# showing the shape of a pointer.
+_PLACEHOLDER_STEM = rx(
+    r"^(?:x+|foo|bar|baz|your[-_][\w-]+|file[-_]?name|some[-_]?file|something|whatever"
+    r"|placeholder|example|sample)$",
+    re.IGNORECASE,
+)
+
+
+# The sentence gives the path to the repository the skill lives in, not to the skill:
+# "The commands are the repository's own: its check runner, `scripts/validate_repo.py`",
+# "skipped in a repository where `scripts/validate_repo.py` is detected".
+_REPO_OWNED = rx(
+    r"\b(?:repository|repo|project|codebase)['’]s\s+own\b"
+    r"|\bin\s+(?:a|the|any|your)\s+(?:repository|repo|project|codebase)\s+(?:where|that\s+has)\b",
+    re.IGNORECASE,
+)
+
+
+def placeholder_path(path: str) -> bool:
+    stem = posixpath.basename(path).split(".", 1)[0]
+    return bool(_PLACEHOLDER_STEM.match(stem))
+
+
+def named_sibling_has(skill: Skill, path: str, text: str) -> bool:
+    """`path` is a file of a sibling skill the same paragraph names ("`doc-audit`
+    (`references/checks.md`)", "In ima-copilot, this became `scripts/install.sh`"): the
+    text speaks of that skill's file, which exists, not of this skill's."""
+    if ".." in path.split("/"):
+        return False
+    low = text.lower()
+    for sibling in sibling_skills(skill.root):
+        name = sibling.name.lower()
+        if name in low and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", low) \
+                and on_disk(sibling, path.removeprefix("./")):
+            return True
+    return False
+
+
+def sibling_skills(root: Path) -> tuple[Path, ...]:
+    """Skill folders beside `root` (same parent), and those of sibling plugins
+    (`plugins/*/skills/*` of a marketplace). Kept while the parent folder's mtime stands (a
+    skill of 300 pages may have 1,000 broken links; an editor session adds siblings)."""
+    try:
+        parent = root.resolve().parent
+        stamp = parent.stat().st_mtime_ns
+    except OSError:
+        return ()
+    held = _SIBLINGS.get(parent)
+    if held is None or held[0] != stamp:
+        held = _SIBLINGS[parent] = (stamp, _list_siblings(parent))
+        if len(_SIBLINGS) > 64:
+            _SIBLINGS.pop(next(iter(_SIBLINGS)))
+    return tuple(s for s in held[1] if s != root.resolve())
+
+
+_SIBLINGS: dict[Path, tuple[int, tuple[Path, ...]]] = {}
+
+
+def _list_siblings(parent: Path) -> tuple[Path, ...]:
+    try:
+        candidates = list(parent.iterdir())
+        if parent.name == "skills" and parent.parent.parent.name == "plugins":
+            candidates += [s for p in parent.parent.parent.iterdir() if p != parent.parent
+                           for s in (p / "skills").glob("*")]
+        return tuple(sorted(c for c in candidates if c.is_dir() and (c / "SKILL.md").is_file()))
+    except OSError:
+        return ()
 
 
 def _top(path: str) -> str:
@@ -219,22 +296,30 @@ def _entry(doc: MarkdownDoc, f: SkillFile, line: int) -> bool:
 
 def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool) -> Finding:
     what = "links to" if ref.link else "mentions"
-    guess = resolver.suggestion(ref.path)
+    # A template, an example, vendored text or a test fixture holds links for another place
+    # (linters.placement): worth a look, not a broken instruction.
+    aside = reference_only_file(ref.file)
+    f = ctx.skill.file(ref.file)
+    if aside is None and ref.file != "SKILL.md" and f is not None and f.text \
+            and copied_document(f.text):
+        aside = "a copy of a third-party document (credited at its top)"
+    guess = resolver.suggestion(ref)
     if guess is not None:
         base = posixpath.dirname(ref.file)
         shown = posixpath.relpath(guess, base) if ref.link and base else guess
         fix = f"point it at `{shown}` (the file with that name)"
     else:
         fix = "add the file or fix the path"
+    note = f" (A warning only: the file is {aside}.)" if aside else ""
     return ctx.finding(
         "SF116",
         f"{ref.file} {what} `{ref.raw}`, which does not exist in the skill; {fix}, since an "
-        "agent that follows it finds nothing.",
+        f"agent that follows it finds nothing.{note}",
         path=ref.file,
         line=ref.line,
         column=ref.column,
         # A changelog entry names what a file was: worth fixing, not a broken instruction.
-        severity=Severity.warning if entry else None,
+        severity=Severity.warning if entry or aside else None,
     )
 
 

@@ -58,7 +58,14 @@ _COUNTER_EXAMPLE = rx(
 # In the clause of the path: the file is gone ("removed `scripts/old.py`").
 _REMOVED = rx(
     r"\b(?:removed|deleted|dropped|retired|renamed|deprecated|obsolete|superseded|"
-    r"no\s+longer|moved\s+(?:to|into)|merged\s+into)\b",
+    r"no\s+longer|moved\s+(?:to|into)|merged\s+into"
+    r"|(?:was|were|is|are)\s+not\s+(?:present|included|available|provided|shipped|copied))\b",
+    re.IGNORECASE,
+)
+# Anywhere in the path's sentence: "...; that file was not present in the source folder".
+_FILE_ABSENT = rx(
+    r"\b(?:(?:that|this|the|which)\s+file|it|that|which)\s+(?:was|is)\s+(?:not\s+(?:present|included|"
+    r"available|provided|shipped|copied)|missing|absent)\b",
     re.IGNORECASE,
 )
 _CLAUSE_CUT = rx(r"[;,()\u2013\u2014:]|\s-\s")
@@ -215,7 +222,8 @@ class Paragraph:
         start, end = self.sentence(offset)
         cuts = self._clause_cuts(start, end)
         i = bisect.bisect_right(cuts, offset)
-        return self._clause_has(_REMOVED, cuts[i - 1], cuts[min(i, len(cuts) - 1)])
+        return (self._clause_has(_REMOVED, cuts[i - 1], cuts[min(i, len(cuts) - 1)])
+                or self._clause_has(_FILE_ABSENT, start, end))
 
     def counter_example(self, offset: int) -> bool:
         """The inline command at `offset` is shown as an example or as a thing not to do

@@ -3,11 +3,13 @@ executable with a shebang line.
 
 Where a command runs is followed through its code block (`linters.command_dirs`): after
 `cd ~/work/proj` a relative path is the user's, and `$SKILL_DIR/run.sh` is read through a
-`SKILL_DIR=...` of this block or an earlier one. A missing script is not reported when inline
+`SKILL_DIR=...` of this block or an earlier one. Once a block has cloned a repository and
+entered it (`git clone .../LLaVA && cd LLaVA`), the later blocks run in that checkout too. A missing script is not reported when inline
 code shows it as an example or counter-example ("never include ..., e.g.
 `./scripts/deploy.sh`"), when the text shows the command as a thing not to do or as a run in
 the user's project (`linters.command_context`), nor when a skill nested in another runs the
-enclosing skill's scripts.
+enclosing skill's scripts, nor when the command itself expects the script may be absent
+(`scripts/x.sh pending || echo "no tasks"`, `[ -f scripts/x.sh ] && ...`).
 """
 
 from __future__ import annotations
@@ -29,19 +31,43 @@ from skillforge.models.skill import SCRIPT_SUFFIXES
 _EXEC_PATH = rx(r"^[\w{}$~./@+-]*/[\w.@+-]*\w$")
 
 
+def _cloned(ws: list[str]) -> str | None:
+    """The folder `git clone URL [DIR]` makes, or None for another command."""
+    if ws[:2] != ["git", "clone"]:
+        return None
+    args = [w for w in ws[2:] if not w.startswith("-")]
+    if not args:
+        return None
+    if len(args) > 1:
+        return args[1].rstrip("/")
+    name = args[0].rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+    return name[:-4] if name.endswith(".git") else name
+
+
 def _runs(ctx: LintContext) -> Iterator[tuple[Command, str, bool]]:
     """(command, skill-relative script path, direct) for SKILL.md's script runs."""
     variables: dict[str, str | None] = {}  # folder variables, shared by the blocks
     shell = BlockShell(ctx.skill, variables)
     block: int | None = None
+    clones: set[str] = set()
+    # After `git clone https://github.com/x/LLaVA && cd LLaVA` the agent works in the
+    # checkout: later blocks' `bash scripts/train.sh` are the project's, not the skill's.
+    in_checkout = False
     for cmd in commands(ctx):
         if cmd.inline or cmd.block != block:
             # A new shell: a new block, or one inline command (the variables stay).
             shell = BlockShell(ctx.skill, variables)
             block = None if cmd.inline else cmd.block
+            if in_checkout:
+                shell.cwd = None
         shell.assign_line(cmd.text)
         for seg in segments(cmd.text):
             ws = words(seg)
+            name = _cloned(ws)
+            if name:
+                clones.add(name)
+            if ws[:1] == ["cd"] and len(ws) > 1 and ws[1].strip("\"'").split("/")[0] in clones:
+                in_checkout = True
             if shell.step(seg, ws) or "/" not in seg and shell.cwd in ("", None):
                 continue
             run = segment_run(ws)
@@ -84,6 +110,10 @@ def _not_an_instruction(ctx: LintContext, cmd: Command) -> bool:
     return not_the_skills_run(doc, cmd)
 
 
+# A run that expects the script may be absent: `scripts/x.sh pending || echo "none"`,
+# `[ -f scripts/x.sh ] && bash scripts/x.sh`.
+_GUARDED = rx(r"\|\|\s*(?:echo|true|:|printf)\b|\[\[?\s+-[fex]\s")
+
 _INTERPRETER = {".py": "python3", ".js": "node", ".mjs": "node", ".cjs": "node", ".rb": "ruby"}
 
 
@@ -101,7 +131,7 @@ def script_commands(ctx: LintContext) -> Iterator[Finding]:
         seen.add((rel, direct))
         f = ctx.skill.file(rel)
         if f is None and _missing(ctx, rel):
-            if not first or _not_an_instruction(ctx, cmd):
+            if not first or _not_an_instruction(ctx, cmd) or _GUARDED.search(text):
                 continue
             shown = text if len(text) <= 80 else text[:77] + "..."
             yield ctx.finding(

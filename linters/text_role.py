@@ -85,7 +85,8 @@ def role_of(st: SecurityText, line: Line, start: int, end: int | None = None, *,
         why = _code_evidence(st, line, start, reads)
         return TextRole(Role.ABOUT, why) if why else _SHIPPED
     if st.in_code(line):
-        why = negative_example(st, line) or _code_evidence(st, line, start, reads)
+        why = (negative_example(st, line) or _code_evidence(st, line, start, reads)
+               or _sample_string(st, line, start, end))
         if why:
             return TextRole(Role.ABOUT, why)
         step = introduced_as_step(st, line)
@@ -118,6 +119,25 @@ def _code_evidence(st: SecurityText, line: Line, col: int, reads: bool) -> str |
             or detector_input(line, col) or refused_in_test(st, line, col)
             or (existence_check(st.logical(line).text) if reads else None)
             or comment_label(st, line))
+
+
+# Languages whose string literals are data: a phrase inside one is a value the sample code
+# works on (documents a filter scores, a test input), not a command. Shell is left out: a
+# quoted argument there is still run.
+_DATA_LANGS = frozenset({"python", "py", "javascript", "js", "typescript", "ts", "jsx", "tsx",
+                         "java", "go", "ruby", "rb", "rust", "rs", "csharp", "cs", "kotlin",
+                         "swift", "php", "json", "jsonl", "yaml", "yml", "toml"})
+
+
+def _sample_string(st: SecurityText, line: Line, start: int, end: int) -> str | None:
+    """Why a phrase in a code block of a programming language is data: it sits inside a
+    string literal there (`documents = ["Ignore previous context and ..."]`)."""
+    fence = _fence_of(st, line)
+    if fence is None or fence.lang.lower() not in _DATA_LANGS:
+        return None
+    if quoted(line, start, end) or line.text[:start].rstrip().endswith(("'", '"')):
+        return f"it is a string in a {fence.lang} sample, data for the code"
+    return None
 
 
 def negative_example(st: SecurityText, line: Line) -> str | None:

@@ -6,8 +6,10 @@ Never text inside a code span or block: a path in backticks may be code
 (`DH="$ROOT/skills/x/x.sh"`), and rewriting it changes what runs.
 
 It is offered only when exactly one file of the skill fits: the same path in another letter
-case (`References/API.md` for `references/api.md`), or else the same file name, in any case,
-in one other folder (`references/forms.md` for `forms.md`). Never when:
+case (`References/API.md` for `references/api.md`), or else the path read from the skill's
+root (a page in `guides/` that links `./guides/setup.md`, as a docs site would), or else the
+same file name, in any case, in one other folder (`references/forms.md` for `forms.md`).
+Never when:
 - the name is `SKILL.md`: one elsewhere is another skill's (`../draft-hold/SKILL.md`);
 - the path climbs out of its file's folder (`..`) into a folder the skill does not have: it
   points outside the skill on purpose (a sibling skill, the repository);
@@ -23,11 +25,12 @@ import re
 
 from linters.fixes.code_spans import code_spans, paragraph_at, plain_line_breaks
 from linters.fixes.registry import fixer
+from linters.link_resolver import file_index, meant_file
 from linters.markdown import MarkdownDoc
 from linters.path_refs import clean_link
 from skillforge.models.findings import Finding
 from skillforge.models.fixes import Fix, TextEdit
-from skillforge.models.skill import SKILL_MD, Skill
+from skillforge.models.skill import Skill
 
 # The path a SF116 message names comes first in backticks (linters/links.py, `_broken`).
 _QUOTED = re.compile(r"`([^`]+)`")
@@ -117,25 +120,8 @@ def _in_code(lines: list[str], idx: int, start: int, end: int) -> bool:
 
 
 def _match(skill: Skill, base: str, target: str) -> str | None:
-    """The one existing file `target` (relative to `base`) meant, when it does not exist
-    as written; None when it exists, or not exactly one file fits (see the docstring)."""
-    if not target or "://" in target:
-        return None
-    joined = posixpath.normpath(posixpath.join(base, target)) if base else posixpath.normpath(target)
-    if joined.startswith("..") or skill.exists(joined):
-        return None
-    folder = posixpath.dirname(joined)
-    if ".." in target.split("/") and folder and not skill.exists(folder):
-        return None  # climbs out to a folder the skill does not have: outside on purpose
-    by_path, by_name = _memo(skill).files
-    same_case = by_path.get(joined.lower(), [])
-    if len(same_case) == 1:
-        return same_case[0]
-    name = posixpath.basename(joined).lower()
-    if name == SKILL_MD.lower():
-        return None  # another folder's SKILL.md is another skill
-    same_name = by_name.get(name, [])
-    return same_name[0] if len(same_name) == 1 else None
+    """The one existing file `target` (relative to `base`) meant (link_resolver.meant_file)."""
+    return meant_file(skill, base, target, *_memo(skill).files)
 
 
 class _Memo:
@@ -145,13 +131,7 @@ class _Memo:
     def __init__(self, skill: Skill) -> None:
         self.skill = skill
         self.docs: dict[str, tuple[MarkdownDoc, list[str]] | None] = {}
-        by_path: dict[str, list[str]] = {}
-        by_name: dict[str, list[str]] = {}
-        for f in skill.files:
-            if f.present and not f.is_dir:
-                by_path.setdefault(f.path.lower(), []).append(f.path)
-                by_name.setdefault(posixpath.basename(f.path).lower(), []).append(f.path)
-        self.files = (by_path, by_name)
+        self.files = file_index(skill)
 
 
 _last: list[_Memo] = []

@@ -174,3 +174,42 @@ def test_moving_a_key_leaves_every_other_line_as_written(tmp_path: Path):
         "revision: 3.10\n", "")
     meta = load_skill(skill).frontmatter.get("metadata")
     assert dict(meta) == {"author": "Finance desk <finance@example.org>", "revision": "3.10"}
+
+
+def _docs_mirror(root: Path) -> Path:
+    """A docs mirror: pages in folders link each other as the site does, from its root."""
+    (root / "animation").mkdir(parents=True)
+    (root / "SKILL.md").write_text(
+        "---\nname: docs-mirror\ndescription: Answers questions about the Example SDK from its "
+        "documentation. Use when the user asks how to animate with the SDK.\n---\n\n"
+        "# Docs\n\nStart at [the overview](overview.md) and [animation](animation/create.md).\n")
+    (root / "overview.md").write_text("# Overview\n\nThe SDK.\n")
+    (root / "animation" / "overview.md").write_text("# Animation overview\n\nKeyframes.\n")
+    (root / "animation" / "create.md").write_text(
+        "# Create\n\nRead [the animation overview](./animation/overview.md) first.\n\n"
+        "See also [types](./kinds/types.md).\n")
+    return root
+
+
+def test_a_site_style_link_is_pointed_at_the_page_its_path_names_from_the_root(tmp_path: Path):
+    skill = _docs_mirror(tmp_path / "docs-mirror")
+    found = fired(skill, "SF116")
+    assert [(f.path, f.line) for f in found] == [("animation/create.md", 3),
+                                                ("animation/create.md", 5)]
+    # Two files are named overview.md: the path read from the root decides, not the shorter.
+    assert "point it at `overview.md`" in found[0].message
+    assert "add the file or fix the path" in found[1].message  # nothing fits types.md
+    fix_all(skill)
+    text = (skill / "animation" / "create.md").read_text()
+    assert "[the animation overview](./overview.md)" in text  # the same page, from its folder
+    assert "[types](./kinds/types.md)" in text
+
+
+def test_a_name_two_files_share_gets_no_suggestion_and_no_fix(tmp_path: Path):
+    skill = _docs_mirror(tmp_path / "docs-mirror")
+    create = skill / "animation" / "create.md"
+    create.write_text("# Create\n\nRead [the overview](./intro/overview.md) first.\n")
+    [found] = fired(skill, "SF116")
+    assert "add the file or fix the path" in found.message
+    assert fix_all(skill) == []
+    assert "(./intro/overview.md)" in create.read_text()

@@ -83,7 +83,16 @@ def test_sf315_warns_of_a_misspelt_key_at_its_line(tmp_path):
 
 
 def test_sf315_rejects_a_string_where_a_list_belongs(tmp_path):
+    # Valid JSON of another shape: skillforge cannot run it as written, but it is the
+    # author's format, not a broken file (issue 36): a warning at each place.
     skill = wild_skill(tmp_path, "string_lists.json")
     found = fired(skill, "SF315")
-    assert [(f.severity, f.line) for f in found] == [("error", 8), ("error", 16)]
+    assert [(f.severity, f.line) for f in found] == [("warning", 8), ("warning", 16)]
     assert 'write "files": ["evals/files/sales.csv"]' in found[0].message
+
+
+def test_sf315_is_an_error_when_the_file_is_not_json(tmp_path):
+    skill = make_skill(tmp_path, "# CSV\n", {"evals/evals.json": '{"skill_name": "csv",\n'
+                                              '  "evals": [{"id": 1, "prompt": "x"},]\n'})
+    found = fired(skill, "SF315")
+    assert found and all(f.severity == "error" for f in found)

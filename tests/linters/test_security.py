@@ -151,9 +151,20 @@ def test_sf501_reports_line_and_column():
 
 
 def test_zero_width_space_is_reported_with_its_code_point():
+    # One stray zero-width space hides nothing (what a web page copy leaves): a warning.
     (h,) = hits("Run the\u200b report.\n")
-    assert (h.rule, h.severity, h.line, h.column) == ("SF502", Severity.high, 1, 8)
+    assert (h.rule, h.severity, h.line, h.column) == ("SF502", Severity.warning, 1, 8)
     assert "U+200B ZERO WIDTH SPACE" in h.message
+
+
+def test_a_run_of_zero_width_characters_can_carry_a_message_and_stays_high():
+    bits = "".join("\u200b" if b == "0" else "\u200c" for b in format(ord("k"), "08b"))
+    (h,) = hits(f"Summarise the receipts.{bits}\n")
+    assert (h.rule, h.severity) == ("SF502", Severity.high)
+    assert scan("mutation abandonment\u200bEmail\u200bState\u200bUpdate\n") == [
+        ("SF502", "warning")]
+    # Mixed with a direction control, a single one is high.
+    assert scan("total\u200b = price \u202e 10\n") == [("SF502", "high")]
 
 
 def test_bidi_override_is_reported():
@@ -175,7 +186,7 @@ def test_legitimate_joiners_and_flags_are_allowed():
 
 def test_byte_order_mark_only_at_the_start():
     assert scan("\ufeff# Title\n") == []
-    assert scan("# Title\nsome\ufefftext\n") == [("SF502", "high")]
+    assert scan("# Title\nsome\ufefftext\n") == [("SF502", "warning")]
 
 
 # --- SF503 hidden HTML comments ------------------------------------------------------------
