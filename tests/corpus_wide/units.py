@@ -8,7 +8,8 @@ files into label rows, one per finding, and lists the units they disagree on for
 
     python -m tests.corpus_wide.units make  --split tune -i FINDINGS.jsonl -o UNITS.jsonl
     python -m tests.corpus_wide.units merge -i FINDINGS.jsonl -u UNITS.jsonl \
-        -a READER_A.jsonl -b READER_B.jsonl [-s SETTLED.jsonl] -o LABELS.jsonl
+        -a READER_A.jsonl -b READER_B.jsonl [-s SETTLED.jsonl] -o FINDINGS_LABELS.jsonl \
+        --out-units UNITS_LABELS.jsonl
 
 A reading line: {"unit": ID, "label": "tp|fp|policy|artefact", "reason": "...",
 "overrides": [{"skill": ..., "file": optional, "line": optional, "label": ..., "reason": ...}]}.
@@ -86,30 +87,55 @@ def _read(path: str) -> dict[str, dict]:
 
 
 def merge(findings: list[dict], units: list[dict], a: dict, b: dict,
-          settled: dict) -> tuple[list[dict], list[dict]]:
-    """Label rows and the (unit, finding) pairs the readers disagree on with no settlement."""
-    by_key = {}
-    for u in units:
-        by_key[(u["repo"], u["rule"], u["message"])] = u["unit"]
-    rows, open_ = [], []
+          settled: dict) -> tuple[list[dict], list[dict], list[dict]]:
+    """(unit rows, finding rows, findings the readers disagree on with no settlement).
+
+    A unit row keeps both readings and the settled label and reason; a finding row is one
+    (split, skill, file, rule, label) with its findings as [line, unit] (two links on one line
+    are two findings), and a reason only where an override gave those findings their own."""
+    by_key = {(u["repo"], u["rule"], u["message"]): u for u in units}
+    unit_rows: dict[str, dict] = {}
+    groups: dict[tuple, dict] = {}
+    open_ = []
     for d in findings:
-        uid = by_key[(d["skill"].split("/", 1)[0], d["rule"],
-                      normal_message(d["rule"], d["message"]))]
+        u = by_key[(d["skill"].split("/", 1)[0], d["rule"],
+                    normal_message(d["rule"], d["message"]))]
+        uid = u["unit"]
         if uid not in a or uid not in b:
             raise ValueError(f"unit {uid} ({d['rule']} {d['skill']}) lacks a reading")
         ra, rb = _label_for(a[uid], d), _label_for(b[uid], d)
-        row = {k: d[k] for k in ("split", "skill", "file", "line", "rule", "severity")}
-        row["readings"] = [{"label": ra[0], "reason": ra[1]}, {"label": rb[0], "reason": rb[1]}]
         if ra[0] == rb[0]:
-            row["label"], row["reason"] = ra[0], ra[1]
+            label, reason = ra
         elif uid in settled:
-            s = _label_for(settled[uid], d)
-            row["label"], row["reason"] = s[0], "settled: " + s[1]
+            label, reason = _label_for(settled[uid], d)
+            reason = "settled: " + reason
         else:
             open_.append({"unit": uid, **{k: d[k] for k in ("skill", "file", "line", "rule")}})
             continue
-        rows.append(row)
-    return sort_rows(rows), open_
+        if uid not in unit_rows:
+            unit_label = (a[uid]["label"], a[uid]["reason"]) if a[uid]["label"] == b[uid]["label"] \
+                else (settled[uid]["label"], "settled: " + settled[uid]["reason"]) \
+                if uid in settled else (None, None)
+            unit_rows[uid] = {
+                "unit": uid, "split": d["split"], "repo": u["repo"], "rule": u["rule"],
+                "message": u["message"], "label": unit_label[0], "reason": unit_label[1],
+                "readings": [{k: r[k] for k in ("label", "reason", "overrides") if k in r}
+                             for r in (a[uid], b[uid])]}
+            if uid in settled:
+                unit_rows[uid]["settled"] = settled[uid]
+        own = reason if reason != unit_rows[uid]["reason"] else None
+        gk = (d["split"], d["skill"], d["file"], d["rule"], label, own)
+        g = groups.setdefault(gk, {"split": d["split"], "skill": d["skill"], "file": d["file"],
+                                   "rule": d["rule"], "severity": d["severity"],
+                                   "label": label, "findings": []})
+        if own:
+            g["reason"] = own
+        g["findings"].append([int(d["line"]), uid])
+    rows = sort_rows([{**g, "line": min(x[0] for x in g["findings"])} for g in groups.values()])
+    for r in rows:
+        del r["line"]
+    return sorted(unit_rows.values(), key=lambda r: (r["split"], r["repo"], r["rule"],
+                                                     r["unit"])), rows, open_
 
 
 def _jsonl(path: str) -> list[dict]:
@@ -130,7 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     mg.add_argument("-a", required=True)
     mg.add_argument("-b", required=True)
     mg.add_argument("-s", "--settled")
-    mg.add_argument("-o", "--out", required=True)
+    mg.add_argument("-o", "--out", required=True, help="finding rows")
+    mg.add_argument("--out-units", required=True, help="unit rows")
     args = ap.parse_args(argv)
     findings = [d for d in _jsonl(args.findings)]
     if args.cmd == "make":
@@ -140,13 +167,15 @@ def main(argv: list[str] | None = None) -> int:
                 f.write(json.dumps(u, ensure_ascii=False) + "\n")
         print(f"{len(units)} units from {len(findings)} findings", file=sys.stderr)
         return 0
-    rows, open_ = merge(findings, _jsonl(args.units), _read(args.a), _read(args.b),
-                        _read(args.settled) if args.settled else {})
-    with open(args.out, "w", encoding="utf-8") as f:
-        for r in rows:
-            f.write(json.dumps(r, ensure_ascii=False) + "\n")
+    unit_rows, rows, open_ = merge(findings, _jsonl(args.units), _read(args.a), _read(args.b),
+                                   _read(args.settled) if args.settled else {})
+    for path, data in ((args.out_units, unit_rows), (args.out, rows)):
+        with open(path, "w", encoding="utf-8") as f:
+            for r in data:
+                f.write(json.dumps(r, ensure_ascii=False) + "\n")
     units_open = sorted({o["unit"] for o in open_})
-    print(f"{len(rows)} rows; {len(open_)} findings in {len(units_open)} units disagree: "
+    print(f"{len(unit_rows)} units, {len(rows)} finding rows ({len(findings) - len(open_)} "
+          f"findings); {len(open_)} findings in {len(units_open)} units disagree: "
           f"{' '.join(units_open)}", file=sys.stderr)
     return 0 if not open_ else 3
 

@@ -5,10 +5,14 @@
 in each repository's MANIFESTS.json and passed to the loader as present=False files, as for
 the shared corpus, so link rules judge the skills as they are in their repositories.
 
-`labels/severe-findings.jsonl` holds one row per severe finding (error, critical, high) of the
-default configuration on both splits: the key (split, skill, file, line, rule), the severity,
-two independent readings (`readings`: label and reason each), and the settled `label` and
-`reason` (when the readings differ, settled by reading the skill again). Labels: `tp` (a real
+Every severe finding (error, critical, high) of the default configuration on both splits is
+labelled. Findings are read in units (tests/corpus_wide/units.py: one repository, one rule,
+one message); `labels/units.jsonl` keeps each unit's two independent readings and the
+settled label and reason (when the readings differ, settled by reading the skill again);
+`labels/severe-findings.jsonl` lists the findings: (split, skill, file, rule, label) with
+each finding as [line, unit], and a reason where a reader gave findings their own. A key
+(split, skill, file, line, rule) may stand for two findings (two links on one line); they
+share one label. Labels: `tp` (a real
 defect of the kind the rule names), `fp` (not a defect), `policy` (true, but how severe is a
 matter of taste or of one product's rules), `artefact` (wrong only because of how the corpus
 was copied).
@@ -30,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 WIDE = ROOT / ".corpus-wide"
 MANIFEST = Path(__file__).with_name("manifest.json")
 LABELS = Path(__file__).with_name("labels") / "severe-findings.jsonl"
+UNIT_LABELS = Path(__file__).with_name("labels") / "units.jsonl"
 SPLITS = ("tune", "test")
 SEVERE = frozenset({Severity.error, Severity.critical, Severity.high})
 LABEL_VALUES = ("tp", "fp", "policy", "artefact")
@@ -107,35 +112,50 @@ class WideLabel:
     severity: str
     label: str
     reason: str
-    readings: tuple[tuple[str, str], ...]
+    unit: str
 
 
-def row_key(row: dict) -> Key:
-    return (row["split"], row["skill"], row["file"], int(row["line"]), row["rule"])
-
-
-def load_labels(path: Path = LABELS) -> dict[Key, WideLabel]:
-    """Every label row by key; a malformed row or two rows of one key with different labels
-    is an error naming the line."""
-    out: dict[Key, WideLabel] = {}
+def _jsonl(path: Path) -> list[tuple[int, dict]]:
     if not path.is_file():
-        return out
-    for no, line in enumerate(path.read_text("utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        row = json.loads(line)
-        need = ("split", "skill", "file", "line", "rule", "severity", "label", "reason", "readings")
+        return []
+    return [(no, json.loads(line)) for no, line in
+            enumerate(path.read_text("utf-8").splitlines(), 1) if line.strip()]
+
+
+def load_units(path: Path = UNIT_LABELS) -> dict[str, dict]:
+    """Unit rows by id: two readings each, and the settled label and reason."""
+    out = {}
+    for no, row in _jsonl(path):
+        readings = row.get("readings") or []
+        if (len(readings) != 2 or row.get("label") not in LABEL_VALUES
+                or not str(row.get("reason") or "").strip()
+                or any(r.get("label") not in LABEL_VALUES or not r.get("reason")
+                       for r in readings)):
+            raise ValueError(f"{path.name}:{no}: a unit needs two readings and a settled label "
+                             f"and reason: {json.dumps(row)[:160]}")
+        out[row["unit"]] = row
+    return out
+
+
+def load_labels(path: Path = LABELS, units_path: Path = UNIT_LABELS) -> dict[Key, WideLabel]:
+    """The label of every labelled finding by key; a malformed row, a finding of an unknown
+    unit or a key given two labels is an error naming the line."""
+    units = load_units(units_path)
+    out: dict[Key, WideLabel] = {}
+    need = ("split", "skill", "file", "rule", "severity", "label", "findings")
+    for no, row in _jsonl(path):
         missing = [k for k in need if k not in row]
-        if missing or row["label"] not in LABEL_VALUES or not str(row["reason"]).strip():
-            raise ValueError(f"{path.name}:{no}: bad label row (missing {missing}): {line[:160]}")
-        readings = tuple((r["label"], r["reason"]) for r in row["readings"])
-        if len(readings) < 2 or any(lab not in LABEL_VALUES for lab, _ in readings):
-            raise ValueError(f"{path.name}:{no}: a row needs two readings with known labels")
-        key = row_key(row)
-        if key in out and out[key].label != row["label"]:
-            raise ValueError(f"{path.name}:{no}: {key} labelled both {out[key].label} and "
-                             f"{row['label']}")
-        out[key] = WideLabel(key, row["severity"], row["label"], row["reason"], readings)
+        bad = [u for _line, u in row.get("findings", []) if u not in units]
+        if missing or row["label"] not in LABEL_VALUES or bad:
+            raise ValueError(f"{path.name}:{no}: bad label row (missing {missing}, or unknown "
+                             f"label or unit {bad[:1]}): {json.dumps(row)[:160]}")
+        for line, unit in row["findings"]:
+            key = (row["split"], row["skill"], row["file"], int(line), row["rule"])
+            if key in out and out[key].label != row["label"]:
+                raise ValueError(f"{path.name}:{no}: {key} labelled both {out[key].label} and "
+                                 f"{row['label']}")
+            reason = row.get("reason") or units[unit]["reason"]
+            out[key] = WideLabel(key, row["severity"], row["label"], reason, unit)
     return out
 
 
@@ -158,4 +178,4 @@ def finding_row(s: Severe) -> dict:
 
 def sort_rows(rows: list[dict]) -> list[dict]:
     return sorted(rows, key=lambda r: (SPLITS.index(r["split"]), r["skill"], r["file"],
-                                       int(r["line"]), r["rule"]))
+                                       int(r.get("line", 0)), r["rule"]))
