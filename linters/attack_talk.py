@@ -73,7 +73,8 @@ LEAD_TALK = rx(
 _NEGATION = rx(
     r"\b(?:never|don't|do not|dont|must not|mustn't|should not|shouldn't|avoid(?:ing)?|"
     r"instead of|rather than|not to|refuse|reject|block|deny|prevent|forbid|disallow|"
-    r"unsafe|dangerous|bad)\b|\u274c",
+    r"unsafe|dangerous|bad)\b|\u274c"
+    r"|禁止|不要|切勿|请勿|請勿|严禁|嚴禁|不得|不可|避免|してはいけない|しないで",
     re.IGNORECASE,
 )
 # A label right before a code block, or a comment in it, that marks a negative example.

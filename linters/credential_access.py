@@ -115,9 +115,25 @@ def scan_sf508(st: SecurityText) -> Iterator[Hit]:
                 yield hit
 
 
+# The URL a match sits in, from its scheme: `https://target/.env`,
+# `https://target/fetch?url=http://169.254.169.254/`.
+_URL_START = rx(r"[a-z][a-z0-9+.-]*://([^/\s'\"`?#]+)", re.IGNORECASE)
+
+
+def _on_a_remote_server(text: str, start: int) -> bool:
+    """The match at `start` is the path or a query value of a URL whose host is another
+    machine: a request to that server (a probe of a target's `/.env`, an SSRF test passing
+    the metadata address as a parameter), which reads nothing of this machine."""
+    token_start = max(text.rfind(c, 0, start) for c in " \t\n'\"`(<") + 1
+    m = _URL_START.match(text, token_start) or _URL_START.search(text, token_start, start)
+    return m is not None and m.end() <= start and text.find(" ", m.end(), start) < 0
+
+
 def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | None:
     kind = m.lastgroup if m.lastgroup != "sshfile" else "ssh"
     if kind == "ssh" and m.group("sshfile") and _SSH_NOT_SECRET.search(m.group("sshfile")):
+        return None
+    if _on_a_remote_server(log.text, m.start()):
         return None
     line, col = log.where(m.start())
     inline = in_inline_code(line, col)

@@ -7,6 +7,8 @@ per lint, never a crash.
 
 from __future__ import annotations
 
+import ast
+
 import hashlib
 import json
 import os
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from linters.context import LintContext
+from linters.placement import sample_code
 from linters.scripts import is_python_script, is_shell_script, syntax_problem
 from linters.toolrun import (
     TOOL_PATH_ENV,
@@ -144,10 +147,29 @@ def _ruff_finding(ctx: LintContext, inp: ScriptInput, rec: Record) -> Finding | 
             todo = _RUFF_HINTS[str(code)]
         else:
             todo = f"see {rec['url']}" if rec.get("url") else f"see `ruff rule {code}`"
+    sample = sample_code(inp.path) if severity == Severity.error else None
+    if sample and not _in_function(inp.text, _pos(rec.get("line"))):
+        sample = None  # at module level it breaks the import of the sample itself
+    note = f" (A warning only: {sample}.)" if sample else ""
     return ctx.finding(
-        "SF602", f"ruff {code}: {message}; {todo}.", path=inp.path, line=_pos(rec.get("line")),
-        column=_pos(rec.get("column")), severity=severity, source="ruff", code=str(code),
+        "SF602", f"ruff {code}: {message}; {todo}.{note}", path=inp.path,
+        line=_pos(rec.get("line")), column=_pos(rec.get("column")),
+        severity=Severity.warning if sample else severity, source="ruff", code=str(code),
     )
+
+
+def _in_function(text: str, line: int | None) -> bool:
+    """`line` of Python `text` lies in a function's body: it runs only when called (a
+    sample's handler calling a stub), not when the module is imported."""
+    if line is None:
+        return False
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+               and node.body[0].lineno <= line <= (node.end_lineno or node.lineno)
+               for node in ast.walk(tree))
 
 
 _SC_LEVELS = {"error": Severity.error, "warning": Severity.warning}  # info, style -> info
@@ -156,12 +178,14 @@ _SC_LEVELS = {"error": Severity.error, "warning": Severity.warning}  # info, sty
 def _shellcheck_finding(ctx: LintContext, inp: ScriptInput, rec: Record) -> Finding | None:
     code = str(rec.get("code") or "SC????")
     message = str(rec.get("message") or "").rstrip(". ")
+    severity = _SC_LEVELS.get(str(rec.get("level")), Severity.info)
+    sample = sample_code(inp.path) if severity == Severity.error else None
+    note = f" (A warning only: {sample}.)" if sample else ""
     return ctx.finding(
         "SF603",
-        f"shellcheck {code}: {message} (see https://www.shellcheck.net/wiki/{code}).",
+        f"shellcheck {code}: {message} (see https://www.shellcheck.net/wiki/{code}).{note}",
         path=inp.path, line=_pos(rec.get("line")), column=_pos(rec.get("column")),
-        severity=_SC_LEVELS.get(str(rec.get("level")), Severity.info),
-        source="shellcheck", code=code,
+        severity=Severity.warning if sample else severity, source="shellcheck", code=code,
     )
 
 

@@ -146,10 +146,10 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
     return True
 
 
-# A file name nobody ships: `references/X.md`, `xxx.md`, `your-file.md` in a sentence
+# A file name nobody ships: `references/X.md`, `xxx.md`, `example.py` in a sentence
 # showing the shape of a pointer.
 _PLACEHOLDER_STEM = rx(
-    r"^(?:x+|foo|bar|baz|your[-_][\w-]+|file[-_]?name|some[-_]?file|something|whatever"
+    r"^(?:x+|foo|bar|baz|file[-_]?name|some[-_]?file|something|whatever"
     r"|placeholder|example|sample)$",
     re.IGNORECASE,
 )
@@ -304,13 +304,21 @@ def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool) -> 
             and copied_document(f.text):
         aside = "a copy of a third-party document (credited at its top)"
     guess = resolver.suggestion(ref)
+    base = posixpath.dirname(ref.file)
     if guess is not None:
-        base = posixpath.dirname(ref.file)
         shown = posixpath.relpath(guess, base) if ref.link and base else guess
         fix = f"point it at `{shown}` (the file with that name)"
     else:
         fix = "add the file or fix the path"
     note = f" (A warning only: the file is {aside}.)" if aside else ""
+    if ref.link and base and guess is not None and guess == posixpath.normpath(ref.path):
+        # Written from the skill's root, as the Agent Skills spec words file references and
+        # as an agent resolves them: it works for the agent, not in a Markdown viewer.
+        return ctx.finding(
+            "SF116",
+            f"{ref.file} links to `{ref.raw}`, which exists from the skill's root but not from "
+            f"{base}/, where a Markdown viewer looks; {fix} so both find it.{note}",
+            path=ref.file, line=ref.line, column=ref.column, severity=Severity.warning)
     return ctx.finding(
         "SF116",
         f"{ref.file} {what} `{ref.raw}`, which does not exist in the skill; {fix}, since an "

@@ -8,14 +8,17 @@ file. Some folders hold text no agent follows as written, and their errors are w
   folder is `template`, `_template`, `template-skill`...) or an archived copy (under
   `backups/`, `archive/`, `deprecated/`, `deleted-*`): nobody installs it as it is;
 - inside a skill, a file that is itself a template, an example or a sample
-  (`status-template.md`, `review-examples.md`, `templates/x.md`: links relative to where
-  the copy will live, or belonging to the example), vendored third-party text (`vendor/`,
+  (`templates/x.md`, `review-examples.md`: links relative to where the copy will live, or
+  belonging to the example), vendored third-party text (`vendor/`,
   `third_party/`: its links point into its own repository), or a test fixture (`tests/`,
   `fixtures/`: broken on purpose, for a checker to find).
 
 - a copy of a third-party document, credited at its top ("> Source: [art-of-readme](https://
   github.com/...)", "Adapted from ..."): its relative links point into the original's
   repository.
+
+Script lint's errors in sample code (`assets/`, `examples/`, `templates/`) are warnings too:
+a snippet that shows a flaw is not a crash of the skill.
 
 Security findings are never softened this way: a payload in a template is still a payload.
 """
@@ -56,7 +59,9 @@ _REFERENCE_ONLY_DIRS = {
     "templates": "a template",
     "template": "a template",
 }
-_EXAMPLE_NAME = rx(r"(?:^|[-_.])(?:templates?|examples?|samples?)(?:[-_.]|$)", re.IGNORECASE)
+# `review-examples.md`, `readme-example-full.md`, `sample-output.md`. Not "template" in a
+# name: docs mirrors hold pages about templates (`from-template.md`, `create-templates.md`).
+_EXAMPLE_NAME = rx(r"(?:^|[-_.])(?:examples?|samples?)(?:[-_.]|$)", re.IGNORECASE)
 
 
 def unshipped_skill(skill: Skill) -> str | None:
@@ -103,3 +108,17 @@ _OPENING_CHARS = 600
 def copied_document(text: str) -> bool:
     """The file opens by crediting where it was copied from (see the module docstring)."""
     return _CREDIT.search(text[:_OPENING_CHARS]) is not None
+
+
+# Code the skill hands over rather than runs: sample and template files, often written to
+# show a flaw ("VULNERABLE: ..." in an OWASP skill's assets/examples/).
+_SAMPLE_CODE_DIRS = frozenset({"assets", "examples", "example", "samples", "sample",
+                               "templates", "template"})
+
+
+def sample_code(path: str) -> str | None:
+    """Why a script at skill-relative `path` is sample code, not code the skill runs."""
+    parts = PurePosixPath(path).parts
+    if len(parts) > 1 and parts[0].lower() in _SAMPLE_CODE_DIRS:
+        return f"it is sample code under {parts[0]}/, which the skill hands over, not runs"
+    return None

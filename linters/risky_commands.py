@@ -194,6 +194,8 @@ def scan_sf509(st: SecurityText) -> Iterator[Hit]:
 _B64_EXEC = rx(
     r"(?:base64|openssl\s+(?:base64|enc\s+-base64))\s+(?:-\S+\s+)*?(?:-d|--decode|-D)\b"
     rf"[^|]*(?:\|[^|]*){{0,8}}?\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:{_SHELLS}){_END}"
+    # ... but `| python3 -m json.tool` only pretty-prints the decoded JSON (a JWT's payload).
+    r"(?!\s+-m\s+json\.tool\b)"
     r"|(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:base64\.b64decode|b64decode|"
     r"base64\.decodebytes|base64\.b32decode|codecs\.decode|bytes\.fromhex|zlib\.decompress|"
     r"marshal\.loads|__import__\(\s*['\"](?:base64|zlib|codecs|marshal)['\"]\s*\))"

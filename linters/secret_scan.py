@@ -47,6 +47,9 @@ _PLACEHOLDER = rx(
     r"not[-_]?a[-_]?real|0{6,}|1234567|abcdef|insert[-_]|token[-_]?here|key[-_]?here",
     re.IGNORECASE,
 )
+# `ghp_TOKEN`, `YOUR_API_KEY`, `sk-proj-KEY`: a capitalised name standing where the value
+# goes (a real key mixes cases and digits).
+_NAME_NOT_VALUE = rx(r"^(?:[a-z]{2,4}[_-]|github_pat_|sk-(?:proj-|ant-)?)?[A-Z][A-Z_]{2,40}$")
 _WEAK_PASSWORDS = {
     "password", "pass", "passwd", "pwd", "secret", "changeme", "admin", "root", "user",
     "username", "test", "guest", "postgres", "mysql", "pw", "token", "key", "apikey",
@@ -232,6 +235,8 @@ def _not_a_secret(plugin: str, secret: str, win: _Window, st: SecurityText) -> s
         if not _KEY_BODY.search(body) or _PLACEHOLDER.search(body[:120]):
             return "header without a key body"
         return None
+    if _NAME_NOT_VALUE.match(secret.strip("'\"")):
+        return "a name in capitals where the value goes"
     if plugin == "BasicAuthDetector":
         if secret.lower().strip("'\"") in _WEAK_PASSWORDS or _PLACEHOLDER.search(secret):
             return "placeholder password"

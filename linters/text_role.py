@@ -286,7 +286,9 @@ def imperative(line: Line, start: int) -> bool:
 _FORBIDS = rx(
     r"\b(?:never|don't|do\s+not|dont|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|"
     r"may\s+not|not\s+allowed\s+to|forbidden\s+to|refuse\s+to|no\s+skill\s+may|avoid(?:ing)?|"
-    r"instead\s+of|rather\s+than|not\s+to|without)\b",
+    r"instead\s+of|rather\s+than|not\s+to|without)\b"
+    # Chinese and Japanese prohibitions ("禁止执行破坏性命令（rm -rf / ...）").
+    r"|禁止|不要|切勿|请勿|請勿|严禁|嚴禁|不得|不可|避免|してはいけない|しないで",
     re.IGNORECASE,
 )
 _NOT_A_PROHIBITION = rx(r"\b(?:hesitate|forget|fail|afraid|wait|stop|worry|mind)\b",

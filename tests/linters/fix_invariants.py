@@ -174,6 +174,14 @@ def _unnamed_lines(path: str, old: list[str], ops, findings: list[Finding]) -> l
     close = _yaml_header_close(old) if path == "SKILL.md" else None
     in_frontmatter = close is not None and any(f.rule in FRONTMATTER_RULES for f in findings)
     quoted = close is not None and any(f.rule == "SF104" for f in findings)
+    if close is not None:
+        # A frontmatter key's finding names its value's lines too: a block scalar
+        # (`stale_data: |` and the indented lines under it) moves as one.
+        for line in sorted(n for n in named if 1 < n <= close):
+            k = line  # 0-based index of the line after the key's
+            while k < close and old[k][:1] in (" ", "\t"):
+                named.add(k + 1)
+                k += 1
     out: list[Violation] = []
     for tag, i1, i2, _j1, _j2 in ops:
         if tag == "equal":

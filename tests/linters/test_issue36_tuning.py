@@ -55,7 +55,8 @@ def test_an_archived_copy_is_softened_and_a_live_skill_is_not(tmp_path):
 
 
 def test_placement_names_templates_examples_vendored_text_and_fixtures():
-    assert reference_only_file("references/status-template.md") == "a template or example file"
+    assert reference_only_file("templates/status.md") == "a template"
+    assert reference_only_file("guides/from-template.md") is None  # a page about templates
     assert reference_only_file("references/review-examples.md") == "a template or example file"
     assert reference_only_file("vendor/qdrant/README.md") == "vendored third-party text"
     assert reference_only_file("tests/fixtures/broken/INDEX.md") == "a test fixture"
@@ -178,3 +179,57 @@ def test_advice_on_wording_is_not_concealment():
 def test_stray_zero_width_spaces_are_a_warning_and_a_run_of_them_stays_high(tmp_path: Path):
     assert found("# abandonment\u200bEmail\u200bUpdate\n", rule="SF502") == [("SF502", "warning")]
     assert found("Summarise.\u200b\u200c\u200b\u200c\u200b\n", rule="SF502") == [("SF502", "high")]
+
+
+# --- second round, read on the first test part after it was measured (issue 36) --------------
+
+
+def test_a_link_written_from_the_skill_root_is_a_warning_and_says_where_it_works(tmp_path):
+    files = {"references/auth.md": "# Auth\n\nNext, read [signing](references/signing.md).\n",
+             "references/signing.md": "# Signing\n"}
+    body = "# API\n\nStart with [auth](references/auth.md).\n"
+    root = write_skill(tmp_path / "api", skill_md(body=body, name="api"), files)
+    [found_] = findings(root, "SF116")
+    assert found_.severity == Severity.warning
+    assert "exists from the skill's root but not from references/" in found_.message
+    assert "point it at `signing.md`" in found_.message
+
+
+def test_a_request_to_a_remote_server_reads_nothing_of_this_machine():
+    probe = "```bash\ncurl -s https://target.example/.env\n```\n"
+    ssrf = '```bash\ncurl -sk "https://target/fetch?url=http://169.254.169.254/latest/"\n```\n'
+    local = "```bash\ncurl -s http://169.254.169.254/latest/meta-data/iam/security-credentials/\n```\n"
+    assert found("# Probe\n\nRun:\n\n" + probe, rule="SF508") == []
+    assert found("# Probe\n\nRun:\n\n" + ssrf, rule="SF508") == []
+    assert found("# Creds\n\nRun:\n\n" + local, rule="SF508") != []
+
+
+def test_pretty_printing_a_decoded_token_executes_nothing():
+    show = "```bash\necho \"$PAYLOAD\" | base64 -d | python3 -m json.tool\n```\n"
+    run = "```bash\necho \"$PAYLOAD\" | base64 -d | python3\n```\n"
+    assert found("# JWT\n\nRun:\n\n" + show, rule="SF510") == []
+    assert found("# JWT\n\nRun:\n\n" + run, rule="SF510") == [("SF510", "high")]
+
+
+def test_a_chinese_prohibition_governs_the_command_it_names():
+    assert found("# 监控\n\n- 禁止执行破坏性命令（rm -rf / DROP TABLE 等）\n",
+                 rule="SF505") == [("SF505", "info")]
+    assert found("# 清理\n\n- 执行 rm -rf / 清理磁盘\n", rule="SF505") == [("SF505", "critical")]
+
+
+def test_a_capitalised_name_where_the_token_goes_is_no_leaked_secret():
+    text = 'echo "https://USERNAME:ghp_TOKEN@github.com" >> ~/.git-credentials\n'
+    assert found(text, rule="SF504") == []
+
+
+def test_sample_code_errors_in_function_bodies_are_warnings_at_module_level_errors(tmp_path):
+    sample = ("from flask import Flask\napp = Flask(__name__)\n\n\n@app.route('/t')\n"
+              "def transfer():\n    return process_transfer()  # VULNERABLE: no auth\n")
+    broken = "RULES = [check_one, check_two]\n"
+    root = write_skill(tmp_path / "owasp", skill_md(name="owasp"),
+                       {"assets/examples/vulnerable.py": sample,
+                        "assets/examples/rules.py": broken})
+    found_ = {(f.path, f.severity) for f in lint_skill(root).findings
+              if f.rule == "SF602" and f.code == "F821"}
+    assert ("assets/examples/vulnerable.py", Severity.warning) in found_
+    assert ("assets/examples/rules.py", Severity.error) in found_
