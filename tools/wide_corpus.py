@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Rebuild the wide skills corpus (issue 36) from tests/corpus_wide/manifest.json.
 
-The manifest pins, for every repository, the commit, the split ("tune" or "test"), the number
-of skill folders, and the skill folders dropped as duplicates. This script copies every other
-skill folder (a folder holding a regular file named SKILL.md; nested ones count on their own)
-at the pinned commit into
+The manifest pins, for every repository, the commit, the split ("tune", "test" or "holdout"),
+the number of skill folders, and the skill folders dropped as duplicates. This script copies
+every other skill folder (a folder holding a regular file named SKILL.md; nested ones count on
+their own) at the pinned commit into
 
     <out>/<split>/<owner>__<name>/<path of the skill in the repository>/
 
@@ -12,8 +12,15 @@ and writes <out>/<split>/<owner>__<name>/MANIFESTS.json, shaped like the shared 
 each skill path, every file of the folder (nested folders included) with its size and whether
 it was copied. Files over 1 MB, binary files (a NUL byte in the first 8000 bytes), symlinks,
 submodules and blobs absent from the git data are not copied; they are listed with
-"copied": false and a "reason". Files inside a nested skill folder that the manifest drops are
-neither copied nor listed. The executable bit is kept.
+"copied": false and a "reason". Files inside a nested skill folder that the manifest drops (or,
+in the holdout split, leaves out of the sample) are neither copied nor listed. The executable
+bit is kept.
+
+The holdout split (repositories chosen after the tune/test figures were first measured; never
+tuned on) takes a sample of each repository: its entry's "sample" lists the skill paths, which
+must be the first SAMPLE_MAX (40) of the skill folders left after de-duplication, sorted by
+sha256("owner/name:" + path) hex digest ascending (sample_order); only those are copied, and a
+sample that does not follow the rule at the pinned commit is a failure.
 
 Where the git data comes from:
   --mirror DIR   a folder of bare git directories (or folders holding one, e.g. DIR/owner+name/repo
@@ -38,6 +45,7 @@ Standard library only; needs git >= 2.27 on PATH.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -53,7 +61,8 @@ DEFAULT_MANIFEST = ROOT / "tests" / "corpus_wide" / "manifest.json"
 DEFAULT_OUT = ROOT / ".corpus-wide"
 DEFAULT_URL = "https://github.com/{repo}.git"
 MAX_BYTES = 1_000_000
-SPLITS = ("tune", "test")
+SPLITS = ("tune", "test", "holdout")
+SAMPLE_MAX = 40  # skill folders per holdout repository
 HEX40 = re.compile(r"[0-9a-f]{40}")
 
 
@@ -248,6 +257,32 @@ def skill_dirs(entries: list[Entry]) -> list[str]:
     return sorted(out)
 
 
+def sample_order(repo: str, paths: list[str]) -> list[str]:
+    """Skill paths sorted by sha256("owner/name:" + path), hex digest ascending (the holdout
+    split's sampling rule: the first SAMPLE_MAX of the de-duplicated ones)."""
+    return sorted(paths, key=lambda p: hashlib.sha256(f"{repo}:{p}".encode("utf-8")).hexdigest())
+
+
+def chosen_skills(entry: dict, all_skills: list[str]) -> list[str]:
+    """The skill folders the corpus takes from a repository: all but the dropped ones, or for a
+    sampled (holdout) entry its sample, checked against the sampling rule."""
+    kept = [s for s in all_skills if s not in {d["path"] for d in entry.get("dropped", [])}]
+    if "sample" not in entry:
+        return kept
+    sample = entry["sample"]["paths"]
+    want = sample_order(entry["repo"], kept)[:SAMPLE_MAX]
+    at = entry["commit"][:12]
+    if sample != want:
+        extra = sorted(set(sample) - set(want))
+        why = "not chosen by it: " + ", ".join(extra[:3]) if extra else "order differs"
+        raise RepoError(f"the manifest's sample does not follow the rule at {at} "
+                        f"({len(sample)} listed, {len(want)} by the rule; {why})")
+    if entry["sample"].get("from") != len(kept):
+        raise RepoError(f"{len(kept)} skill folders after de-duplication at {at}, the "
+                        f"manifest's sample says {entry['sample'].get('from')}")
+    return sorted(sample)
+
+
 def inside(path: str, folder: str) -> bool:
     return folder == "." or path == folder or path.startswith(folder + "/")
 
@@ -267,11 +302,13 @@ def build_repo(entry: dict, git_dir: Path, stage: Path, result: RepoResult) -> N
     if unknown:
         raise RepoError(f"the manifest drops skill folders that are not at {commit[:12]}: "
                         f"{', '.join(unknown[:5])}")
-    kept = [s for s in all_skills if s not in dropped]
+    kept = chosen_skills(entry, all_skills)
     if len(kept) != entry["skills"]:
         raise RepoError(f"{len(kept)} skill folders at {commit[:12]}, the manifest says "
                         f"{entry['skills']}")
-    dropped_dirs = sorted(dropped)
+    # The skill folders not taken (dropped, or outside a holdout sample): their files are left
+    # out of an enclosing skill folder that is taken.
+    dropped_dirs = sorted(set(all_skills) - set(kept))
     files: dict[str, list[Entry]] = {s: [] for s in kept}
     for e in tree:
         if ".git" in PurePosixPath(e.path).parts:
@@ -364,8 +401,7 @@ def rebuild(entry: dict, args: argparse.Namespace, out: Path) -> RepoResult:
             owner, name = repo.split("/", 1)
             url = args.url.format(repo=repo, owner=owner, name=name)
             gd = clone(url, commit, dest)
-            dropped = {d["path"] for d in entry.get("dropped", [])}
-            kept = [s for s in skill_dirs(list_tree(gd, commit)) if s not in dropped]
+            kept = chosen_skills(entry, skill_dirs(list_tree(gd, commit)))
             # The outermost folders only: a nested one is inside its parent's pattern.
             checkout_folders(gd, dest, commit,
                              [s for s in kept if not any(o != s and inside(s, o) for o in kept)])
@@ -383,6 +419,22 @@ def rebuild(entry: dict, args: argparse.Namespace, out: Path) -> RepoResult:
 
 # --- the whole corpus ------------------------------------------------------------------------
 
+def good_sample(e: dict) -> bool:
+    """A holdout entry has a "sample" (its skill paths, at most SAMPLE_MAX, in sample_order,
+    as many as "skills"); an entry of another split has none."""
+    if e.get("split") != "holdout":
+        return "sample" not in e
+    s = e.get("sample")
+    if not (isinstance(s, dict) and isinstance(s.get("paths"), list)
+            and isinstance(s.get("from"), int)
+            and all(isinstance(p, str) and p for p in s["paths"])):
+        return False
+    paths = s["paths"]
+    return (len(paths) == e.get("skills") and 1 <= len(paths) <= SAMPLE_MAX
+            and len(set(paths)) == len(paths) and paths == sample_order(e["repo"], paths)
+            and len(paths) == min(SAMPLE_MAX, s["from"]))
+
+
 def load_manifest(path: Path) -> dict:
     try:
         man = json.loads(path.read_text("utf-8"))
@@ -394,7 +446,7 @@ def load_manifest(path: Path) -> dict:
     for e in repos:
         if not (isinstance(e, dict) and re.fullmatch(r"[\w.-]+/[\w.-]+", str(e.get("repo", "")))
                 and HEX40.fullmatch(str(e.get("commit", ""))) and e.get("split") in SPLITS
-                and isinstance(e.get("skills"), int)):
+                and isinstance(e.get("skills"), int) and good_sample(e)):
             raise SystemExit(f"wide_corpus: bad manifest entry in {path}: {e!r:.200}")
     return man
 
@@ -403,13 +455,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="wide_corpus.py",
         description="Rebuild the wide skills corpus (issue 36) from its manifest: every skill "
-                    "folder of every pinned repository, copied into <out>/<split>/<owner>__<name>/"
-                    "<skill path>/ with a MANIFESTS.json per repository. The output is gitignored "
-                    "and never committed.",
+                    "folder of every pinned repository (of a holdout one, its sample), copied "
+                    "into <out>/<split>/<owner>__<name>/<skill path>/ with a MANIFESTS.json per "
+                    "repository. The output is gitignored and never committed.",
         epilog="Examples:\n"
                "  python3 tools/wide_corpus.py                       # clone from GitHub\n"
                "  python3 tools/wide_corpus.py --mirror /srv/mirrors # use local bare git dirs\n"
                "  python3 tools/wide_corpus.py --repo mattpocock/skills --split test\n"
+               "  python3 tools/wide_corpus.py --mirror /srv/mirrors --split holdout\n"
                "Exit status: 0 all rebuilt, 1 a repository could not be had or does not match "
                "the manifest, 2 bad arguments.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -475,8 +528,11 @@ def main(argv: list[str] | None = None) -> int:
                     remove(d)
                     print(f"removed {d.relative_to(out)} (not in the manifest)")
     by = {sp: [r for r in done if r.split == sp] for sp in SPLITS}
+    # tune and test always (as before the holdout split), holdout when the run had some.
+    shown = [sp for sp in SPLITS
+             if sp in ("tune", "test") or any(e["split"] == sp for e in entries)]
     print("total: " + ", ".join(
-        f"{sp} {len(by[sp])} repos / {sum(r.skills for r in by[sp])} skills" for sp in SPLITS)
+        f"{sp} {len(by[sp])} repos / {sum(r.skills for r in by[sp])} skills" for sp in shown)
         + f"; {len(done)} repos, {sum(r.skills for r in done)} skills, "
           f"{sum(r.copied for r in done)} files copied into {out}")
     if failed:

@@ -86,13 +86,16 @@ def _read(path: str) -> dict[str, dict]:
     return out
 
 
-def merge(findings: list[dict], units: list[dict], a: dict, b: dict,
-          settled: dict) -> tuple[list[dict], list[dict], list[dict]]:
+def merge(findings: list[dict], units: list[dict], a: dict, b: dict, settled: dict,
+          relabel: dict | None = None) -> tuple[list[dict], list[dict], list[dict]]:
     """(unit rows, finding rows, findings the readers disagree on with no settlement).
 
+    `relabel`: units whose agreed label was changed afterwards, with the reason (a class read
+    one way in one part and another way in the other, made consistent).
     A unit row keeps both readings and the settled label and reason; a finding row is one
     (split, skill, file, rule, label) with its findings as [line, unit] (two links on one line
     are two findings), and a reason only where an override gave those findings their own."""
+    relabel = relabel or {}
     by_key = {(u["repo"], u["rule"], u["message"]): u for u in units}
     unit_rows: dict[str, dict] = {}
     groups: dict[tuple, dict] = {}
@@ -104,7 +107,10 @@ def merge(findings: list[dict], units: list[dict], a: dict, b: dict,
         if uid not in a or uid not in b:
             raise ValueError(f"unit {uid} ({d['rule']} {d['skill']}) lacks a reading")
         ra, rb = _label_for(a[uid], d), _label_for(b[uid], d)
-        if ra[0] == rb[0]:
+        if uid in relabel:
+            label, reason = _label_for(relabel[uid], d)
+            reason = "relabelled: " + reason
+        elif ra[0] == rb[0]:
             label, reason = ra
         elif uid in settled:
             label, reason = _label_for(settled[uid], d)
@@ -113,7 +119,9 @@ def merge(findings: list[dict], units: list[dict], a: dict, b: dict,
             open_.append({"unit": uid, **{k: d[k] for k in ("skill", "file", "line", "rule")}})
             continue
         if uid not in unit_rows:
-            unit_label = (a[uid]["label"], a[uid]["reason"]) if a[uid]["label"] == b[uid]["label"] \
+            unit_label = (relabel[uid]["label"], "relabelled: " + relabel[uid]["reason"]) \
+                if uid in relabel \
+                else (a[uid]["label"], a[uid]["reason"]) if a[uid]["label"] == b[uid]["label"] \
                 else (settled[uid]["label"], "settled: " + settled[uid]["reason"]) \
                 if uid in settled else (None, None)
             unit_rows[uid] = {
@@ -123,6 +131,8 @@ def merge(findings: list[dict], units: list[dict], a: dict, b: dict,
                              for r in (a[uid], b[uid])]}
             if uid in settled:
                 unit_rows[uid]["settled"] = settled[uid]
+            if uid in relabel:
+                unit_rows[uid]["relabelled"] = relabel[uid]
         own = reason if reason != unit_rows[uid]["reason"] else None
         gk = (d["split"], d["skill"], d["file"], d["rule"], label, own)
         g = groups.setdefault(gk, {"split": d["split"], "skill": d["skill"], "file": d["file"],
@@ -156,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     mg.add_argument("-a", required=True)
     mg.add_argument("-b", required=True)
     mg.add_argument("-s", "--settled")
+    mg.add_argument("-r", "--relabel", help="units whose agreed label is changed, with why")
     mg.add_argument("-o", "--out", required=True, help="finding rows")
     mg.add_argument("--out-units", required=True, help="unit rows")
     args = ap.parse_args(argv)
@@ -168,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(units)} units from {len(findings)} findings", file=sys.stderr)
         return 0
     unit_rows, rows, open_ = merge(findings, _jsonl(args.units), _read(args.a), _read(args.b),
-                                   _read(args.settled) if args.settled else {})
+                                   _read(args.settled) if args.settled else {},
+                                   _read(args.relabel) if args.relabel else {})
     for path, data in ((args.out_units, unit_rows), (args.out, rows)):
         with open(path, "w", encoding="utf-8") as f:
             for r in data:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -35,7 +35,7 @@ WIDE = ROOT / ".corpus-wide"
 MANIFEST = Path(__file__).with_name("manifest.json")
 LABELS = Path(__file__).with_name("labels") / "severe-findings.jsonl"
 UNIT_LABELS = Path(__file__).with_name("labels") / "units.jsonl"
-SPLITS = ("tune", "test")
+SPLITS = ("tune", "test", "holdout")
 SEVERE = frozenset({Severity.error, Severity.critical, Severity.high})
 LABEL_VALUES = ("tp", "fp", "policy", "artefact")
 
@@ -113,6 +113,22 @@ class WideLabel:
     label: str
     reason: str
     unit: str
+    target: str = ""  # the path the unit's message names (first in backticks)
+    # Two findings on one line with different labels (two links, one broken from the root
+    # and one nowhere): the others, told apart by `target`.
+    others: tuple[WideLabel, ...] = ()
+
+    def of(self, message: str) -> WideLabel:
+        """The label of the finding with `message` at this key."""
+        if not self.others:
+            return self
+        named = _first_quoted(message)
+        return next((lab for lab in (self, *self.others) if lab.target == named), self)
+
+
+def _first_quoted(message: str) -> str:
+    parts = message.split("`")
+    return parts[1] if len(parts) > 2 else ""
 
 
 def _jsonl(path: Path) -> list[tuple[int, dict]]:
@@ -151,11 +167,17 @@ def load_labels(path: Path = LABELS, units_path: Path = UNIT_LABELS) -> dict[Key
                              f"label or unit {bad[:1]}): {json.dumps(row)[:160]}")
         for line, unit in row["findings"]:
             key = (row["split"], row["skill"], row["file"], int(line), row["rule"])
-            if key in out and out[key].label != row["label"]:
-                raise ValueError(f"{path.name}:{no}: {key} labelled both {out[key].label} and "
-                                 f"{row['label']}")
             reason = row.get("reason") or units[unit]["reason"]
-            out[key] = WideLabel(key, row["severity"], row["label"], reason, unit)
+            lab = WideLabel(key, row["severity"], row["label"], reason, unit,
+                            _first_quoted(units[unit]["message"]))
+            held = out.get(key)
+            if held is None:
+                out[key] = lab
+            elif held.label != lab.label and all(x.label != lab.label for x in held.others):
+                if held.target == lab.target or not lab.target:
+                    raise ValueError(f"{path.name}:{no}: {key} labelled both {held.label} and "
+                                     f"{lab.label} for one target")
+                out[key] = replace(held, others=(*held.others, lab))
     return out
 
 

@@ -2,7 +2,10 @@
 
 tests/corpus_wide/manifest.json pins the public repositories of the wide corpus (rebuilt by
 tools/wide_corpus.py into the gitignored .corpus-wide/). The split into "tune" and "test" is by
-repository and follows from the repository names alone, so it is recomputed here.
+repository and follows from the repository names alone, so it is recomputed here. The third
+split, "holdout", holds repositories chosen after the tune/test figures were first measured
+(never tuned on), each a sample of at most 40 skill folders chosen by a stated hash rule, which
+is recomputed here too.
 """
 
 from __future__ import annotations
@@ -27,6 +30,15 @@ EXCLUDED = {
 }
 MAN = json.loads(MANIFEST.read_text("utf-8"))
 REPOS = MAN["repositories"]
+SPLITS = ("tune", "test", "holdout")
+HOLDOUT = [e for e in REPOS if e["split"] == "holdout"]
+SAMPLE_MAX = 40
+HOLDOUT_NOTE = ("holdout: repositories chosen after the tune/test figures were first measured; "
+                "never tuned on")
+
+
+def sample_key(repo: str, path: str) -> str:
+    return hashlib.sha256(f"{repo}:{path}".encode()).hexdigest()
 
 
 def test_enough_repositories_and_skills():
@@ -41,7 +53,7 @@ def test_entries_are_well_formed():
     for e in REPOS:
         assert re.fullmatch(r"[A-Za-z0-9][\w.-]*/[\w.-]+", e["repo"]), e["repo"]
         assert re.fullmatch(r"[0-9a-f]{40}", e["commit"]), e
-        assert e["split"] in ("tune", "test"), e
+        assert e["split"] in SPLITS, e
         assert e["license"] is None or isinstance(e["license"], str), e
         for d in e.get("dropped", []):
             assert set(d) == {"path", "reason"} and d["path"] and d["reason"], d
@@ -56,21 +68,53 @@ def test_no_excluded_repository():
 
 def test_split_is_the_stated_rule_of_the_names():
     assert "sha256" in MAN["split_rule"]
-    order = sorted(REPOS, key=lambda e: hashlib.sha256(e["repo"].encode("utf-8")).hexdigest())
+    # The alternation is over the tune and test entries; holdout ones came later.
+    order = sorted((e for e in REPOS if e["split"] != "holdout"),
+                   key=lambda e: hashlib.sha256(e["repo"].encode("utf-8")).hexdigest())
     for i, e in enumerate(order):
         assert e["split"] == ("tune" if i % 2 == 0 else "test"), e["repo"]
     splits = {e["split"] for e in REPOS}
-    assert splits == {"tune", "test"}
+    assert splits == set(SPLITS)
+
+
+def test_holdout_is_documented():
+    assert HOLDOUT_NOTE in MAN["description"]
+    assert HOLDOUT_NOTE in MAN["split_rule"]
+    assert "holdout" in MAN["sample_rule"] and "sha256" in MAN["sample_rule"]
+
+
+def test_holdout_entries_are_samples_by_the_stated_rule():
+    assert 10 <= len(HOLDOUT) <= 12
+    left_out = {x["repo"].lower() for x in MAN["left_out"]}
+    for e in REPOS:
+        assert ("sample" in e) == (e["split"] == "holdout"), e["repo"]
+    for e in HOLDOUT:
+        assert e["repo"].lower() not in left_out, f"{e['repo']} is still under left_out"
+        s = e["sample"]
+        assert set(s) == {"rule", "from", "paths"}, e["repo"]
+        assert "sha256" in s["rule"] and str(SAMPLE_MAX) in s["rule"]
+        paths = s["paths"]
+        assert 1 <= len(paths) <= SAMPLE_MAX, e["repo"]
+        assert len(set(paths)) == len(paths), e["repo"]
+        keys = [sample_key(e["repo"], p) for p in paths]
+        assert keys == sorted(keys), f"{e['repo']}: the sample is not in sha256 order"
+        assert e["skills"] == len(paths) == min(SAMPLE_MAX, s["from"]), e["repo"]
+        # Sampled from the skill folders left after de-duplication.
+        assert s["from"] == e["skill_md_in_repo"] - len(e["dropped"]), e["repo"]
+        assert not set(paths) & {d["path"] for d in e["dropped"]}, e["repo"]
 
 
 def test_totals_match_the_entries():
     t = MAN["totals"]
     assert t["repos"] == len(REPOS)
     assert t["skills"] == sum(e["skills"] for e in REPOS)
-    for sp in ("tune", "test"):
+    for sp in SPLITS:
         part = [e for e in REPOS if e["split"] == sp]
-        assert t[sp] == {"repos": len(part), "skills": sum(e["skills"] for e in part)}
+        assert {k: t[sp][k] for k in ("repos", "skills")} == {
+            "repos": len(part), "skills": sum(e["skills"] for e in part)}
         assert part
+    assert t["holdout"]["skills_after_dedupe"] == sum(e["sample"]["from"] for e in HOLDOUT)
+    assert t["skill_md_in_repos"] == sum(e["skill_md_in_repo"] for e in REPOS)
     assert t["dropped_as_duplicates"] == sum(len(e.get("dropped", [])) for e in REPOS)
 
 
