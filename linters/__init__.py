@@ -1,4 +1,5 @@
-"""Pure checks over a loaded skill: structural, security and script lint (and, later, the judge).
+"""Pure checks over a loaded skill: structural, security and script lint (the LLM judge, which
+asks a model, is skillforge.authoring.judge).
 
 `lint_skill(path)` is the one call most callers need.
 """

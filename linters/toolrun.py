@@ -27,7 +27,6 @@ from linters.tool_cache import (
     cache_root,
     known_version,
     remember_version,
-    write_atomic,  # noqa: F401 - linters.judge imports it from here
 )
 
 # Folders searched for tools instead of "next to Python, then PATH" (os.pathsep-separated).

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from linters.judge import judge_skill
+from skillforge.authoring.judge.rubric import judge_skill
 from skillforge.models.config import Settings
 from skillforge.models.judge import JudgeEvent, JudgeResult
 from skillforge.models.llm import ModelClient

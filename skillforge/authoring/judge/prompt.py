@@ -4,7 +4,7 @@ The skill is untrusted text. It is sent inside delimiters that carry a random no
 (`<skill_files_3f9a1c2b7e04>` ... `</skill_files_3f9a1c2b7e04>`), chosen so it occurs in no
 file, so nothing the skill says can close the block early; the system prompt says the
 block is data to evaluate, never instructions. Whatever the model answers, only the
-`JudgeAnswer` schema is accepted (linters.judge validates it).
+`JudgeAnswer` schema is accepted (`rubric.py` validates it).
 
 Bump RUBRIC_VERSION whenever the rubric, the prompt or the schema changes: cached verdicts
 of the old rubric then stop matching.

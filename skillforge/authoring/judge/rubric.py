@@ -1,7 +1,7 @@
 """The LLM judge: the nine-criterion rubric of CONTRACTS 2.3 over a loaded skill.
 
 `await judge_skill(skill, clients)` asks every judge model at once (a `ModelClient` each,
-built by the caller: linters import only skillforge.models), validates each answer against
+built by the caller: `run.judge_clients`), validates each answer against
 `JudgeAnswer`, retries a model ONCE with the validation errors, and aggregates: mean per
 criterion and overall, spread (max - min) per criterion, flags where spread >= 3.
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from linters.judge_prompt import (
+from skillforge.authoring.judge.prompt import (
     RUBRIC_VERSION,
     new_nonce,
     response_schema,
@@ -31,7 +31,6 @@ from linters.judge_prompt import (
     user_prompt,
 )
 from linters.scoring import grade
-from linters.toolrun import write_atomic
 from skillforge.models.judge import (
     CRITERIA,
     SPREAD_FLAG,
@@ -47,6 +46,7 @@ from skillforge.models.judge import (
     JudgeStarted,
     ModelVerdict,
 )
+from skillforge.models.fileio import atomic_write_text
 from skillforge.models.llm import (
     Completion,
     ModelClient,
@@ -145,7 +145,7 @@ async def _judge_one(skill: Skill, skill_hash: str, client: ModelClient, label: 
         raise
     if path is not None:
         try:
-            write_atomic(path, verdict.model_dump_json(indent=1))
+            atomic_write_text(path, verdict.model_dump_json(indent=1))
         except OSError:
             pass  # an unwritable cache costs a request next time, nothing else
     emit(JudgeFinished(label, verdict.score, False))
