@@ -35,7 +35,7 @@ try:  # CPython's regex engine and compiler, whose output is kept
 except ImportError:  # another Python: compile as usual
     _sre = None
 
-from linters.tool_cache import cache_dir
+from linters.caches import cache_dir
 
 # Bump when the shape of an entry changes.
 SCHEMA = 2

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from linters.compiled_regex import rx
-from linters.tool_cache import cache_dir
+from linters.caches import cache_dir
 
 # Bump when the shape of the kept table changes.
 TABLE_SCHEMA = 2

