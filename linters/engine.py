@@ -14,7 +14,7 @@ from pathlib import Path
 from linters.anchor_index import AnchorIndex, declare
 from linters.compiled_regex import rx
 from linters.context import LintContext
-from linters.registry import checks
+from linters.rules import checks
 from linters.scoring import gate, grade, security_score, structural_scores
 from skillforge.models.lint_config import LintConfig
 from skillforge.models.findings import Category, Finding, LintReport

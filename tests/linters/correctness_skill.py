@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from linters.context import LintContext
-from linters.registry import checks
+from linters.rules import checks
 from skillforge.models.findings import Finding
 from skillforge.models.skill import SkillFile, load_skill
 

@@ -1,0 +1,52 @@
+"""Every module that holds rules: imported on the first `checks()`, so their checks register.
+
+A rule module registers its checks (`@registry.check`) when it is imported. This is the one
+list of those modules (tests/linters/test_registry.py asserts it is whole), kept apart from
+the registry so that the rules import the registry and nothing imports back. The imports
+wait for the first call: a command that does not lint never loads a rule.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from linters.registry import CheckFn, registered
+
+
+def checks() -> list[tuple[tuple[str, ...], CheckFn]]:
+    """Every check, with the rule ids it may report."""
+    _import_rule_modules()
+    return registered()
+
+
+def implemented_rules() -> set[str]:
+    return {rid for ids, _ in checks() for rid in ids}
+
+
+@cache
+def _import_rule_modules() -> None:
+    # Importing a rule module registers its checks. Every module holding a `@check` is named
+    # here, not left to be imported by another.
+    from linters import (  # noqa: F401
+        completeness,
+        correctness,
+        description,
+        efficiency,
+        evals_rules,
+        fences,
+        installs,
+        interactive,
+        links,
+        mcp_tools,
+        opening,
+        optional_fields,
+        portable_paths,
+        reachability,
+        scope,
+        script_commands,
+        scripts,
+        security,
+        shipped_binaries,
+        skill_name,
+        wording,
+    )
