@@ -23,7 +23,8 @@ import re
 from linters.commands import Command
 from linters.compiled_regex import rx
 from linters.markdown import MarkdownDoc
-from linters.path_context import Paragraph, section_title
+from linters.path_context import CLAUSE_CUT, Paragraph
+from linters.sections import section_title
 
 # In the last clause of a block's lead-in ("Do not run this on production:", "❌ Avoid:");
 # only the last clause, so "If it fails, don't retry by hand; run:" still leads to a command.
@@ -72,7 +73,6 @@ _SKILL_OWNED = rx(
 # In a section of things not to do, what offers the right way instead: "Don't call `bl`
 # directly - always `./scripts/bl`", "Instead, run:".
 _RIGHT_WAY = rx(r"\b(?:always|instead|prefer|correct|right)\b", re.IGNORECASE)
-_CLAUSE_CUT = rx(r"[;,()\u2013\u2014:]|\s-\s")
 _LEAD_IN_REACH = 3  # prose lines before a fence read as its lead-in
 
 
@@ -102,7 +102,7 @@ def _inline(doc: MarkdownDoc, cmd: Command, not_to_do: bool) -> bool:
     start, end = para.sentence(offset)
     before = para.text[start:offset]
     if not_to_do:
-        clause = _CLAUSE_CUT.split(before)[-1]
+        clause = CLAUSE_CUT.split(before)[-1]
         return not _RIGHT_WAY.search(clause) or bool(_NEGATION.search(clause))
     return bool(_project_owned(para.text[start:end]) or _NEGATION_LABEL.match(before))
 

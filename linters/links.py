@@ -34,12 +34,12 @@ from linters.link_resolver import Resolver
 from linters.markdown import MarkdownDoc
 from linters.path_context import (
     Paragraph,
-    changelog_entry,
     cwd_relative,
     project_file,
 )
 from linters.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
 from linters.registry import check
+from linters.sections import changelog_entry
 from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import Skill, SkillFile
 

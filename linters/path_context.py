@@ -8,8 +8,8 @@ entry of an index marked "(coming soon)". Only a path that remains after these i
 that the file exists. The judgement reads the sentence (or list item, or table row) around
 the path, the label line before its paragraph and the headings above it; it runs only for
 paths that do not resolve, so its cost is paid where a finding is at stake. No heading
-hides a path: a changelog's entries are judged like any other text, and `changelog_entry`
-only tells the rule to soften what it finds there.
+hides a path: a changelog's entries are judged like any other text, and
+`sections.changelog_entry` only tells the rule to soften what it finds there.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import re
 from linters.compiled_regex import rx
 from linters.literal_search import finditer_at_words
 from linters.markdown import MarkdownDoc
+from linters.sections import section_title
 
 # Words that make a path an illustration rather than a reference: "e.g. `scripts/x.py`",
 # "A `references/schema.md` file would be helpful", "If `references/x.md` does not exist",
@@ -61,28 +62,8 @@ _REMOVED = rx(
     r"no\s+longer|moved\s+(?:to|into)|merged\s+into)\b",
     re.IGNORECASE,
 )
-_CLAUSE_CUT = rx(r"[;,()\u2013\u2014:]|\s-\s")
-# A heading that opens a changelog: the whole heading names one ("Changelog", "Release
-# notes") or a version ("1.3.0", "[2.0.0] - 2024-05-01", "Version 2.1"). A heading that only
-# holds such a word ("Database migrations", "Git history", "Making changes") is instructions:
-# issue 36 found broken links of 6 real skills hidden by a title like that.
-_CHANGELOG_HEADING = rx(
-    r"^(?:change\s*log|changes|history|version\s+history|release\s+(?:notes|history)|releases"
-    r"|what'?s\s+new|unreleased|upgrade\s+notes)$"
-    # a version alone, or with a date or a name after a dash or in parentheses (not "2.1
-    # Install the tools", a numbered section)
-    r"|^\[?(?:v|version\s*)?\d+(?:\.\d+){1,3}(?:-[\w.]+)?\]?"
-    r"(?:\s*(?:[-\u2013\u2014(:]|\d{4}-\d\d).*)?$",
-    re.IGNORECASE,
-)
-# The kinds of change Keep a Changelog groups a version's entries by.
-_CHANGE_KIND = rx(
-    r"^(?:added|changed|deprecated|removed|fixed|security|breaking(?:\s+changes)?|features?"
-    r"|bug\s*fixes|improvements)$",
-    re.IGNORECASE,
-)
-# A list item's first line, or a line of one.
-_LIST_ITEM = rx(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
+# What ends a clause inside a sentence.
+CLAUSE_CUT = rx(r"[;,()\u2013\u2014:]|\s-\s")
 # `./x` is relative to the working directory, which is the user's project when the skill
 # runs: a file of the skill only when the sentence sends the agent to read it.
 _READ_VERB = rx(
@@ -253,7 +234,7 @@ class Paragraph:
         """start, the ends of the clause cuts in the sentence, end."""
         cuts = self._cuts.get(start)
         if cuts is None:
-            cuts = [start, *(m.end() for m in _CLAUSE_CUT.finditer(self.text, start, end)), end]
+            cuts = [start, *(m.end() for m in CLAUSE_CUT.finditer(self.text, start, end)), end]
             self._cuts[start] = cuts
         return cuts
 
@@ -344,56 +325,6 @@ _NON_WORD_RUN = rx(r"\W+")
 # A variable rooted somewhere else (`${CLAUDE_PLUGIN_ROOT}/scripts/x.py`): bare paths on the
 # same line are probably relative to it, not to the skill.
 OTHER_ROOT_VAR = rx(r"\$\{?[A-Za-z_]+\}?/")
-
-
-def section_title(doc: MarkdownDoc, line_no: int) -> str:
-    """The text of the nearest heading above `line_no` ("" if none)."""
-    i = doc.last_heading(line_no)
-    return doc.headings[i].text if i >= 0 else ""
-
-
-def changelog_entry(doc: MarkdownDoc, line_no: int, whole_file: bool = False) -> bool:
-    """Line `line_no` is in a list item of a changelog section: under a changelog or version
-    heading, or under a kind of change ("Fixed") that is under one (`whole_file`: the
-    document is a changelog, CHANGELOG.md). Such an entry records what a file was, so a
-    broken path there is softened, never dropped."""
-    return _in_list_item(doc, line_no) and (whole_file or in_changelog(doc, line_no))
-
-
-def in_changelog(doc: MarkdownDoc, line_no: int) -> bool:
-    """The section holding `line_no` is a changelog's (see `_CHANGELOG_HEADING`)."""
-    # The answer depends only on the last heading above: worked out once per heading.
-    last = doc.last_heading(line_no)
-    memo = doc.memo.setdefault(__name__ + ".in_changelog", {})
-    found = memo.get(last)
-    if found is None:
-        found = memo[last] = _changelog_section(doc, last)
-    return found
-
-
-def _changelog_section(doc: MarkdownDoc, last: int) -> bool:
-    if last < 0:
-        return False
-    own = doc.headings[last]
-    text = own.text.strip(" #*_`")
-    if _CHANGELOG_HEADING.search(text):
-        return True
-    if not _CHANGE_KIND.match(text):
-        return False
-    for h in reversed(doc.headings[:last]):  # the parent: the nearest higher heading
-        if h.level < own.level:
-            return bool(_CHANGELOG_HEADING.search(h.text.strip(" #*_`")))
-    return False
-
-
-def _in_list_item(doc: MarkdownDoc, line_no: int) -> bool:
-    """The line opens a list item or continues one (up to a blank line)."""
-    i = line_no - doc.first_line
-    while 0 <= i < len(doc.lines) and doc.lines[i].strip():
-        if _LIST_ITEM.match(doc.lines[i]):
-            return True
-        i -= 1
-    return False
 
 
 def cwd_relative(path: str, top_exists: bool) -> bool:
