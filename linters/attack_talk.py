@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 from linters.security_context import Line
 from skillforge.models.findings import Severity
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from linters.anchor_index import declare
+from linters.text.anchor_index import declare
 from linters.attack_talk import downgraded
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 from linters.security_context import (
     Hit,
     SecurityText,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from linters.attack_talk import COMMENT, NEGATIVE_LABEL
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 from linters.security_context import Line, SecurityText
 
 # Defensive code: a name for what is looked for or refused, or a pattern being compiled.

@@ -21,10 +21,10 @@ from __future__ import annotations
 import re
 
 from linters.commands import Command
-from linters.compiled_regex import rx
-from linters.markdown import MarkdownDoc
-from linters.path_context import CLAUSE_CUT, Paragraph
-from linters.sections import section_title
+from linters.text.compiled_regex import rx
+from linters.text.markdown import MarkdownDoc
+from linters.text.path_context import CLAUSE_CUT, Paragraph
+from linters.text.sections import section_title
 
 # In the last clause of a block's lead-in ("Do not run this on production:", "❌ Avoid:");
 # only the last clause, so "If it fails, don't retry by hand; run:" still leads to a command.

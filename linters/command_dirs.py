@@ -20,7 +20,7 @@ import re
 
 from skillforge.models.skill import Skill
 
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 
 # `{baseDir}/`, `${SKILL_DIR}/`, `$SKILL_ROOT/`, `${CLAUDE_SKILL_DIR}/`, `<skill-dir>/`,
 # `<path-to-skill>/`, `/path/to/skill/`: all mean "this skill's folder".

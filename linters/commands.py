@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
-from linters.compiled_regex import rx
-from linters.markdown import MarkdownDoc
+from linters.text.compiled_regex import rx
+from linters.text.markdown import MarkdownDoc
 
 if TYPE_CHECKING:
     from linters.context import LintContext

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 from linters.context import LintContext
-from linters.literal_search import any_match, has_any, search_at_words, search_lowered
+from linters.text.literal_search import any_match, has_any, search_at_words, search_lowered
 from linters.reachability import mentions, skill_md_words
 from linters.registry import check
 from linters.subjects import has_numbered_steps, has_workflow
@@ -31,7 +31,7 @@ _IO_PAIR = rx(
     r"\b(?:input|before|user)\b[^\n]*:.*?\n(?:.*\n){0,15}?[^\n]*\b(?:output|after|result|response)\b[^\n]*:",
     re.IGNORECASE,
 )
-# The words every match of the regex above starts with (see linters.literal_search).
+# The words every match of the regex above starts with (see linters.text.literal_search).
 _EXAMPLE_PROSE_STARTS = ("for", "e.", "example", "sample")
 _IO_PAIR_STARTS = ("input", "before", "user")
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from linters.anchor_index import declare
-from linters.compiled_regex import rx
+from linters.text.anchor_index import declare
+from linters.text.compiled_regex import rx
 from linters.attack_talk import Verdict, downgraded
 from linters.text_role import weigh
 from linters.security_context import (

@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 from linters.context import LintContext
-from linters.literal_search import has_any
+from linters.text.literal_search import has_any
 from linters.registry import check
 from skillforge.models.findings import Finding
 

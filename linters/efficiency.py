@@ -13,11 +13,11 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import PurePosixPath
 
-from linters import tokens
-from linters.compiled_regex import rx
+from linters.text import tokens
+from linters.text.compiled_regex import rx
 from linters.context import MARKDOWN_SUFFIXES, LintContext
-from linters.literal_search import ASCII_FOLDS, lowered
-from linters.markdown import MarkdownDoc
+from linters.text.literal_search import ASCII_FOLDS, lowered
+from linters.text.markdown import MarkdownDoc
 from linters.registry import check
 from skillforge.models.findings import Finding
 from skillforge.models.skill import SkillFile

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from linters.anchor_index import AnchorIndex, declare
-from linters.compiled_regex import rx
+from linters.text.anchor_index import AnchorIndex, declare
+from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.rules import checks
 from linters.scoring import gate, grade, security_score, structural_scores
@@ -33,7 +33,7 @@ def warm_up() -> None:
     """Load what the first lint would otherwise pay for: the rule modules, the tokenizer
     (~150 ms) and detect-secrets' plugins (~150 ms). Call it once, early, in a worker thread
     of a long-lived process (the TUI); a one-shot CLI run needs none of it unless it lints."""
-    from linters import tokens
+    from linters.text import tokens
     from linters.registry import catalogue
     from linters.secret_scan import detectors
 

@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.registry import check
 from skillforge.models.findings import Finding, Severity

@@ -7,10 +7,10 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
-from linters.anchor_index import declare
-from linters.compiled_regex import rx
+from linters.text.anchor_index import declare
+from linters.text.compiled_regex import rx
 from linters.attack_talk import downgraded
-from linters.markdown import MarkdownDoc
+from linters.text.markdown import MarkdownDoc
 from linters.security_context import Hit, Line, SecurityText, short
 from linters.text_role import weigh
 from skillforge.models.findings import Severity

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 from linters.commands import PYTHON_PROGRAM, commands, program, segments, words
 from linters.context import LintContext
 from linters.registry import check

@@ -13,7 +13,7 @@ import tokenize
 from collections.abc import Iterator
 from functools import lru_cache
 
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.registry import check
 from skillforge.models.findings import Finding

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from linters.anchor_index import AnchorIndex, declare
-from linters.compiled_regex import rx
-from linters.link_resolver import Resolver
-from linters.path_refs import (
+from linters.text.anchor_index import AnchorIndex, declare
+from linters.text.compiled_regex import rx
+from linters.text.link_resolver import Resolver
+from linters.text.path_refs import (
     ANCHORS,
     DRIVE,
     PROSE_PATH,
@@ -27,11 +27,11 @@ from linters.path_refs import (
 
 _ANCHOR_BYTES = declare(*(a.encode() for a in ANCHORS))
 # The target after a link's "](" or a reference definition's "]:", as `_LINK` and `_REF_DEF`
-# (linters.markdown) read it. A definition's target is never empty, so a "<" with nothing
+# (linters.text.markdown) read it. A definition's target is never empty, so a "<" with nothing
 # after it is the target itself, not its opening bracket (`[a]:<` defines "<").
 _TARGET_AFTER = (("](", rx(r"\s*<?([^)\s>]*)")), ("]:", rx(r"\s*(?:<(?=\S))?(\S*)")))
 _MARKER_BYTES = declare(*(marker.encode() for marker, _target in _TARGET_AFTER))
-# What `_REF_DEF` (linters.markdown) needs before a definition's "]:" on its line.
+# What `_REF_DEF` (linters.text.markdown) needs before a definition's "]:" on its line.
 _DEFINITION_HEAD = rx(r" {0,3}\[[^\]]+")
 # Line breaks str.splitlines() honours besides "\n" (and "\r\n"): with them, the reader's
 # lines start elsewhere than after each "\n". As UTF-8, found in the anchor index.

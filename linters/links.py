@@ -9,14 +9,14 @@ What counts as a reference, in SKILL.md's body and the skill's other Markdown fi
 Fenced code is left to the command rules (SF301): a path in a shell block is a command.
 
 A path that does not resolve is reported only when the text presents it as a file of the
-skill to read or run (`linters.path_context`): not an example of a path or link format, a
+skill to read or run (`linters.text.path_context`): not an example of a path or link format, a
 file the agent is told to write, the user's project file (`./package.json`), a file a clause
 says was removed, an index entry "(coming soon)", or a footnote. No heading switches the rule
 off: a changelog's list items record what files were, so a broken path in one is a warning
 rather than an error, and every other line (a title such as "# Database migrations"
 included) is checked like the rest.
 
-How a reference is read off the text is `linters.path_refs`; the text gates that spare
+How a reference is read off the text is `linters.text.path_refs`; the text gates that spare
 parsing a file with nothing to report are `linters.link_gates`.
 """
 
@@ -27,19 +27,19 @@ import posixpath
 import re
 from collections.abc import Iterator
 
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.link_gates import all_resolve, may_refer
-from linters.link_resolver import Resolver
-from linters.markdown import MarkdownDoc
-from linters.path_context import (
+from linters.text.link_resolver import Resolver
+from linters.text.markdown import MarkdownDoc
+from linters.text.path_context import (
     Paragraph,
     cwd_relative,
     project_file,
 )
-from linters.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
+from linters.text.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
 from linters.registry import check
-from linters.sections import changelog_entry
+from linters.text.sections import changelog_entry
 from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import Skill, SkillFile
 

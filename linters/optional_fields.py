@@ -8,7 +8,7 @@ from typing import Any
 
 from ruamel.yaml.comments import TaggedScalar
 
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.registry import check
 from skillforge.models.findings import Finding

@@ -6,13 +6,13 @@ import posixpath
 import re
 from collections.abc import Iterator
 
-from linters.anchor_index import declare
-from linters.compiled_regex import rx
+from linters.text.anchor_index import declare
+from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.link_gates import link_target_starts
-from linters.path_refs import CONVENTIONAL_DIRS, DRIVE, MD_ESCAPE, SCHEME
-from linters.markdown import MarkdownDoc
-from linters.path_context import hedged, line_col
+from linters.text.path_refs import CONVENTIONAL_DIRS, DRIVE, MD_ESCAPE, SCHEME
+from linters.text.markdown import MarkdownDoc
+from linters.text.path_context import hedged, line_col
 from linters.registry import check
 from skillforge.models.findings import Finding
 from skillforge.models.skill import Skill

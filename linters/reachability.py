@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import PurePosixPath
 
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 from linters.context import LintContext
-from linters.literal_search import lowered
+from linters.text.literal_search import lowered
 from linters.registry import check
 from skillforge.models.findings import Finding
 from skillforge.models.skill import SkillFile

@@ -7,8 +7,8 @@ import ipaddress
 import re
 from collections.abc import Iterator
 
-from linters.anchor_index import declare
-from linters.compiled_regex import rx
+from linters.text.anchor_index import declare
+from linters.text.compiled_regex import rx
 from linters.attack_talk import downgraded
 from linters.security_context import Hit, Line, SecurityText, short
 from linters.text_role import weigh

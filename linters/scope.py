@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.description import description_text
-from linters.literal_search import any_match, search_at_words
+from linters.text.literal_search import any_match, search_at_words
 from linters.registry import check
 from skillforge.models.findings import Finding
 

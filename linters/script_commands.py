@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import PurePosixPath
 
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 from linters.command_context import not_the_skills_run
 from linters.command_dirs import BlockShell
 from linters.commands import Command, commands, segment_run, segments, words
 from linters.context import LintContext
-from linters.link_resolver import enclosing_roots, on_disk
-from linters.path_context import Paragraph
+from linters.text.link_resolver import enclosing_roots, on_disk
+from linters.text.path_context import Paragraph
 from linters.registry import check
 from skillforge.models.findings import Finding
 from skillforge.models.skill import SCRIPT_SUFFIXES

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 from linters.caches import cache_dir
 
 # Bump when the shape of the kept table changes.

@@ -22,9 +22,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
-from linters.anchor_index import declare
+from linters.text.anchor_index import declare
 from linters.attack_talk import downgraded
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 from linters.secret_detectors import Detector, detectors
 from linters.security_context import Hit, Line, SecurityText
 from linters.text_role import weigh

@@ -20,13 +20,13 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 
 from linters.agent_commands import scan_sf512, scan_sf513
-from linters.anchor_index import AnchorIndex
+from linters.text.anchor_index import AnchorIndex
 from linters.cli_credentials import scan_sf515
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.credential_access import scan_sf508
 from linters.injection import scan_sf501, scan_sf502, scan_sf503
-from linters.markdown import MarkdownDoc
+from linters.text.markdown import MarkdownDoc
 from linters.registry import check
 from linters.risky_commands import scan_sf505, scan_sf506, scan_sf509, scan_sf510
 from linters.risky_urls import scan_sf507

@@ -3,7 +3,7 @@ spot is an instruction or talk about one.
 
 Speed: a skill is mostly prose, and Python's `re` pays ~20 ns per character for a pattern
 that starts with an alternation or a look-behind. So no scanner runs a regex over a whole
-file. Each declares a few literal *anchors* (`linters.anchor_index.declare`), and the
+file. Each declares a few literal *anchors* (`linters.text.anchor_index.declare`), and the
 rule's regex runs only on the lines that hold one: the file's shared `AnchorIndex` lists
 them, found in one pass with every other rule's needles.
 
@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
-from linters.anchor_index import AnchorIndex, file_bytes
-from linters.compiled_regex import rx
-from linters.markdown import MarkdownDoc
+from linters.text.anchor_index import AnchorIndex, file_bytes
+from linters.text.compiled_regex import rx
+from linters.text.markdown import MarkdownDoc
 from skillforge.models.findings import Severity
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")

@@ -48,7 +48,7 @@ from linters.code_evidence import (
     existence_check,
     refused_in_test,
 )
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 from linters.security_context import Line, SecurityText, in_inline_code, inline_span
 from skillforge.models.findings import Severity
 

@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from functools import cached_property
 from itertools import accumulate
 
-from linters.anchor_index import declare
-from linters.compiled_regex import rx
+from linters.text.anchor_index import declare
+from linters.text.compiled_regex import rx
 from linters.context import LintContext
-from linters.literal_search import finditer_at_words, folds_safely, spans
+from linters.text.literal_search import finditer_at_words, folds_safely, spans
 from linters.registry import check
 from skillforge.models.findings import Finding
 

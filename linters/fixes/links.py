@@ -23,8 +23,8 @@ import re
 
 from linters.fixes.code_spans import code_spans, paragraph_at, plain_line_breaks
 from linters.fixes.registry import fixer
-from linters.markdown import MarkdownDoc
-from linters.path_refs import clean_link
+from linters.text.markdown import MarkdownDoc
+from linters.text.path_refs import clean_link
 from skillforge.models.findings import Finding
 from skillforge.models.fixes import Fix, TextEdit
 from skillforge.models.skill import SKILL_MD, Skill

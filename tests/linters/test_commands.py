@@ -11,7 +11,7 @@ import pytest
 
 from linters.commands import commands_in_doc, script_runs, segments, words
 from linters.installs import unpinned_packages
-from linters.markdown import MarkdownDoc
+from linters.text.markdown import MarkdownDoc
 from linters.command_dirs import skill_relative
 from skillforge.models.skill import load_skill
 from tests.linters.reliability_skill import make_skill

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from linters import lint_skill
-from linters.markdown import MarkdownDoc
+from linters.text.markdown import MarkdownDoc
 from linters.security import scan_text
 from skillforge.models.findings import Severity
 from tests.hypothesis_budget import examples

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linters import completeness, scope, subjects, wording
-from linters.literal_search import (
+from linters.text.literal_search import (
     any_match,
     case_sensitive_twin,
     finditer_at_words,

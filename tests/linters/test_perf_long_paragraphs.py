@@ -2,7 +2,7 @@
 
 A generated index can put tens of thousands of paths in one paragraph (issue 14: such a
 SKILL.md took tens of seconds, each path searching its whole sentence again). The judgement
-now searches each sentence once (`linters.path_context._Before`) and finds lines, link
+now searches each sentence once (`linters.text.path_context._Before`) and finds lines, link
 spans and headings by bisection; these tests check each shortcut against the search it
 replaces, on random texts, and time a generated worst case.
 """
@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from linters.engine import lint_skill
 from linters.links import _link_spans, _Spans
-from linters.markdown import MarkdownDoc
-from linters.path_context import (
+from linters.text.markdown import MarkdownDoc
+from linters.text.path_context import (
     _COUNTER_EXAMPLE,
     _HEDGE_BEFORE,
     _LINK_EXAMPLE,
@@ -30,7 +30,7 @@ from linters.path_context import (
     _Before,
     line_col,
 )
-from linters.sections import in_changelog, section_title
+from linters.text.sections import in_changelog, section_title
 from skillforge.models.findings import Severity
 from skillforge.models.lint_config import LintConfig
 from tests.hypothesis_budget import examples

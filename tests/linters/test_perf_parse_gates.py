@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from linters.context import LintContext
 from linters.link_gates import all_resolve, link_target_starts, may_refer
-from linters.link_resolver import Resolver
+from linters.text.link_resolver import Resolver
 from linters.links import references
-from linters.path_refs import ANCHORS, clean_link
-from linters.markdown import MarkdownDoc
+from linters.text.path_refs import ANCHORS, clean_link
+from linters.text.markdown import MarkdownDoc
 from linters.reachability import _links_to_references, may_link_to_reference
 from skillforge.models.skill import Skill, SkillFile, classify
 from tests.hypothesis_budget import examples

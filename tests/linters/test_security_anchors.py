@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 import linters.security  # noqa: F401 - importing the scanners declares their anchors
 from linters import risky_urls
-from linters.markdown import MarkdownDoc
-from linters.anchor_index import declared
+from linters.text.markdown import MarkdownDoc
+from linters.text.anchor_index import declared
 from linters.security_context import SecurityText
 from tests.hypothesis_budget import examples
 

@@ -11,7 +11,7 @@ import textwrap
 import time
 
 from linters import lint_skill
-from linters.markdown import MarkdownDoc
+from linters.text.markdown import MarkdownDoc
 from linters.security import scan_text, shell_grant, split_tools
 from skillforge.models.lint_config import LintConfig
 from skillforge.models.findings import Severity

@@ -17,10 +17,10 @@ from __future__ import annotations
 import bisect
 import re
 
-from linters.compiled_regex import rx
-from linters.literal_search import finditer_at_words
-from linters.markdown import MarkdownDoc
-from linters.sections import section_title
+from linters.text.compiled_regex import rx
+from linters.text.literal_search import finditer_at_words
+from linters.text.markdown import MarkdownDoc
+from linters.text.sections import section_title
 
 # Words that make a path an illustration rather than a reference: "e.g. `scripts/x.py`",
 # "A `references/schema.md` file would be helpful", "If `references/x.md` does not exist",

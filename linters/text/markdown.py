@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 
 _FENCE = rx(r"^( {0,3})(`{3,}|~{3,})\s*([^`\s]*)[^`]*$")
 # A fence may open a list item's content: "2. ```sh" or "- ```python".

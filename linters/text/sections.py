@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from linters.compiled_regex import rx
-from linters.markdown import MarkdownDoc
+from linters.text.compiled_regex import rx
+from linters.text.markdown import MarkdownDoc
 
 # A heading that opens a changelog: the whole heading names one ("Changelog", "Release
 # notes") or a version ("1.3.0", "[2.0.0] - 2024-05-01", "Version 2.1"). A heading that only

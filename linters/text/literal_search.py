@@ -17,8 +17,8 @@ import re
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
-from linters import compiled_regex
-from linters.compiled_regex import rx
+from linters.text import compiled_regex
+from linters.text.compiled_regex import rx
 
 # Characters outside ASCII that a case-insensitive pattern matches to ASCII letters ("İ"
 # and "ı" to i, "ſ" to s, the Kelvin sign to k): `str.lower` does not turn them into the
