@@ -64,7 +64,7 @@ def fast_findings(ctx: LintContext) -> list[Finding]:
 
 def external_findings(ctx: LintContext) -> list[Finding]:
     """ruff's and shellcheck's findings (SF602, SF603), run as processes and cached."""
-    from linters.external_linters import run_external_linters
+    from linters.external.external_linters import run_external_linters
 
     disabled = set(ctx.config.disable)
     return [f for f in run_external_linters(ctx) if f.rule not in disabled]

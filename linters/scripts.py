@@ -6,7 +6,7 @@ those under `scripts/` (issue 36: `assets/install.sh` and `examples/setup` went 
 except evaluation assets, which are never shown to the agent, templates the agent fills in
 (`{{ name }} = 1`) and hidden or virtual-environment folders. SF602 (ruff) and SF603
 (shellcheck) run the real tools as processes in the "external" phase
-(`linters.external_linters`). SF604 (`--help` smoke run) belongs to the trials and is only
+(`linters.external.external_linters`). SF604 (`--help` smoke run) belongs to the trials and is only
 catalogued.
 """
 

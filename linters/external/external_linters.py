@@ -1,8 +1,8 @@
 """SF602 (ruff) and SF603 (shellcheck): the real linters, run as processes.
 
 Both tools run at once, one process per tool for all of a skill's uncached scripts, results
-cached by content hash (see `linters.toolrun`). A missing or broken tool is one info finding
-per lint, never a crash.
+cached by content hash (see `toolrun`, beside this). A missing or broken tool is one info
+finding per lint, never a crash.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from linters.context import LintContext
 from linters.scripts import is_python_script, is_shell_script, syntax_problem
-from linters.toolrun import (
+from linters.external.toolrun import (
     TOOL_PATH_ENV,
     ProcResult,
     Record,

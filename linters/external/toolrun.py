@@ -1,8 +1,8 @@
 """Running external linters as processes: finding them, asking their version, running
 several at once under one deadline, and reusing their cached per-file results.
 
-Nothing here knows about skills or findings: `linters.external_linters` says what to run and
-turns the normalised records into findings. The cache itself is `linters.tool_cache`.
+Nothing here knows about skills or findings: `external_linters` (beside this) says what to run
+and turns the normalised records into findings. The cache itself is `tool_cache`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linters.tool_cache import (
+from linters.external.tool_cache import (
     RECORD_SCHEMA,
     Record,
     cache_get,
