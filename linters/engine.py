@@ -35,7 +35,7 @@ def warm_up() -> None:
     of a long-lived process (the TUI); a one-shot CLI run needs none of it unless it lints."""
     from linters.text import tokens
     from linters.registry import catalogue
-    from linters.secret_scan import detectors
+    from linters.security.secret_scan import detectors
 
     checks()
     catalogue()

@@ -70,7 +70,7 @@ def test_every_rule_pattern_of_a_fresh_process_is_what_re_compiles(tmp_path: Pat
         "real = c.rx\n"
         "c.rx = lambda p, f=0: made.append((p, int(f), real(p, f))) or made[-1][2]\n"
         "from linters.rules import checks; checks()\n"
-        "import linters.secret_detectors as d; d.detectors()\n"
+        "import linters.security.secret_detectors as d; d.detectors()\n"
         "bad = [p for p, f, got in made if got != re.compile(p, f)]\n"
         "print(len(made), len(c._load()), len(bad))\n"
     )

@@ -12,7 +12,7 @@ import time
 
 from linters import lint_skill
 from linters.text.markdown import MarkdownDoc
-from linters.security import scan_text, shell_grant, split_tools
+from linters.security.security import scan_text, shell_grant, split_tools
 from skillforge.models.lint_config import LintConfig
 from skillforge.models.findings import Severity
 from tests.linters.test_security import make_skill

@@ -14,7 +14,7 @@ import pytest
 
 from linters import lint_skill
 from linters.text.markdown import MarkdownDoc
-from linters.security import scan_text
+from linters.security.security import scan_text
 from skillforge.models.findings import Severity
 from tests.linters.test_security import make_skill
 

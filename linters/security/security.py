@@ -9,7 +9,7 @@ The scanners live in `injection` (SF501-SF503), `secret_scan` (SF504), `risky_ur
 `risky_commands` (SF505, SF506, SF509, SF510), `credential_access` (SF508), `agent_commands`
 (SF512, SF513) and `cli_credentials` (SF515); `allowed-tools` (SF511) is checked here and
 shipped executables (SF514, not a text rule) in `shipped_binaries`. Every text rule weighs
-its hits by the role of the text around them (`linters.text_role`).
+its hits by the role of the text around them (`linters.security.text_role`).
 """
 
 from __future__ import annotations
@@ -19,19 +19,19 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 
-from linters.agent_commands import scan_sf512, scan_sf513
+from linters.security.agent_commands import scan_sf512, scan_sf513
 from linters.text.anchor_index import AnchorIndex
-from linters.cli_credentials import scan_sf515
+from linters.security.cli_credentials import scan_sf515
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
-from linters.credential_access import scan_sf508
-from linters.injection import scan_sf501, scan_sf502, scan_sf503
+from linters.security.credential_access import scan_sf508
+from linters.security.injection import scan_sf501, scan_sf502, scan_sf503
 from linters.text.markdown import MarkdownDoc
 from linters.registry import check
-from linters.risky_commands import scan_sf505, scan_sf506, scan_sf509, scan_sf510
-from linters.risky_urls import scan_sf507
-from linters.secret_scan import scan_sf504
-from linters.security_context import Hit, SecurityText
+from linters.security.risky_commands import scan_sf505, scan_sf506, scan_sf509, scan_sf510
+from linters.security.risky_urls import scan_sf507
+from linters.security.secret_scan import scan_sf504
+from linters.security.security_context import Hit, SecurityText
 from skillforge.models.findings import Finding
 from skillforge.models.skill import SkillFile
 

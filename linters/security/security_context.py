@@ -8,10 +8,10 @@ rule's regex runs only on the lines that hold one: the file's shared `AnchorInde
 them, found in one pass with every other rule's needles.
 
 Precision: security-focused skills *discuss* the patterns the rules look for ("attackers
-write `ignore previous instructions`"). `linters.text_role` decides whether the text at a hit
+write `ignore previous instructions`"). `text_role` decides whether the text at a hit
 is an instruction, shipped code or text about the pattern, with the structure this module
 gives it (is this line code, a table row, inside inline code?) and the vocabulary of
-`linters.attack_talk`.
+`linters.security.attack_talk`.
 """
 
 from __future__ import annotations

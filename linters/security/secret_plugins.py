@@ -1,6 +1,6 @@
 """detect-secrets plugins for key formats detect-secrets 1.5 does not know (issue 36).
 
-A detect-secrets custom-plugin file: `linters.secret_detectors` loads it through
+A detect-secrets custom-plugin file: `linters.security.secret_detectors` loads it through
 detect-secrets' own loader (`get_plugins_from_file`, what `--plugin` does on the command
 line), so these run exactly like the bundled plugins, behind the same placeholder filters.
 Each regex follows the format the issuer publishes; the lengths are lower bounds, so a

@@ -14,9 +14,9 @@ from collections.abc import Iterator
 
 from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
-from linters.attack_talk import Verdict, downgraded
-from linters.text_role import weigh
-from linters.security_context import (
+from linters.security.attack_talk import Verdict, downgraded
+from linters.security.text_role import weigh
+from linters.security.security_context import (
     SPAN_REACH,
     Hit,
     Logical,

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 
 from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
-from linters.attack_talk import downgraded
-from linters.security_context import Hit, Line, SecurityText, short
-from linters.text_role import weigh
+from linters.security.attack_talk import downgraded
+from linters.security.security_context import Hit, Line, SecurityText, short
+from linters.security.text_role import weigh
 from skillforge.models.findings import Severity
 
 _SCHEME_SEP, _PLAIN_HTTP = declare(b"://", b"http:")

@@ -6,16 +6,16 @@ regex, a guard that refuses the value (`if "169.254.169.254" in url: raise`), a 
 to a detector (`injection_score("ignore previous instructions")`), the input of a test that
 expects a refusal, a read whose output goes to /dev/null (`security find-generic-password -s
 NAME >/dev/null`: it checks the item exists), a `# BAD` comment. Each reader returns the
-reason, worded to follow "reported as info: ...", or None; `linters.text_role` asks them.
+reason, worded to follow "reported as info: ...", or None; `linters.security.text_role` asks them.
 """
 
 from __future__ import annotations
 
 import re
 
-from linters.attack_talk import COMMENT, NEGATIVE_LABEL
+from linters.security.attack_talk import COMMENT, NEGATIVE_LABEL
 from linters.text.compiled_regex import rx
-from linters.security_context import Line, SecurityText
+from linters.security.security_context import Line, SecurityText
 
 # Defensive code: a name for what is looked for or refused, or a pattern being compiled.
 _DEFENSIVE_NAME = rx(

@@ -6,7 +6,7 @@ rights the moment SKILL.md or a script calls it; a build folder (Cargo's `target
 `node_modules/`, a virtualenv) is a pile of them plus third-party code no reviewer read.
 The file's first bytes decide, never its name; a file the corpus lists without content
 (not copied) is judged by its folder only. Shipped code is always in role (b) of
-`linters.text_role`: there is no text around a binary to make it an example.
+`linters.security.text_role`: there is no text around a binary to make it an example.
 """
 
 from __future__ import annotations

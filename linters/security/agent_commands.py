@@ -2,8 +2,8 @@
 agent CLI with its permission checks off (SF512), and running an unpinned package, without
 asking, on the user's own data (SF513).
 
-Both are found like the other command rules (`linters.risky_commands`): literal anchors pick
-the candidate lines, shell continuations are joined, and `linters.text_role` decides whether
+Both are found like the other command rules (`risky_commands`): literal anchors pick
+the candidate lines, shell continuations are joined, and `text_role` decides whether
 the text runs the command or talks about it.
 """
 
@@ -13,9 +13,9 @@ import re
 from collections.abc import Iterator
 
 from linters.text.anchor_index import declare
-from linters.attack_talk import Verdict, downgraded
+from linters.security.attack_talk import Verdict, downgraded
 from linters.text.compiled_regex import rx
-from linters.security_context import (
+from linters.security.security_context import (
     Hit,
     Line,
     SecurityText,
@@ -26,7 +26,7 @@ from linters.security_context import (
     matches,
     short,
 )
-from linters.text_role import imperative, weigh
+from linters.security.text_role import imperative, weigh
 from skillforge.models.findings import Severity
 
 # --- SF512 ------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ token`). This module says what the text does with it, one decision for every rul
 The first two keep the rule's severity and can fail the gate; ABOUT is reported as `info`,
 its message saying why, so an author can still review it. Evidence is read nearest first:
 the spot (a negation governing it, a "Bad:" label, a list of conditions it is an item of,
-defensive code in `linters.code_evidence`), then what introduces it (a "Run:" lead-in or an
+defensive code in `linters.security.code_evidence`), then what introduces it (a "Run:" lead-in or an
 imperative sentence makes it a step under any heading; a lead-in about attacks makes it an
 example), then the headings it sits under (a section, or a reference titled, for attacks,
 red flags or detection; not SKILL.md's own title, since a security skill's body is still
@@ -30,7 +30,7 @@ from bisect import bisect_right
 from enum import Enum
 from typing import NamedTuple
 
-from linters.attack_talk import (
+from linters.security.attack_talk import (
     ABOUT_HEADING,
     ATTACK_LINE,
     LEAD_TALK,
@@ -40,7 +40,7 @@ from linters.attack_talk import (
     negated,
     quoted,
 )
-from linters.code_evidence import (
+from linters.security.code_evidence import (
     comment_label,
     defensive_check,
     defensive_code,
@@ -49,7 +49,7 @@ from linters.code_evidence import (
     refused_in_test,
 )
 from linters.text.compiled_regex import rx
-from linters.security_context import Line, SecurityText, in_inline_code, inline_span
+from linters.security.security_context import Line, SecurityText, in_inline_code, inline_span
 from skillforge.models.findings import Severity
 
 

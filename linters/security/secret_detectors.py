@@ -60,7 +60,7 @@ GATES: dict[str, tuple[str, ...]] = {
     "StripeDetector": ("k_live_",),
     "TelegramBotTokenDetector": (":",),
     "TwilioKeyDetector": ("AC", "SK"),
-    # linters/secret_plugins.py
+    # linters/security/secret_plugins.py
     "AnthropicKeyDetector": ("sk-ant-",),
     "GitHubFineGrainedTokenDetector": ("github_pat_",),
     "GoogleApiKeyDetector": ("AIza",),

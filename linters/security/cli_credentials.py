@@ -4,7 +4,7 @@ op://...`, `gcloud auth print-access-token`, `aws configure get aws_secret_acces
 The token then sits in a shell variable, the environment of every later command, the agent's
 transcript and any log, where the CLI itself would have kept it. Used as a credential only:
 a command whose output is thrown away in a test (`gh auth token >/dev/null || gh auth
-login`) checks that the user is signed in (`linters.text_role.existence_check`). The macOS
+login`) checks that the user is signed in (`linters.security.text_role.existence_check`). The macOS
 keychain (`security find-generic-password`) is SF508's, with the other credential stores.
 """
 
@@ -14,9 +14,9 @@ import re
 from collections.abc import Iterator
 
 from linters.text.anchor_index import declare
-from linters.attack_talk import downgraded
+from linters.security.attack_talk import downgraded
 from linters.text.compiled_regex import rx
-from linters.security_context import (
+from linters.security.security_context import (
     Hit,
     SecurityText,
     command_at,
@@ -25,7 +25,7 @@ from linters.security_context import (
     matches,
     short,
 )
-from linters.text_role import weigh
+from linters.security.text_role import weigh
 from skillforge.models.findings import Severity
 
 # (group name, what it reads, what to do instead)

@@ -4,7 +4,7 @@ Security-focused skills *discuss* the patterns the rules look for: a review skil
 injection phrases, a hardening guide shows the `curl | sh` it forbids, a proxy blocks the
 metadata address. This module holds the words that tell such text from an instruction: talk
 about attacks, warnings and catalogues, labels that mark a negative example, whether a span
-is quoted. `linters.code_evidence` reads defensive code; `linters.text_role` asks both in one
+is quoted. `code_evidence` reads defensive code; `text_role` asks both in one
 fixed order and decides the role, which decides the severity.
 
 Hostile text does not get these for free: the evidence must govern the spot (a negation in
@@ -17,7 +17,7 @@ import re
 from typing import NamedTuple
 
 from linters.text.compiled_regex import rx
-from linters.security_context import Line
+from linters.security.security_context import Line
 from skillforge.models.findings import Severity
 
 # Vocabulary of text that talks *about* attacks rather than performing one. Deliberately

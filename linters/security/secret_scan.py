@@ -4,11 +4,11 @@ The patterns are the maintained ones from `detect_secrets.plugins.*` (AWS, GitHu
 Slack, Stripe, OpenAI, JWT, private keys, basic-auth URLs, ...), discovered through
 detect-secrets' own plugin registry, so a new detect-secrets release brings its new
 detectors; key formats it does not know yet (`sk-proj-`, `sk-ant-api03-`, `github_pat_`,
-keys in URL query strings, ...) are detect-secrets plugins of ours, `linters.secret_plugins`.
+keys in URL query strings, ...) are detect-secrets plugins of ours, `secret_plugins`.
 Two more things are ours. Speed: a skill is mostly prose, so the plugins never see a
 whole file, only short windows around what could be a secret (see `_candidates`), and each
 plugin runs (its own `analyze_string`) only on windows holding one of its literals, through
-exact copies of its regexes kept in the cache dir (`linters.secret_detectors`), so
+exact copies of its regexes kept in the cache dir (`linters.security.secret_detectors`), so
 detect-secrets itself is imported only when a plugin's own code is needed. And precision:
 obvious placeholders and documentation examples are skipped.
 """
@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from linters.text.anchor_index import declare
-from linters.attack_talk import downgraded
+from linters.security.attack_talk import downgraded
 from linters.text.compiled_regex import rx
-from linters.secret_detectors import Detector, detectors
-from linters.security_context import Hit, Line, SecurityText
-from linters.text_role import weigh
+from linters.security.secret_detectors import Detector, detectors
+from linters.security.security_context import Hit, Line, SecurityText
+from linters.security.text_role import weigh
 from skillforge.models.findings import Severity
 
 # Where to look. A token-shaped secret is random: it holds an alphanumeric run of 16+

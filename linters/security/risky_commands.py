@@ -1,6 +1,6 @@
 """Commands an agent should not run on a skill's say-so: destructive commands (SF505),
 download-and-execute (SF506), privilege escalation (SF509) and obfuscated payloads (SF510).
-Credential access and exfiltration (SF508) live in `linters.credential_access`.
+Credential access and exfiltration (SF508) live in `linters.security.credential_access`.
 
 Each rule finds its candidate lines by literal anchors, joins shell continuations (a command
 split with trailing backslashes or a trailing pipe is one line), and runs its regexes there.
@@ -13,10 +13,10 @@ from collections.abc import Iterator
 
 from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
-from linters.attack_talk import Verdict, downgraded
-from linters.risky_urls import is_placeholder_host, url_host
-from linters.text_role import weigh
-from linters.security_context import (
+from linters.security.attack_talk import Verdict, downgraded
+from linters.security.risky_urls import is_placeholder_host, url_host
+from linters.security.text_role import weigh
+from linters.security.security_context import (
     SPAN_REACH,
     Hit,
     SecurityText,
