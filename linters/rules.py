@@ -29,23 +29,25 @@ def _import_rule_modules() -> None:
     # here, not left to be imported by another.
     from linters import (  # noqa: F401
         completeness,
-        correctness,
         description,
         efficiency,
         evals_rules,
-        fences,
         installs,
         interactive,
-        links,
         mcp_tools,
         opening,
-        optional_fields,
-        portable_paths,
         reachability,
         scope,
         script_commands,
         scripts,
         skill_name,
         wording,
+    )
+    from linters.correctness import (  # noqa: F401
+        correctness,
+        fences,
+        links,
+        optional_fields,
+        portable_paths,
     )
     from linters.security import security, shipped_binaries  # noqa: F401

@@ -29,7 +29,7 @@ from skillforge.models.findings import Finding
 from skillforge.models.fixes import Fix, TextEdit
 from skillforge.models.skill import SKILL_MD, Skill
 
-# The path a SF116 message names comes first in backticks (linters/links.py, `_broken`).
+# The path a SF116 message names comes first in backticks (linters/correctness/links.py, `_broken`).
 _QUOTED = re.compile(r"`([^`]+)`")
 # A link up to its target: `[text](` (the text may hold one level of brackets) or a
 # reference definition `[label]:`, each followed by the optional `<` around the target.

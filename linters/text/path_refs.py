@@ -3,8 +3,8 @@
 A link or reference definition target, cleaned to a checkable path (`clean_link`), or a
 path under a conventional folder (`scripts/`, `references/`, ...) or after `./`, in a code
 span (`mention`) or in prose (`PROSE_PATH`). `anchor_offsets` lists where such a path can
-start. SF116 (`linters.links`) finds them in a parsed document; its text gates
-(`linters.link_gates`) read them off the raw text to tell when no parse is needed.
+start. SF116 (`linters.correctness.links`) finds them in a parsed document; its text gates
+(`linters.correctness.link_gates`) read them off the raw text to tell when no parse is needed.
 """
 
 from __future__ import annotations

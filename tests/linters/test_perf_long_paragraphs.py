@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linters.engine import lint_skill
-from linters.links import _link_spans, _Spans
+from linters.correctness.links import _link_spans, _Spans
 from linters.text.markdown import MarkdownDoc
 from linters.text.path_context import (
     _COUNTER_EXAMPLE,

@@ -15,9 +15,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from linters.context import LintContext
-from linters.link_gates import all_resolve, link_target_starts, may_refer
+from linters.correctness.link_gates import all_resolve, link_target_starts, may_refer
 from linters.text.link_resolver import Resolver
-from linters.links import references
+from linters.correctness.links import references
 from linters.text.path_refs import ANCHORS, clean_link
 from linters.text.markdown import MarkdownDoc
 from linters.reachability import _links_to_references, may_link_to_reference

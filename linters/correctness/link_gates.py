@@ -3,7 +3,7 @@
 Parsing a reference costs more than reading its text, and most references either name no
 file of the skill at all (`may_refer`: only web links and anchors) or name only files that
 are there (`all_resolve`). Each gate answers from a superset of what the Markdown reader
-(`linters.links.references`) would find, so a file it passes over has nothing to report;
+(`linters.correctness.links.references`) would find, so a file it passes over has nothing to report;
 tests/linters/test_perf_parse_gates.py checks that against the reader on random texts.
 """
 

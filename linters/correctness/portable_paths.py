@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
-from linters.link_gates import link_target_starts
+from linters.correctness.link_gates import link_target_starts
 from linters.text.path_refs import CONVENTIONAL_DIRS, DRIVE, MD_ESCAPE, SCHEME
 from linters.text.markdown import MarkdownDoc
 from linters.text.path_context import hedged, line_col

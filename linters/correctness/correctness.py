@@ -14,7 +14,7 @@ from collections.abc import Iterator
 # Importing these registers their checks: SF113-SF115, SF116, SF120, SF122-SF123.
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
-from linters.optional_fields import plain, yaml_kind
+from linters.correctness.optional_fields import plain, yaml_kind
 from linters.registry import check
 from skillforge.models.findings import Finding, Severity
 

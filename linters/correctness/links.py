@@ -17,7 +17,7 @@ rather than an error, and every other line (a title such as "# Database migratio
 included) is checked like the rest.
 
 How a reference is read off the text is `linters.text.path_refs`; the text gates that spare
-parsing a file with nothing to report are `linters.link_gates`.
+parsing a file with nothing to report are `linters.correctness.link_gates`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from collections.abc import Iterator
 
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
-from linters.link_gates import all_resolve, may_refer
+from linters.correctness.link_gates import all_resolve, may_refer
 from linters.text.link_resolver import Resolver
 from linters.text.markdown import MarkdownDoc
 from linters.text.path_context import (
