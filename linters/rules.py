@@ -29,18 +29,14 @@ def _import_rule_modules() -> None:
     # here, not left to be imported by another.
     from linters import (  # noqa: F401
         completeness,
-        description,
         efficiency,
         evals_rules,
         installs,
         interactive,
         mcp_tools,
-        opening,
         reachability,
-        scope,
         script_commands,
         scripts,
-        skill_name,
         wording,
     )
     from linters.correctness import (  # noqa: F401
@@ -50,4 +46,5 @@ def _import_rule_modules() -> None:
         optional_fields,
         portable_paths,
     )
+    from linters.discoverability import description, opening, scope, skill_name  # noqa: F401
     from linters.security import security, shipped_binaries  # noqa: F401

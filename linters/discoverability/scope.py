@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
-from linters.description import description_text
+from linters.discoverability.description import description_text
 from linters.text.literal_search import any_match, search_at_words
 from linters.registry import check
 from skillforge.models.findings import Finding
