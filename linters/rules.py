@@ -28,16 +28,8 @@ def _import_rule_modules() -> None:
     # Importing a rule module registers its checks. Every module holding a `@check` is named
     # here, not left to be imported by another.
     from linters import (  # noqa: F401
-        completeness,
         efficiency,
-        evals_rules,
-        installs,
-        interactive,
-        mcp_tools,
-        reachability,
-        script_commands,
         scripts,
-        wording,
     )
     from linters.correctness import (  # noqa: F401
         correctness,
@@ -47,4 +39,14 @@ def _import_rule_modules() -> None:
         portable_paths,
     )
     from linters.discoverability import description, opening, scope, skill_name  # noqa: F401
+    from linters.reliability import (  # noqa: F401
+        completeness,
+        evals_rules,
+        installs,
+        interactive,
+        mcp_tools,
+        reachability,
+        script_commands,
+        wording,
+    )
     from linters.security import security, shipped_binaries  # noqa: F401

@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from linters.text import tokens
-from linters.completeness import _EXAMPLE_HEADING, _EXAMPLE_PROSE
+from linters.reliability.completeness import _EXAMPLE_HEADING, _EXAMPLE_PROSE
 from linters.text.markdown import MarkdownDoc
 from skillforge.models.parts import SkillPart, is_part_id
 from skillforge.models.skill import Skill, classify, parse_skill_text

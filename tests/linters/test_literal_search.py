@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from linters import completeness, subjects, wording
+from linters import subjects
+from linters.reliability import completeness, wording
 from linters.discoverability import scope
 from linters.text.literal_search import (
     any_match,

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.text.literal_search import any_match, has_any, search_at_words, search_lowered
-from linters.reachability import mentions, skill_md_words
+from linters.reliability.reachability import mentions, skill_md_words
 from linters.registry import check
 from linters.subjects import has_numbered_steps, has_workflow
 from skillforge.models.findings import Finding

@@ -1,6 +1,6 @@
 """Installs and one-off runs without a version (SF307): `pip install x`, `npx y`, `uvx z`.
 
-What a command installs is read from its words (`linters.commands`): pip, uv, pipx, npx and
+What a command installs is read from its words (`commands`): pip, uv, pipx, npx and
 friends, with their options that take a value, so `-r requirements.txt` is not a package.
 """
 
@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from linters.text.compiled_regex import rx
-from linters.commands import PYTHON_PROGRAM, commands, program, segments, words
+from linters.reliability.commands import PYTHON_PROGRAM, commands, program, segments, words
 from linters.context import LintContext
 from linters.registry import check
 from skillforge.models.findings import Finding

@@ -5,7 +5,7 @@
 Prompts (`$ `) are stripped, `\\` continuations joined, comments and heredoc bodies dropped.
 `segments`, `words` and `script_runs` take one command apart for rules that need to know
 which program runs and which script it is given. The rules themselves live in
-`linters.script_commands` (SF301, SF305) and `linters.installs` (SF307).
+`script_commands` (SF301, SF305) and `installs` (SF307).
 """
 
 from __future__ import annotations

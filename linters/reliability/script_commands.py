@@ -1,12 +1,12 @@
 """Scripts SKILL.md runs (SF301, SF305): they must exist, and those run as `./x` must be
 executable with a shebang line.
 
-Where a command runs is followed through its code block (`linters.command_dirs`): after
+Where a command runs is followed through its code block (`command_dirs`): after
 `cd ~/work/proj` a relative path is the user's, and `$SKILL_DIR/run.sh` is read through a
 `SKILL_DIR=...` of this block or an earlier one. A missing script is not reported when inline
 code shows it as an example or counter-example ("never include ..., e.g.
 `./scripts/deploy.sh`"), when the text shows the command as a thing not to do or as a run in
-the user's project (`linters.command_context`), nor when a skill nested in another runs the
+the user's project (`command_context`), nor when a skill nested in another runs the
 enclosing skill's scripts.
 """
 
@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from pathlib import PurePosixPath
 
 from linters.text.compiled_regex import rx
-from linters.command_context import not_the_skills_run
-from linters.command_dirs import BlockShell
-from linters.commands import Command, commands, segment_run, segments, words
+from linters.reliability.command_context import not_the_skills_run
+from linters.reliability.command_dirs import BlockShell
+from linters.reliability.commands import Command, commands, segment_run, segments, words
 from linters.context import LintContext
 from linters.text.link_resolver import enclosing_roots, on_disk
 from linters.text.path_context import Paragraph

@@ -2,7 +2,7 @@
 
 A command naming a script the skill lacks is a broken instruction only when the text
 presents it as one. Issue 36 found it wrong 2 times in 3 on skills nobody here had read, for
-two reasons besides folder variables (`linters.command_dirs`):
+two reasons besides folder variables (`command_dirs`):
 
 - it is shown as a thing not to do: a block after "Do not run this on production:" or
   "Bad:", a line after a `# Wrong` comment in its block, a command after "NEVER:", the
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from linters.commands import Command
+from linters.reliability.commands import Command
 from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
 from linters.text.path_context import CLAUSE_CUT, Paragraph
