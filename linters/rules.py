@@ -28,7 +28,6 @@ def _import_rule_modules() -> None:
     # Importing a rule module registers its checks. Every module holding a `@check` is named
     # here, not left to be imported by another.
     from linters import (  # noqa: F401
-        efficiency,
         scripts,
     )
     from linters.correctness import (  # noqa: F401
@@ -39,6 +38,7 @@ def _import_rule_modules() -> None:
         portable_paths,
     )
     from linters.discoverability import description, opening, scope, skill_name  # noqa: F401
+    from linters.efficiency import efficiency  # noqa: F401
     from linters.reliability import (  # noqa: F401
         completeness,
         evals_rules,
