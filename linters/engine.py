@@ -73,7 +73,7 @@ def external_findings(ctx: LintContext) -> list[Finding]:
 def has_scripts_to_lint(skill: Skill) -> bool:
     """Whether `external_findings` has a script to hand to ruff or shellcheck: any Python or
     shell script of the skill, under `scripts/` or not."""
-    from linters.scripts import has_scripts_to_lint as any_scripts
+    from linters.scripts.scripts import has_scripts_to_lint as any_scripts
 
     return any_scripts(skill)
 

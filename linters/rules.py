@@ -27,9 +27,6 @@ def implemented_rules() -> set[str]:
 def _import_rule_modules() -> None:
     # Importing a rule module registers its checks. Every module holding a `@check` is named
     # here, not left to be imported by another.
-    from linters import (  # noqa: F401
-        scripts,
-    )
     from linters.correctness import (  # noqa: F401
         correctness,
         fences,
@@ -49,4 +46,5 @@ def _import_rule_modules() -> None:
         script_commands,
         wording,
     )
+    from linters.scripts import scripts  # noqa: F401
     from linters.security import security, shipped_binaries  # noqa: F401

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from linters.context import LintContext
-from linters.scripts import is_python_script, is_shell_script, syntax_problem
+from linters.scripts.scripts import is_python_script, is_shell_script, syntax_problem
 from linters.external.toolrun import (
     TOOL_PATH_ENV,
     ProcResult,

@@ -20,7 +20,7 @@ import pytest
 
 from linters.context import LintContext
 from linters.external.external_linters import run_external_linters
-from linters.scripts import is_python_script, is_shell_script, python_syntax, syntax_problem
+from linters.scripts.scripts import is_python_script, is_shell_script, python_syntax, syntax_problem
 from linters.external.tool_cache import cache_root, clear_memory_cache
 from skillforge.models.lint_config import LintConfig
 from skillforge.models.findings import Severity
