@@ -6,9 +6,9 @@ from collections.abc import Callable, Hashable
 from functools import cached_property
 from typing import TypeVar
 
-from linters.anchor_index import AnchorIndex, file_bytes
-from linters.literal_search import folds_safely
-from linters.markdown import MarkdownDoc
+from linters.text.anchor_index import AnchorIndex, file_bytes
+from linters.text.literal_search import folds_safely
+from linters.text.markdown import MarkdownDoc
 from linters.registry import rule
 from skillforge.models.lint_config import LintConfig
 from skillforge.models.findings import Finding, Severity
@@ -81,7 +81,7 @@ class LintContext:
         return self._docs[path]
 
     def anchors(self, f: SkillFile) -> AnchorIndex:
-        """The declared needles' places in a file (linters.anchor_index), found once per pass
+        """The declared needles' places in a file (linters.text.anchor_index), found once per pass
         for every rule that asks."""
         index = self._anchors.get(f.path)
         if index is None:
@@ -123,7 +123,7 @@ class LintContext:
     @cached_property
     def heading_lows(self) -> tuple[str, ...] | None:
         """`heading_texts` lower-cased, or None when that would not find what a
-        case-insensitive search finds (see linters.literal_search.folds_safely)."""
+        case-insensitive search finds (see linters.text.literal_search.folds_safely)."""
         lows = tuple(t.lower() for t in self.heading_texts)
         if all(folds_safely(t, low) for t, low in zip(self.heading_texts, lows)):
             return lows

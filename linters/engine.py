@@ -12,11 +12,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from linters.anchor_index import AnchorIndex, declare
-from linters.compiled_regex import rx
+from linters.text.anchor_index import AnchorIndex, declare
+from linters.text.compiled_regex import rx
 from linters.context import LintContext
-from linters.placement import unshipped_skill
-from linters.registry import checks
+from linters.rules import checks
+from linters.text.placement import unshipped_skill
 from linters.scoring import gate, grade, security_score, structural_scores
 from skillforge.models.lint_config import LintConfig
 from skillforge.models.findings import Category, Finding, LintReport, Severity
@@ -35,9 +35,9 @@ def warm_up() -> None:
     """Load what the first lint would otherwise pay for: the rule modules, the tokenizer
     (~150 ms) and detect-secrets' plugins (~150 ms). Call it once, early, in a worker thread
     of a long-lived process (the TUI); a one-shot CLI run needs none of it unless it lints."""
-    from linters import tokens
+    from linters.text import tokens
     from linters.registry import catalogue
-    from linters.secret_scan import detectors
+    from linters.security.secret_scan import detectors
 
     checks()
     catalogue()
@@ -66,7 +66,7 @@ def fast_findings(ctx: LintContext) -> list[Finding]:
 
 def external_findings(ctx: LintContext) -> list[Finding]:
     """ruff's and shellcheck's findings (SF602, SF603), run as processes and cached."""
-    from linters.external_linters import run_external_linters
+    from linters.external.external_linters import run_external_linters
 
     disabled = set(ctx.config.disable)
     return [f for f in run_external_linters(ctx) if f.rule not in disabled]
@@ -75,7 +75,7 @@ def external_findings(ctx: LintContext) -> list[Finding]:
 def has_scripts_to_lint(skill: Skill) -> bool:
     """Whether `external_findings` has a script to hand to ruff or shellcheck: any Python or
     shell script of the skill, under `scripts/` or not."""
-    from linters.scripts import has_scripts_to_lint as any_scripts
+    from linters.scripts.scripts import has_scripts_to_lint as any_scripts
 
     return any_scripts(skill)
 

@@ -2,8 +2,9 @@
 
 Rule metadata (id, category, severity, title, explanation, fixed example, subject) lives in
 `catalogue/<category>.toml` beside this file: one source for `--list-rules`, `--explain`, SARIF and the
-scores. Check functions register here with `@check("SF1xx", ...)`; a test asserts that every
-catalogued rule has a check and fixtures, and that no check names an unknown rule.
+scores. Check functions register here with `@check("SF1xx", ...)` when their module is imported
+(`linters.rules` imports them all); a test asserts that every catalogued rule has a check and
+fixtures, and that no check names an unknown rule.
 """
 
 from __future__ import annotations
@@ -56,39 +57,6 @@ def check(*rule_ids: str) -> Callable[[CheckFn], CheckFn]:
     return deco
 
 
-def checks() -> list[tuple[tuple[str, ...], CheckFn]]:
-    _import_rule_modules()
+def registered() -> list[tuple[tuple[str, ...], CheckFn]]:
+    """The checks registered so far; `linters.rules.checks()` imports every rule module first."""
     return list(_CHECKS.values())
-
-
-def implemented_rules() -> set[str]:
-    return {rid for ids, _ in checks() for rid in ids}
-
-
-@cache
-def _import_rule_modules() -> None:
-    # Importing a rule module registers its checks. Every module holding a `@check` is named
-    # here, not left to be imported by another (tests/linters/test_registry.py asserts it).
-    from linters import (  # noqa: F401
-        completeness,
-        correctness,
-        description,
-        efficiency,
-        evals_rules,
-        fences,
-        installs,
-        interactive,
-        links,
-        mcp_tools,
-        opening,
-        optional_fields,
-        portable_paths,
-        reachability,
-        scope,
-        script_commands,
-        scripts,
-        security,
-        shipped_binaries,
-        skill_name,
-        wording,
-    )

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from linters.compiled_regex import rx
+from linters.text.compiled_regex import rx
 from linters.context import LintContext
-from linters.literal_search import any_match, search_at_words
+from linters.text.literal_search import any_match, search_at_words
 
 # Parts every skill must have. A rule about them is always applicable; if the part is
 # missing or unreadable the rule counts as failed.

@@ -25,14 +25,14 @@ import re
 
 from linters.fixes.code_spans import code_spans, paragraph_at, plain_line_breaks
 from linters.fixes.registry import fixer
-from linters.link_resolver import file_index, meant_file
-from linters.markdown import MarkdownDoc
-from linters.path_refs import clean_link
+from linters.text.link_resolver import file_index, meant_file
+from linters.text.markdown import MarkdownDoc
+from linters.text.path_refs import clean_link
 from skillforge.models.findings import Finding
 from skillforge.models.fixes import Fix, TextEdit
 from skillforge.models.skill import Skill
 
-# The path a SF116 message names comes first in backticks (linters/links.py, `_broken`).
+# The path a SF116 message names comes first in backticks (linters/correctness/links.py, `_broken`).
 _QUOTED = re.compile(r"`([^`]+)`")
 # A link up to its target: `[text](` (the text may hold one level of brackets) or a
 # reference definition `[label]:`, each followed by the optional `<` around the target.

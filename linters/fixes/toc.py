@@ -22,8 +22,8 @@ import unicodedata
 
 from linters.fixes.code_spans import code_spans, plain_line_breaks
 from linters.fixes.registry import fixer
-from linters.markdown import MarkdownDoc
-from linters.path_refs import clean_link
+from linters.text.markdown import MarkdownDoc
+from linters.text.path_refs import clean_link
 from skillforge.models.findings import Finding
 from skillforge.models.fixes import Fix, TextEdit
 from skillforge.models.skill import Skill

@@ -28,7 +28,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from linters.tokens import count_tokens
+from linters.text.tokens import count_tokens
 from sessions.store import RunStore
 from skillforge.agent.loop import system_prompt
 from skillforge.authoring.describe_loop import (

@@ -8,7 +8,7 @@ The skill is untrusted text: its files (SKILL.md, references, scripts), its inpu
 under `evals/files/` and the existing cases go to the model inside delimiters carrying a
 random nonce that occurs in none of them, and the system prompt says they are data. The
 answer must match a JSON schema, is validated with pydantic and is asked for once more with
-the problems when it does not (the judge's discipline, linters.judge). What the model says
+the problems when it does not (the judge's discipline, `judge.rubric`). What the model says
 is then checked against the skill: ids made unique, files and scripts that are not in the
 skill dropped (and said so), `expected_skill` set by kind. Asking is skillforge.providers.structured's.
 """
@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from linters.judge_prompt import render_skill
+from skillforge.authoring.judge.prompt import render_skill
 from skillforge.models.evals import KINDS, EvalSet
 from skillforge.models.evals_io import add_case, unique_case_id
 from skillforge.models.llm import ModelClient

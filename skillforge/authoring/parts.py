@@ -9,7 +9,7 @@ at any level from `##` down, whose heading the linter's SF309 counts as an examp
 and every fenced block introduced by example prose such as "For example:"); each reference
 file (`reference:<path>`); each script (`script:<path>`) and all of them (`scripts`); and
 the `allowed-tools` grant when the frontmatter has one. Token costs use the tokenizer SF402
-uses (`linters.tokens`). The text before the first `##` heading (the title and the opening
+uses (`linters.text.tokens`). The text before the first `##` heading (the title and the opening
 lines) is not a part: it is what the skill says it is.
 """
 
@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from linters import tokens
-from linters.completeness import _EXAMPLE_HEADING, _EXAMPLE_PROSE
-from linters.markdown import MarkdownDoc
+from linters.text import tokens
+from linters.reliability.completeness import _EXAMPLE_HEADING, _EXAMPLE_PROSE
+from linters.text.markdown import MarkdownDoc
 from skillforge.models.parts import SkillPart, is_part_id
 from skillforge.models.skill import Skill, classify, parse_skill_text
 

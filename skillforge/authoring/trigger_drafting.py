@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from linters.judge_prompt import render_skill
+from skillforge.authoring.judge.prompt import render_skill
 from skillforge.authoring.drafting import MAX_COUNT, _Ids, _norm, draft_nonce, slug
 from skillforge.models.evals import EvalSet
 from skillforge.models.llm import ModelClient

@@ -25,8 +25,8 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from linters.judge import judge_cache_dir
-from linters.toolrun import find_tool
+from linters.external.toolrun import find_tool
+from skillforge.authoring.judge.rubric import judge_cache_dir
 from skillforge.cli.common import console
 from skillforge.config import ConfigError, config_files, load_settings
 from skillforge.models.config import Settings

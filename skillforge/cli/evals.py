@@ -21,7 +21,7 @@ import click
 
 from linters import lint_skill
 from linters.context import LintContext
-from linters.evals_rules import evals_file_findings
+from linters.reliability.evals_rules import evals_file_findings
 from sessions.atif import AtifError, Trajectory
 from sessions.importers import TraceImportError, import_trajectory
 from sessions.store import DB_NAME, RunStore

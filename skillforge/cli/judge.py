@@ -20,7 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from linters.judge import judge_skill
+from skillforge.authoring.judge.rubric import judge_skill
 from skillforge.cli.common import console, require_paths, settings_for, shown_path
 from skillforge.workspace.discovery import find_all
 from skillforge.models.judge import (

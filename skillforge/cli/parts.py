@@ -130,7 +130,7 @@ def parts(path: Path, fmt: str) -> None:
     are counted with the tokenizer SF402 uses. `skillforge trial PATH --ablate PART[,PART]`
     (or `--ablate all`) measures what each one is worth. Exit 0, or 2 for a bad skill.
     """
-    from linters.tokens import tokenizer_name
+    from linters.text.tokens import tokenizer_name
     from skillforge.authoring.parts import PartsError
     from skillforge.cli.common import console
     from skillforge.trials.config import skill_root

@@ -1,6 +1,6 @@
 """What each SKILL.md frontmatter key means, for hovers: the Agent Skills spec's keys
 (CONTRACTS.md section 1) and the keys Claude Code documents for skills
-(`linters.correctness.CLAUDE_CODE_KEYS`, which SF112 warns about rather than rejects).
+(`linters.correctness.correctness.CLAUDE_CODE_KEYS`, which SF112 warns about rather than rejects).
 
 tests/lsp checks that every key the linter knows has an entry here.
 """

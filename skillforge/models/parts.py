@@ -67,7 +67,7 @@ class SkillPart(BaseModel):
     id: str
     kind: PartKind
     title: str  # the heading, the file path, or the part's name
-    tokens: int = 0  # by the tokenizer SF402 uses (linters.tokens)
+    tokens: int = 0  # by the tokenizer SF402 uses (linters.text.tokens)
     loaded: Loaded = "on activation"
     # SKILL.md line spans (1-based, inclusive) the part occupies: sections, examples, the
     # frontmatter lines of the description or the grant.

@@ -1,7 +1,7 @@
 """Asking a model for a structured answer: one JSON-schema request, validated, retried once.
 
 Shared by skillforge.authoring.drafting and skillforge.authoring.refining (the judge's discipline,
-linters.judge). Untrusted text goes to the model inside delimiters carrying a random nonce
+skillforge.authoring.judge). Untrusted text goes to the model inside delimiters carrying a random nonce
 (`fresh_nonce`) that occurs in none of it; an unusable answer is asked for once more with
 its problems (`explain` words a pydantic error for the model), and the budget doubles when
 the first answer was cut off by the token limit.

@@ -57,7 +57,7 @@ class JudgeTab:
             pane.show_message("starting the judge…")
 
         async def work() -> None:
-            from skillforge.authoring.judging import run_judge
+            from skillforge.authoring.judge.run import run_judge
             from skillforge.models.judge import JudgeError
             from skillforge.models.llm import ProviderError, ProviderNotConfigured
 

@@ -8,8 +8,8 @@ import json
 import jsonschema
 import pytest
 
-from linters.judge import parse_answer
-from linters.judge_prompt import response_schema
+from skillforge.authoring.judge.prompt import response_schema
+from skillforge.authoring.judge.rubric import parse_answer
 from skillforge.models.judge import CRITERIA
 from skillforge.models.llm import Completion
 from skillforge.providers.base import schema_is_strict

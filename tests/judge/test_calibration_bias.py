@@ -14,7 +14,7 @@ import re
 
 import numpy as np
 
-from linters.judge import judge_skill
+from skillforge.authoring.judge.rubric import judge_skill
 from sessions.store import RunStore
 from skillforge.lift.calibration import heldout_errors, to_bins, weighted_kappa
 from skillforge.lift.calibration_run import agreement_rows, rubric_judgments

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from linters.judge import judge_cache_dir, judge_skill
-from linters.judge_prompt import RUBRIC_VERSION
+from skillforge.authoring.judge.prompt import RUBRIC_VERSION
+from skillforge.authoring.judge.rubric import judge_cache_dir, judge_skill
 from skillforge.models.judge import (
     CRITERIA,
     JudgeError,

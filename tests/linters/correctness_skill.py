@@ -9,13 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from linters.context import LintContext
-from linters.registry import checks
+from linters.rules import checks
 from skillforge.models.findings import Finding
 from skillforge.models.skill import SkillFile, load_skill
 
 MODULES = {
-    "linters.correctness", "linters.optional_fields", "linters.links", "linters.portable_paths",
-    "linters.fences",
+    "linters.correctness.correctness", "linters.correctness.optional_fields",
+    "linters.correctness.links", "linters.correctness.portable_paths", "linters.correctness.fences",
 }
 DESCRIPTION = "Rotates and merges PDF files. Use when the user asks to fix or combine PDFs."
 BODY = "\n# PDF tools\n\n1. Run `qpdf --rotate=+90 in.pdf out.pdf`.\n2. Open the result.\n"

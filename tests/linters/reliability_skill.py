@@ -7,7 +7,7 @@ import textwrap
 from pathlib import Path
 
 from linters.context import LintContext
-from linters.registry import checks
+from linters.rules import checks
 from skillforge.models.skill import SkillFile, load_skill
 
 DESCRIPTION = "Summarises CSV exports into monthly totals. Use when the user attaches a .csv file."

@@ -1,4 +1,4 @@
-"""The command helpers the reliability rules stand on (`linters.commands`, `.installs`,
+"""The command helpers the reliability rules stand on (`linters.reliability.commands`, `.installs`,
 `.script_commands`): which lines of a skill are commands, which scripts they run, which
 packages they install unpinned, and which paths are the skill's own.
 """
@@ -9,10 +9,10 @@ import textwrap
 
 import pytest
 
-from linters.commands import commands_in_doc, script_runs, segments, words
-from linters.installs import unpinned_packages
-from linters.markdown import MarkdownDoc
-from linters.command_dirs import skill_relative
+from linters.reliability.commands import commands_in_doc, script_runs, segments, words
+from linters.reliability.installs import unpinned_packages
+from linters.text.markdown import MarkdownDoc
+from linters.reliability.command_dirs import skill_relative
 from skillforge.models.skill import load_skill
 from tests.linters.reliability_skill import make_skill
 

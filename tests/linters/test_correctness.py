@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from linters.fences import unclosed_fence
-from linters.optional_fields import split_tools
+from linters.correctness.fences import unclosed_fence
+from linters.correctness.optional_fields import split_tools
 from skillforge.models.findings import Severity
 from tests.linters.correctness_skill import BODY, DESCRIPTION, findings, lint, skill_md, write_skill
 from tests.hypothesis_budget import examples

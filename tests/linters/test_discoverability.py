@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from linters.context import LintContext
-from linters.description import description_rules
-from linters.opening import title_or_overview
-from linters.scope import says_when_not_to_use, when_not_to_use
-from linters.skill_name import vague_name
+from linters.discoverability.description import description_rules
+from linters.discoverability.opening import title_or_overview
+from linters.discoverability.scope import says_when_not_to_use, when_not_to_use
+from linters.discoverability.skill_name import vague_name
 from skillforge.models.skill import load_skill
 
 DESCRIPTION = (

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from linters import efficiency as e
-from linters import tokens
+from linters.efficiency import efficiency as e
+from linters.text import tokens
 from linters.context import LintContext
 from skillforge.models.skill import SkillFile, load_skill
 

@@ -1,4 +1,4 @@
-"""The wording rules skip the keywords SKILL.md's anchor index rules out (linters.wording
+"""The wording rules skip the keywords SKILL.md's anchor index rules out (linters.reliability.wording
 `held_words`): the prose lines they then find are the lines every keyword finds, whatever
 the case, the code blocks, or the characters that lower-case to ASCII letters."""
 
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linters.context import LintContext
-from linters.wording import _CHOICE_KEYWORDS, _TIME_KEYWORDS, held_words, prose_view
+from linters.reliability.wording import _CHOICE_KEYWORDS, _TIME_KEYWORDS, held_words, prose_view
 from skillforge.models.skill import load_skill
 from tests.hypothesis_budget import examples
 

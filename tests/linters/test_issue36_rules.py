@@ -20,9 +20,9 @@ import pytest
 
 from linters import lint_skill
 from linters.context import LintContext
-from linters.external_linters import run_external_linters
-from linters.scripts import python_syntax
-from linters.tool_cache import clear_memory_cache
+from linters.external.external_linters import run_external_linters
+from linters.scripts.scripts import python_syntax
+from linters.external.tool_cache import clear_memory_cache
 from skillforge.models.findings import Severity
 from skillforge.models.lint_config import LintConfig
 from skillforge.models.skill import load_skill

@@ -1,6 +1,6 @@
 """Security findings weighed by the role of their text, and the misses of issue 36.
 
-The role (linters/text_role.py): an instruction the agent is given, or code the skill ships,
+The role (linters/security/text_role.py): an instruction the agent is given, or code the skill ships,
 keeps the rule's severity; text about the pattern (a catalogue of attacks, a quotation, a
 "never do X", a symptom, defensive code) is info and never fails the gate. The property test
 at the end embeds generated dangerous commands in documents of each role, with shuffled
@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from linters import lint_skill
-from linters.markdown import MarkdownDoc
-from linters.security import scan_text
+from linters.text.markdown import MarkdownDoc
+from linters.security.security import scan_text
 from skillforge.models.findings import Severity
 from tests.hypothesis_budget import examples
 from tests.linters.test_security import make_skill

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from linters import lint_skill
-from linters.placement import copied_document, reference_only_file, unshipped_skill
+from linters.text.placement import copied_document, reference_only_file, unshipped_skill
 from skillforge.models.findings import Severity
 from skillforge.models.skill import load_skill
 from tests.linters.correctness_skill import findings, skill_md, write_skill

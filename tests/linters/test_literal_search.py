@@ -8,8 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from linters import completeness, scope, subjects, wording
-from linters.literal_search import (
+from linters import subjects
+from linters.reliability import completeness, wording
+from linters.discoverability import scope
+from linters.text.literal_search import (
     any_match,
     case_sensitive_twin,
     finditer_at_words,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from linters.markdown import _HEADING, MarkdownDoc, _atx_heading
+from linters.text.markdown import _HEADING, MarkdownDoc, _atx_heading
 from tests.hypothesis_budget import examples
 
 LINE = st.lists(st.sampled_from(["#", "#", " ", "\t", "x", "y z", "\u3000", "é"]), max_size=14).map("".join)

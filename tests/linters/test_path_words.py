@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from linters.reachability import PathWords, _all_path_words
+from linters.reliability.reachability import PathWords, _all_path_words
 from tests.hypothesis_budget import examples
 
 PIECES = ["a", "b", "_", ".", "/", "-", " ", "x.py", "lib/", "scripts/", "é", "İ", "1", "~", "{",

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from linters import compiled_regex
-from linters.compiled_regex import rx
+from linters.text import compiled_regex
+from linters.text.compiled_regex import rx
 
 SAMPLES = [
     (r"\be\.g\.|\beg\b|['’]s\W*$", re.IGNORECASE),
@@ -65,12 +65,12 @@ def test_every_rule_pattern_of_a_fresh_process_is_what_re_compiles(tmp_path: Pat
     # Two fresh processes: the first compiles and keeps, the second builds from the file.
     code = (
         "import re, sys\n"
-        "import linters.compiled_regex as c\n"
+        "import linters.text.compiled_regex as c\n"
         "made = []\n"
         "real = c.rx\n"
         "c.rx = lambda p, f=0: made.append((p, int(f), real(p, f))) or made[-1][2]\n"
-        "from linters.registry import checks; checks()\n"
-        "import linters.secret_detectors as d; d.detectors()\n"
+        "from linters.rules import checks; checks()\n"
+        "import linters.security.secret_detectors as d; d.detectors()\n"
         "bad = [p for p, f, got in made if got != re.compile(p, f)]\n"
         "print(len(made), len(c._load()), len(bad))\n"
     )

@@ -2,7 +2,7 @@
 
 A generated index can put tens of thousands of paths in one paragraph (issue 14: such a
 SKILL.md took tens of seconds, each path searching its whole sentence again). The judgement
-now searches each sentence once (`linters.path_context._Before`) and finds lines, link
+now searches each sentence once (`linters.text.path_context._Before`) and finds lines, link
 spans and headings by bisection; these tests check each shortcut against the search it
 replaces, on random texts, and time a generated worst case.
 """
@@ -18,20 +18,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linters.engine import lint_skill
-from linters.links import _link_spans, _Spans
-from linters.markdown import MarkdownDoc
-from linters.path_context import (
-    _CLAUSE_CUT,
+from linters.correctness.links import _link_spans, _Spans
+from linters.text.markdown import MarkdownDoc
+from linters.text.path_context import (
     _COUNTER_EXAMPLE,
     _HEDGE_BEFORE,
     _LINK_EXAMPLE,
     _READ_VERB,
+    CLAUSE_CUT,
     Paragraph,
     _Before,
-    in_changelog,
     line_col,
-    section_title,
 )
+from linters.text.sections import in_changelog, section_title
 from skillforge.models.findings import Severity
 from skillforge.models.lint_config import LintConfig
 from tests.hypothesis_budget import examples
@@ -94,7 +93,7 @@ def test_the_clause_before_a_command_is_cut_where_it_was(text):
     para = Paragraph(MarkdownDoc(text.replace("\n", " ")), 0)
     for offset in range(len(para.text)):
         start, _end = para.sentence(offset)
-        cut = max((m.end() for m in _CLAUSE_CUT.finditer(para.text, start, offset)),
+        cut = max((m.end() for m in CLAUSE_CUT.finditer(para.text, start, offset)),
                   default=start)
         expected = bool(_COUNTER_EXAMPLE.search(para.text, cut, offset))
         assert para.counter_example(offset) == expected, (text, offset)

@@ -15,12 +15,12 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from linters.context import LintContext
-from linters.link_gates import all_resolve, link_target_starts, may_refer
-from linters.link_resolver import Resolver
-from linters.links import references
-from linters.path_refs import ANCHORS, clean_link
-from linters.markdown import MarkdownDoc
-from linters.reachability import _links_to_references, may_link_to_reference
+from linters.correctness.link_gates import all_resolve, link_target_starts, may_refer
+from linters.text.link_resolver import Resolver
+from linters.correctness.links import references
+from linters.text.path_refs import ANCHORS, clean_link
+from linters.text.markdown import MarkdownDoc
+from linters.reliability.reachability import _links_to_references, may_link_to_reference
 from skillforge.models.skill import Skill, SkillFile, classify
 from tests.hypothesis_budget import examples
 
@@ -93,8 +93,8 @@ def test_the_gates_open_for_plain_cases():
 
 
 def test_evals_rules_name_the_evals_file_as_the_models_do():
-    # linters.evals_rules keeps its own copy so the evals models load only when needed.
-    from linters import evals_rules
+    # linters.reliability.evals_rules keeps its own copy so the evals models load only when needed.
+    from linters.reliability import evals_rules
     from skillforge.models import evals
 
     assert evals_rules.EVALS_PATH == evals.EVALS_PATH

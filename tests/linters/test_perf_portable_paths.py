@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from linters.portable_paths import _HOME_PATH, _head_before_backslash, _home_paths
+from linters.correctness.portable_paths import _HOME_PATH, _head_before_backslash, _home_paths
 from tests.hypothesis_budget import examples
 
 PIECES = ["/Users/", "/home/", "/mnt/c/Users/", "C:\\Users\\", "C:\\\\Users\\\\", "D:/Users/",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from linters import catalogue, lint_skill
-from linters.registry import implemented_rules
+from linters.rules import implemented_rules
 from tests.conftest import RULE_FIXTURES
 
 LINTED = [r for r in catalogue().values() if r.phase in ("fast", "external")]

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from linters.context import LintContext
-from linters.external_linters import run_external_linters
-from linters.scripts import is_python_script, is_shell_script, python_syntax, syntax_problem
-from linters.tool_cache import cache_root, clear_memory_cache
+from linters.external.external_linters import run_external_linters
+from linters.scripts.scripts import is_python_script, is_shell_script, python_syntax, syntax_problem
+from linters.external.tool_cache import cache_root, clear_memory_cache
 from skillforge.models.lint_config import LintConfig
 from skillforge.models.findings import Severity
 from skillforge.models.skill import SkillFile, load_skill
@@ -275,7 +275,7 @@ FRESH_PROCESS = """\
 import json, sys
 sys.path.insert(0, {root!r})
 from linters.context import LintContext
-from linters.external_linters import run_external_linters
+from linters.external.external_linters import run_external_linters
 from skillforge.models.skill import load_skill
 found = run_external_linters(LintContext(load_skill({skill!r})))
 print(json.dumps(sorted(f.code for f in found)))

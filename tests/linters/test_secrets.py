@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from linters import secret_detectors
+from linters.security import secret_detectors
 from skillforge.models.findings import Severity
 from tests.linters.test_security import hits, scan
 
@@ -94,7 +94,7 @@ def test_prefixed_tokens_are_reported_whole():
         assert all(_token_body("gh", 36) not in h.message for h in found)
 
 
-# --- the plugins' regexes kept in the cache dir (linters.secret_detectors) -----------------
+# --- the plugins' regexes kept in the cache dir (linters.security.secret_detectors) ---------
 
 
 def _no_call(*_args, **_kwargs):

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from linters import lint_skill
 from linters.context import LintContext
-from linters.markdown import MarkdownDoc
-from linters.security import cached_scan, clear_cache, scan_text
+from linters.text.markdown import MarkdownDoc
+from linters.security.security import cached_scan, clear_cache, scan_text
 from skillforge.models.lint_config import LintConfig
 from skillforge.models.findings import Severity
 from skillforge.models.skill import load_skill

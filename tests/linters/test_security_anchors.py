@@ -1,4 +1,4 @@
-"""The security scanners' anchors are found in one pass per file (linters.security_context):
+"""The security scanners' anchors are found in one pass per file (linters.security.security_context):
 every place of every declared anchor, overlaps included, as a `bytes.find` loop per anchor
 would list them; a needle nobody declared is still found. A file SF507 passes over by its
 bytes alone has no URL the scan would report."""
@@ -8,11 +8,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import linters.security  # noqa: F401 - importing the scanners declares their anchors
-from linters import risky_urls
-from linters.markdown import MarkdownDoc
-from linters.anchor_index import declared
-from linters.security_context import SecurityText
+import linters.security.security  # noqa: F401 - importing the scanners declares their anchors
+from linters.security import risky_urls
+from linters.text.markdown import MarkdownDoc
+from linters.text.anchor_index import declared
+from linters.security.security_context import SecurityText
 from tests.hypothesis_budget import examples
 
 

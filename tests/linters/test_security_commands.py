@@ -11,8 +11,8 @@ import textwrap
 import time
 
 from linters import lint_skill
-from linters.markdown import MarkdownDoc
-from linters.security import scan_text, shell_grant, split_tools
+from linters.text.markdown import MarkdownDoc
+from linters.security.security import scan_text, shell_grant, split_tools
 from skillforge.models.lint_config import LintConfig
 from skillforge.models.findings import Severity
 from tests.linters.test_security import make_skill

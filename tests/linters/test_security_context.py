@@ -13,8 +13,8 @@ import textwrap
 import pytest
 
 from linters import lint_skill
-from linters.markdown import MarkdownDoc
-from linters.security import scan_text
+from linters.text.markdown import MarkdownDoc
+from linters.security.security import scan_text
 from skillforge.models.findings import Severity
 from tests.linters.test_security import make_skill
 

@@ -13,7 +13,7 @@ import sys
 import pytest
 import tiktoken
 
-from linters import tokens
+from linters.text import tokens
 
 TEXT = "Count these tokens: `scripts/run.sh --dry-run` and <|endoftext|> as plain text."
 
@@ -118,7 +118,7 @@ def test_the_copy_is_named_after_the_tiktoken_files_it_came_from(monkeypatch, tm
 
 def test_kept_counts_are_read_without_importing_tiktoken():
     code = ("import sys\n"
-            "from linters import tokens\n"
+            "from linters.text import tokens\n"
             "tokens.counts_dir()\n"
             "print('tiktoken' in sys.modules)\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from linters.judge_prompt import response_schema as rubric_schema
+from skillforge.authoring.judge.prompt import response_schema as rubric_schema
 from skillforge.agent.tools import BASH, READ_FILE, WRITE_FILE
 from skillforge.authoring.drafting import draft_schema
 from skillforge.authoring.refining import _session_case_schema, refine_schema

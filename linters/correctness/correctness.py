@@ -1,0 +1,378 @@
+"""Correctness rules (SF1xx): is this a valid skill by the Agent Skills specification?
+
+Loading problems, `name`, `description`, unknown keys and the empty body live here. The
+optional fields (`optional_fields.py`), links (`links.py`), portable paths
+(`portable_paths.py`) and code fences (`fences.py`) have modules of their own.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+
+# Importing these registers their checks: SF113-SF115, SF116, SF120, SF122-SF123.
+from linters.text.compiled_regex import rx
+from linters.context import LintContext
+from linters.correctness.optional_fields import plain, yaml_kind
+from linters.registry import check
+from skillforge.models.findings import Finding, Severity
+
+MAX_NAME = 64
+MAX_DESCRIPTION = 1024
+SPEC_KEYS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
+# Keys Claude Code documents for skills. They are not in the Agent Skills spec, so other
+# harnesses ignore them and strict validators reject the skill, but they do something real
+# in one harness: a warning, not an error.
+CLAUDE_CODE_KEYS = (
+    "argument-hint", "disable-model-invocation", "user-invocable", "model", "effort",
+    "context", "agent", "hooks", "paths", "shell", "when_to_use", "version",
+)
+RESERVED_WORDS = ("anthropic", "claude")
+
+_NAME_OK = rx(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_SLUG_DROP = rx(r"[^a-z0-9]+")
+_QUOTES = "`'\"()[],.;:"
+
+
+@check("SF101", "SF102", "SF103", "SF104", "SF105", "SF118", "SF124")
+def load_problems(ctx: LintContext) -> Iterator[Finding]:
+    """Turn what the loader could not read into findings."""
+    for issue in ctx.skill.issues:
+        if issue.kind == "no_skill_md":
+            yield ctx.finding(
+                "SF101",
+                "No SKILL.md in this folder; create SKILL.md with `name` and `description` "
+                "frontmatter (or run `skillforge new NAME`).",
+                path=None,
+            )
+        elif issue.kind == "missing":
+            yield ctx.finding(
+                "SF102",
+                "SKILL.md has no YAML frontmatter; start the file with a `---` line, then "
+                "`name:` and `description:`, then a closing `---`.",
+                line=1,
+            )
+        elif issue.kind == "not_top":
+            yield ctx.finding(
+                "SF102",
+                f"The frontmatter starts at line {issue.line}, not at the very top; move the "
+                "`---` block to line 1 (nothing, not even a blank line, may come before it).",
+                line=issue.line,
+            )
+        elif issue.kind == "unclosed":
+            yield ctx.finding(
+                "SF103",
+                "The frontmatter opened on line 1 is never closed; add a `---` line after the "
+                "last frontmatter key.",
+                line=1,
+            )
+        elif issue.kind == "invalid_yaml":
+            yield ctx.finding(
+                "SF104",
+                f"The frontmatter is not valid YAML ({issue.detail}); fix the line shown, for "
+                "example by quoting a value that contains `: ` or starts with a special character.",
+                line=issue.line,
+                column=issue.column,
+            )
+        elif issue.kind == "not_mapping":
+            yield ctx.finding(
+                "SF105",
+                f"The frontmatter is a {issue.detail} value, not a mapping; write it as "
+                "`key: value` lines (`name: my-skill`, `description: ...`).",
+                line=issue.line,
+            )
+        elif issue.kind == "not_utf8":
+            yield ctx.finding(
+                "SF118",
+                f"{issue.path} is not UTF-8 ({issue.detail}); re-save it as UTF-8.",
+                path=issue.path,
+                line=_line_of(issue.detail),
+            )
+        elif issue.kind == "bom":
+            yield ctx.finding(
+                "SF118",
+                f"{issue.path} starts with a UTF-8 byte-order mark (EF BB BF); re-save it as "
+                "UTF-8 without BOM so the frontmatter's `---` is really the first thing in the "
+                "file.",
+                path=issue.path,
+                line=1,
+            )
+        elif issue.kind == "unreadable":
+            yield ctx.finding(
+                "SF124",
+                f"{issue.path} cannot be read ({issue.detail}); fix its permissions or remove "
+                "it, since an agent cannot read it either.",
+                path=issue.path,
+            )
+
+
+_LINE_IN_DETAIL = rx(r"\bon line (\d+)")
+
+
+def _line_of(detail: str) -> int | None:
+    m = _LINE_IN_DETAIL.search(detail)
+    return int(m.group(1)) if m else None
+
+
+@check("SF103")
+def closed_with_dots(ctx: LintContext) -> Iterator[Finding]:
+    """A frontmatter closed by YAML's `...` end marker instead of `---`."""
+    fm = ctx.skill.frontmatter
+    if fm is None or fm.end_line is None:
+        return
+    lines = ctx.skill_md_text.splitlines()
+    # The loader accepts `...` (it ends a YAML document), but the spec, skills-ref and most
+    # harnesses look for a second `---` and would read the whole file as frontmatter.
+    if fm.end_line <= len(lines) and lines[fm.end_line - 1].rstrip() == "...":
+        yield ctx.finding(
+            "SF103",
+            f"The frontmatter is closed with `...` on line {fm.end_line}; close it with `---`, "
+            "the only closing line harnesses look for.",
+            line=fm.end_line,
+        )
+
+
+# --- frontmatter fields ----------------------------------------------------------------------
+
+
+def name_problems(name: str) -> list[str]:
+    """What keeps `name` from the spec's form: lowercase ASCII letters, digits, single hyphens."""
+    if _NAME_OK.fullmatch(name):
+        return []
+    problems = []
+    if any(c.isupper() for c in name):
+        problems.append("uppercase letters")
+    if any(c.isspace() for c in name):
+        problems.append("spaces")
+    if "_" in name:
+        problems.append("underscores")
+    if any(ord(c) > 127 and not c.isspace() for c in name):
+        problems.append("non-ASCII characters")
+    others = sorted(
+        {c for c in name if c.isascii() and not (c.isalnum() or c in "-_" or c.isspace())}
+    )
+    if others:
+        problems.append("the character" + ("s " if len(others) > 1 else " ") + " ".join(
+            f"`{c}`" for c in others))
+    if name.startswith("-") or name.endswith("-"):
+        problems.append("a leading or trailing hyphen")
+    if "--" in name:
+        problems.append("consecutive hyphens")
+    return problems or ["characters outside a-z, 0-9 and `-`"]
+
+
+def suggest_name(value: str) -> str:
+    """A spec-valid name close to `value` ("Ahrefs Automation" -> "ahrefs-automation")."""
+    folded = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode()
+    return _SLUG_DROP.sub("-", folded.lower()).strip("-")[:MAX_NAME].strip("-")
+
+
+def upload_severity(ctx: LintContext) -> Severity:
+    """How severe a claude.ai upload rule (SF117, SF121) is: an error only when the author
+    targets that product (`--target claude-ai`), a warning for any other harness, whose spec
+    has no such rule."""
+    return Severity.error if ctx.config.target == "claude-ai" else Severity.warning
+
+
+def _folder_name(ctx: LintContext) -> str:
+    root = ctx.skill.root
+    return root.name or root.resolve().name
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+_BRACKETS = rx(r"\S*[<>]\S*")
+_TAG = rx(r"<([^<>\s]+)>")
+_CAMEL_HUMP = rx(r"(?<=[a-z])(?=[A-Z])")
+
+
+@check("SF106", "SF108", "SF109", "SF110", "SF117", "SF121")
+def name_field(ctx: LintContext) -> Iterator[Finding]:
+    """`name`: present, spec-shaped, at most 64 characters, the folder's name, no reserved word."""
+    if not ctx.frontmatter_ok:
+        return
+    fm = ctx.skill.frontmatter
+    folder = _folder_name(ctx)
+    proposal = folder if _NAME_OK.fullmatch(folder) else suggest_name(folder) or "my-skill"
+    line = ctx.fm_line("name") or 1
+    if "name" not in fm.data:
+        yield ctx.finding(
+            "SF106",
+            f"The frontmatter has no `name`; add `name: {proposal}` (it must match the folder "
+            "name).",
+            line=1,
+        )
+        return
+    value = plain(fm.data["name"])
+    if value is None or (isinstance(value, str) and not value.strip()):
+        yield ctx.finding(
+            "SF106", f"`name` is empty; set it to `{proposal}`, the folder's name.", line=line
+        )
+        return
+    if not isinstance(value, str):
+        yield ctx.finding(
+            "SF108",
+            f"`name` is {yaml_kind(value)} in YAML, not a string; write it as lowercase letters, "
+            f"digits and hyphens, quoted if it is all digits (`name: \"{value}\"`).",
+            line=line,
+        )
+        return
+    problems = name_problems(value)
+    if problems:
+        fixed = suggest_name(value)
+        hint = f", for example `{fixed}`" if fixed else ""
+        yield ctx.finding(
+            "SF108",
+            f"`name` \"{value}\" has {_join(problems)}; use only lowercase letters, digits and "
+            f"single hyphens{hint}.",
+            line=line,
+        )
+    if len(value) > MAX_NAME:
+        yield ctx.finding(
+            "SF109",
+            f"`name` is {len(value)} characters long; shorten it to at most {MAX_NAME} and rename "
+            "the folder to match.",
+            line=line,
+        )
+    if unicodedata.normalize("NFC", value) != unicodedata.normalize("NFC", folder):
+        yield ctx.finding(
+            "SF110",
+            f"`name` is `{value}` but the folder is `{folder}`; rename one so they match, since "
+            "harnesses install and look up a skill by its folder name.",
+            line=line,
+        )
+    if "<" in value or ">" in value:
+        yield ctx.finding(
+            "SF117",
+            f"`name` \"{value}\" contains `<` or `>`; remove them, since claude.ai's skill upload "
+            "rejects angle brackets in frontmatter as XML.",
+            line=line,
+            severity=upload_severity(ctx),
+        )
+    lowered = value.lower()
+    for word in RESERVED_WORDS:
+        if word in lowered:
+            rest = suggest_name(lowered.replace(word, "-"))
+            hint = f" (for example `{rest}`)" if rest else ""
+            yield ctx.finding(
+                "SF121",
+                f"`name` \"{value}\" contains the reserved word `{word}`, which claude.ai's skill "
+                f"upload rejects; choose a name without it{hint}.",
+                line=line,
+                severity=upload_severity(ctx),
+            )
+
+
+@check("SF107", "SF111", "SF117")
+def description_field(ctx: LintContext) -> Iterator[Finding]:
+    """`description`: present, text, at most 1024 characters, no angle brackets."""
+    if not ctx.frontmatter_ok:
+        return
+    fm = ctx.skill.frontmatter
+    line = ctx.fm_line("description") or 1
+    hint = ("one sentence on what the skill does and one on when to use it, since it is all an "
+            "agent reads before choosing the skill")
+    if "description" not in fm.data:
+        yield ctx.finding("SF107", f"The frontmatter has no `description`; add {hint}.", line=1)
+        return
+    value = plain(fm.data["description"])
+    if value is None or (isinstance(value, str) and not value.strip()):
+        yield ctx.finding("SF107", f"`description` is empty; write {hint}.", line=line)
+        return
+    if not isinstance(value, str):
+        yield ctx.finding(
+            "SF107",
+            f"`description` is {yaml_kind(value)} in YAML, not text; write it as a string (quote "
+            "it, or use a `>` folded block for several lines).",
+            line=line,
+        )
+        return
+    if len(value) > MAX_DESCRIPTION:
+        yield ctx.finding(
+            "SF111",
+            f"`description` is {len(value):,} characters long; cut it to at most "
+            f"{MAX_DESCRIPTION} (what the skill does and when to use it) and move the details "
+            "into the body.",
+            line=line,
+        )
+    # (Only a text with a bracket is searched: `\S*` makes the regex retry every word.)
+    brackets = _BRACKETS.search(value) if "<" in value or ">" in value else None
+    if brackets:
+        tag = _TAG.search(value)
+        if tag:
+            word = tag.group(1)
+            instead = f"`{word}`, or `{word.upper().replace('-', '_')}` for a placeholder"
+        else:
+            instead = 'words such as "less than"'
+        shown = brackets.group(0).strip(_QUOTES)[:40]
+        yield ctx.finding(
+            "SF117",
+            f"`description` contains `{shown}`; remove `<` and `>` (write {instead}), since "
+            "claude.ai's skill upload rejects angle brackets in frontmatter as XML.",
+            line=line,
+            severity=upload_severity(ctx),
+        )
+
+
+def _key_hint(key: str) -> str | None:
+    """The allowed or known key that `key` is probably a misspelling of."""
+    norm = _CAMEL_HUMP.sub("-", key).lower().replace("_", "-").replace(" ", "-")
+    for known in (*SPEC_KEYS, *CLAUDE_CODE_KEYS):
+        if norm == known.replace("_", "-") and key != known:
+            return known
+    return None
+
+
+@check("SF112")
+def unknown_keys(ctx: LintContext) -> Iterator[Finding]:
+    """Frontmatter keys outside the spec; Claude Code's own keys are a warning, others an error."""
+    if not ctx.frontmatter_ok:
+        return
+    for key in ctx.skill.frontmatter.data:
+        k = str(key)
+        if k in SPEC_KEYS:
+            continue
+        line = ctx.fm_line(k)
+        if k in CLAUDE_CODE_KEYS:
+            where = ("move it under `metadata:` as a string" if k == "version"
+                     else "keep it only if the skill is meant for Claude Code")
+            yield ctx.finding(
+                "SF112",
+                f"`{k}` is not in the Agent Skills spec: Claude Code reads it, but other "
+                f"harnesses ignore it and strict validators reject the skill, so {where}.",
+                line=line,
+                severity=Severity.warning,
+            )
+            continue
+        hint = _key_hint(k)
+        fix = (f"rename it to `{hint}`." if hint else
+               "record it under `metadata:` as a string value or delete it.")
+        yield ctx.finding(
+            "SF112",
+            f"Unknown frontmatter key `{k}`: the spec allows only {', '.join(SPEC_KEYS)}; {fix}",
+            line=line,
+        )
+
+
+# --- body ------------------------------------------------------------------------------------
+
+_COMMENT = rx(r"<!--.*?(?:-->|$)", re.DOTALL)
+
+
+@check("SF119")
+def empty_body(ctx: LintContext) -> Iterator[Finding]:
+    """SKILL.md has frontmatter and nothing after it."""
+    fm = ctx.skill.frontmatter
+    if fm is None or fm.end_line is None:
+        return
+    if not _COMMENT.sub("", ctx.skill.body).strip():
+        yield ctx.finding(
+            "SF119",
+            "SKILL.md has no body after the frontmatter; add the instructions the agent follows "
+            "once it picks the skill (a title, the steps, an example).",
+            line=fm.end_line,
+        )
+
+

@@ -1,0 +1,333 @@
+"""Links and referenced paths (SF116): do the files a skill points to exist?
+
+What counts as a reference, in SKILL.md's body and the skill's other Markdown files:
+- Markdown links, images and reference definitions (outside code), resolved relative to the
+  file that holds them, as a Markdown renderer would;
+- inline code or prose that is clearly a path into the skill: a conventional folder
+  (`scripts/`, `references/`, `assets/`, ...) or `./` followed by a file name with an
+  extension. Agents resolve those from the skill root, so either base is accepted.
+Fenced code is left to the command rules (SF301): a path in a shell block is a command.
+
+A path that does not resolve is reported only when the text presents it as a file of the
+skill to read or run (`linters.text.path_context`): not an example of a path or link format, a
+file the agent is told to write, the user's project file (`./package.json`), a file a clause
+says was removed, an index entry "(coming soon)", or a footnote. No heading switches the rule
+off: a changelog's list items record what files were, so a broken path in one is a warning
+rather than an error, and every other line (a title such as "# Database migrations"
+included) is checked like the rest.
+
+How a reference is read off the text is `linters.text.path_refs`; the text gates that spare
+parsing a file with nothing to report are `linters.correctness.link_gates`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import posixpath
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from linters.text.compiled_regex import rx
+from linters.context import LintContext
+from linters.correctness.link_gates import all_resolve, may_refer
+from linters.text.link_resolver import Resolver, on_disk
+from linters.text.markdown import MarkdownDoc
+from linters.text.path_context import (
+    Paragraph,
+    cwd_relative,
+    project_file,
+)
+from linters.text.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
+from linters.text.placement import copied_document, reference_only_file
+from linters.registry import check
+from linters.text.sections import changelog_entry
+from skillforge.models.findings import Finding, Severity
+from skillforge.models.skill import Skill, SkillFile
+
+OUTPUT_SAMPLE_DIRS = ("examples", "example", "samples", "sample")
+# A file that is a changelog by its name (not by its title): its list items are entries.
+_CHANGELOG_NAMES = ("CHANGELOG", "CHANGES", "HISTORY", "RELEASE_NOTES", "RELEASE-NOTES",
+                    "RELEASES")
+
+# Links, reference definitions and autolinks: a path inside them is the link's business.
+_MD_LINK = rx(
+    r"!?\[[^\]\n]*\]\([^)\n]*\)|^ {0,3}\[[^\]\n]+\]:[^\n]*|<[a-z]+://[^>\n]*>", re.MULTILINE
+)
+_URL = rx(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
+
+
+# --- finding references --------------------------------------------------------------------
+
+
+def references(doc: MarkdownDoc, path: str,
+               paragraphs: dict[int, Paragraph] | None = None) -> Iterator[PathRef]:
+    """Every link and every path mention in one Markdown document (whether the text presents
+    a mention as a file of the skill is judged later, and only if it does not resolve).
+    `paragraphs`: the document's paragraphs read so far, by line index (filled in)."""
+    for link in doc.links:
+        if link.text.startswith("^"):
+            continue  # a footnote (`[^t]: The package ships ...`), not a link
+        cleaned = clean_link(link.target)
+        if cleaned is not None:
+            yield PathRef(path, link.line, link.column, link.target, cleaned[0], True, cleaned[1])
+    text = doc.text
+    if paragraphs is None:
+        paragraphs = {}
+    done: set[tuple[int, int]] = set()
+    link_spans: dict[int, _Spans] = {}
+    idx = pos = 0
+    # Paths are rare: find their anchors first and parse only the paragraphs around them.
+    for start in anchor_offsets(text):
+        idx += text.count("\n", pos, start)
+        pos = start
+        if idx >= len(doc.lines) or doc.is_code(idx + doc.first_line):
+            continue
+        para = _paragraph(doc, idx, paragraphs)
+        offset = para.offsets[idx - para.first] + start - (text.rfind("\n", 0, start) + 1)
+        span = para.span_at(offset)
+        if span is not None:
+            if (para.first, span[0]) in done:
+                continue
+            done.add((para.first, span[0]))
+            body = " ".join(span[2].split())
+            if " " not in body:
+                cleaned = mention(body)
+                if cleaned is not None:
+                    line_idx, col, _line = para.where(span[0])
+                    no = line_idx + doc.first_line
+                    yield PathRef(path, no, col, body, cleaned[0], False, cleaned[1],
+                                  para, span[0])
+            continue
+        m = PROSE_PATH.match(para.text, offset)
+        if m is None or (para.first, m.end()) in done:
+            continue
+        done.add((para.first, m.end()))
+        line_idx, col, line = para.where(m.start())
+        spans = link_spans.get(line_idx)
+        if spans is None:
+            spans = link_spans[line_idx] = _Spans(_link_spans(line))
+        if col - 1 in spans:
+            continue
+        yield PathRef(path, line_idx + doc.first_line, col, m.group(1), m.group(1), False,
+                      False, para, m.start())
+
+
+def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
+                            paragraphs: dict[int, Paragraph] | None = None) -> bool:
+    """The text around a path that does not resolve presents it as a file of the skill to
+    read or run: not an example, an output, the user's file, a removed file or a planned
+    entry.
+    `paragraphs`: as for `references`, so that many links in one paragraph read it once."""
+    para, offset = ref.para, ref.offset
+    if para is None:  # a link: its paragraph is read only now
+        idx = ref.line - doc.first_line
+        if not 0 <= idx < len(doc.lines) or doc.is_code(ref.line):
+            return True  # a reference definition the paragraph reader cannot place
+        para = _paragraph(doc, idx, {} if paragraphs is None else paragraphs)
+        offset = para.offset_of(idx, ref.column or 1)
+        if para.link_example(offset):
+            return False
+    elif para.hedged(offset):
+        return False
+    if para.removed(offset) or placeholder_path(ref.path):
+        return False
+    if named_sibling_has(skill, ref.path, para.text):
+        return False
+    start, end = para.sentence(offset)
+    if _REPO_OWNED.search(para.text, start, end):
+        return False
+    if not ref.link and cwd_relative(ref.path, skill.exists(_top(ref.path))):
+        if project_file(ref.path):
+            return False
+        rest = para.text[offset:]
+        ticks = len(rest) - len(rest.lstrip("`"))
+        return para.sends_to_read(offset, offset + ticks + len(ref.raw))
+    return True
+
+
+# A file name nobody ships: `references/X.md`, `xxx.md`, `example.py` in a sentence
+# showing the shape of a pointer.
+_PLACEHOLDER_STEM = rx(
+    r"^(?:x+|foo|bar|baz|file[-_]?name|some[-_]?file|something|whatever"
+    r"|placeholder|example|sample)$",
+    re.IGNORECASE,
+)
+
+
+# The sentence gives the path to the repository the skill lives in, not to the skill:
+# "The commands are the repository's own: its check runner, `scripts/validate_repo.py`",
+# "skipped in a repository where `scripts/validate_repo.py` is detected".
+_REPO_OWNED = rx(
+    r"\b(?:repository|repo|project|codebase)['’]s\s+own\b"
+    r"|\bin\s+(?:a|the|any|your)\s+(?:repository|repo|project|codebase)\s+(?:where|that\s+has)\b",
+    re.IGNORECASE,
+)
+
+
+def placeholder_path(path: str) -> bool:
+    stem = posixpath.basename(path).split(".", 1)[0]
+    return bool(_PLACEHOLDER_STEM.match(stem))
+
+
+def named_sibling_has(skill: Skill, path: str, text: str) -> bool:
+    """`path` is a file of a sibling skill the same paragraph names ("`doc-audit`
+    (`references/checks.md`)", "In ima-copilot, this became `scripts/install.sh`"): the
+    text speaks of that skill's file, which exists, not of this skill's."""
+    if ".." in path.split("/"):
+        return False
+    low = text.lower()
+    for sibling in sibling_skills(skill.root):
+        name = sibling.name.lower()
+        if name in low and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", low) \
+                and on_disk(sibling, path.removeprefix("./")):
+            return True
+    return False
+
+
+def sibling_skills(root: Path) -> tuple[Path, ...]:
+    """Skill folders beside `root` (same parent), and those of sibling plugins
+    (`plugins/*/skills/*` of a marketplace). Kept while the parent folder's mtime stands (a
+    skill of 300 pages may have 1,000 broken links; an editor session adds siblings)."""
+    try:
+        parent = root.resolve().parent
+        stamp = parent.stat().st_mtime_ns
+    except OSError:
+        return ()
+    held = _SIBLINGS.get(parent)
+    if held is None or held[0] != stamp:
+        held = _SIBLINGS[parent] = (stamp, _list_siblings(parent))
+        if len(_SIBLINGS) > 64:
+            _SIBLINGS.pop(next(iter(_SIBLINGS)))
+    return tuple(s for s in held[1] if s != root.resolve())
+
+
+_SIBLINGS: dict[Path, tuple[int, tuple[Path, ...]]] = {}
+
+
+def _list_siblings(parent: Path) -> tuple[Path, ...]:
+    try:
+        candidates = list(parent.iterdir())
+        if parent.name == "skills" and parent.parent.parent.name == "plugins":
+            candidates += [s for p in parent.parent.parent.iterdir() if p != parent.parent
+                           for s in (p / "skills").glob("*")]
+        return tuple(sorted(c for c in candidates if c.is_dir() and (c / "SKILL.md").is_file()))
+    except OSError:
+        return ()
+
+
+def _top(path: str) -> str:
+    while path.startswith("./"):
+        path = path[2:]
+    return path.split("/", 1)[0]
+
+
+def _paragraph(doc: MarkdownDoc, idx: int, paragraphs: dict[int, Paragraph]) -> Paragraph:
+    """The paragraph holding line `idx`, read once for all its lines."""
+    para = paragraphs.get(idx)
+    if para is None:
+        para = Paragraph(doc, idx)
+        for i in range(para.first, para.last + 1):
+            paragraphs[i] = para
+    return para
+
+
+def _link_spans(line: str) -> list[tuple[int, int]]:
+    """Where a line's links, reference definitions, autolinks and URLs are."""
+    return [m.span() for rx in (_MD_LINK, _URL) for m in rx.finditer(line)]
+
+
+class _Spans:
+    """Possibly overlapping [start, end) spans, asked whether they hold an offset in
+    O(log n): a line of a generated index may hold thousands of links."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        spans.sort()
+        self._starts = [a for a, _b in spans]
+        self._reach: list[int] = []  # the furthest end among spans[: i + 1]
+        reach = -1
+        for _a, b in spans:
+            reach = max(reach, b)
+            self._reach.append(reach)
+
+    def __contains__(self, offset: int) -> bool:
+        i = bisect.bisect_right(self._starts, offset) - 1
+        return i >= 0 and self._reach[i] > offset
+
+
+@check("SF116")
+def broken_references(ctx: LintContext) -> Iterator[Finding]:
+    """Links and path mentions in Markdown that point at files the skill does not have."""
+    resolver = Resolver(ctx.skill)
+    seen: set[tuple[str, int, str]] = set()
+    for f in ctx.markdown_files():
+        # Templates and sample outputs hold links for the document the agent will write,
+        # relative to wherever that ends up, not to the skill.
+        if f.kind == "asset" or f.top in OUTPUT_SAMPLE_DIRS:
+            continue
+        index = ctx.anchors(f)
+        if not may_refer(f.text or "", index):
+            continue  # no link and no path: not worth parsing
+        if all_resolve(f.text or "", f.path, resolver, index):
+            continue  # every path it may name is there: nothing to report
+        doc = ctx.doc(f.path)
+        if doc is None:
+            continue
+        paragraphs: dict[int, Paragraph] = {}
+        for ref in references(doc, f.path, paragraphs):
+            if "\\" in ref.path:
+                ref = ref._replace(path=ref.path.replace("\\", "/"))
+            key = (ref.file, ref.line, ref.path)
+            if key in seen or resolver.exists(ref):
+                continue
+            if not presented_as_skill_file(doc, ref, ctx.skill, paragraphs):
+                continue
+            seen.add(key)
+            yield _broken(ctx, resolver, ref, _entry(doc, f, ref.line))
+
+
+def _entry(doc: MarkdownDoc, f: SkillFile, line: int) -> bool:
+    """The line is a changelog entry: a list item of a changelog section, or of a file named
+    as a changelog."""
+    if f.path.rsplit("/", 1)[-1].rsplit(".", 1)[0].upper() in _CHANGELOG_NAMES:
+        return changelog_entry(doc, line, whole_file=True)
+    return changelog_entry(doc, line)
+
+
+def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool) -> Finding:
+    what = "links to" if ref.link else "mentions"
+    # A template, an example, vendored text or a test fixture holds links for another place
+    # (linters.placement): worth a look, not a broken instruction.
+    aside = reference_only_file(ref.file)
+    f = ctx.skill.file(ref.file)
+    if aside is None and ref.file != "SKILL.md" and f is not None and f.text \
+            and copied_document(f.text):
+        aside = "a copy of a third-party document (credited at its top)"
+    guess = resolver.suggestion(ref)
+    base = posixpath.dirname(ref.file)
+    if guess is not None:
+        shown = posixpath.relpath(guess, base) if ref.link and base else guess
+        fix = f"point it at `{shown}` (the file with that name)"
+    else:
+        fix = "add the file or fix the path"
+    note = f" (A warning only: the file is {aside}.)" if aside else ""
+    if ref.link and base and guess is not None and guess == posixpath.normpath(ref.path):
+        # Written from the skill's root, as the Agent Skills spec words file references and
+        # as an agent resolves them: it works for the agent, not in a Markdown viewer.
+        return ctx.finding(
+            "SF116",
+            f"{ref.file} links to `{ref.raw}`, which exists from the skill's root but not from "
+            f"{base}/, where a Markdown viewer looks; {fix} so both find it.{note}",
+            path=ref.file, line=ref.line, column=ref.column, severity=Severity.warning)
+    return ctx.finding(
+        "SF116",
+        f"{ref.file} {what} `{ref.raw}`, which does not exist in the skill; {fix}, since an "
+        f"agent that follows it finds nothing.{note}",
+        path=ref.file,
+        line=ref.line,
+        column=ref.column,
+        # A changelog entry names what a file was: worth fixing, not a broken instruction.
+        severity=Severity.warning if entry or aside else None,
+    )
+
+

@@ -1,0 +1,149 @@
+"""Is a command in SKILL.md one the skill tells the agent to run with its own scripts? (SF301)
+
+A command naming a script the skill lacks is a broken instruction only when the text
+presents it as one. Issue 36 found it wrong 2 times in 3 on skills nobody here had read, for
+two reasons besides folder variables (`command_dirs`):
+
+- it is shown as a thing not to do: a block after "Do not run this on production:" or
+  "Bad:", a line after a `# Wrong` comment in its block, a command after "NEVER:", the
+  commands of a "Don'ts" or "Common mistakes" section;
+- it runs in the user's project, which is the agent's working folder: "run the project's
+  tests with `./scripts/test.sh`", a block after "From the repository root:", a section
+  "Run the project's checks".
+
+Inline code shown as an example ("e.g. `./scripts/x.sh`") is `Paragraph.counter_example`'s
+business. These readings run only for a script that is missing, so their cost is paid where
+a finding is at stake.
+"""
+
+from __future__ import annotations
+
+import re
+
+from linters.reliability.commands import Command
+from linters.text.compiled_regex import rx
+from linters.text.markdown import MarkdownDoc
+from linters.text.path_context import CLAUSE_CUT, Paragraph
+from linters.text.sections import section_title
+
+# In the last clause of a block's lead-in ("Do not run this on production:", "❌ Avoid:");
+# only the last clause, so "If it fails, don't retry by hand; run:" still leads to a command.
+_NEGATION = rx(
+    r"\b(?:never|don['’]?t|do\s+not|must\s+not|should\s+not|shouldn['’]t|avoid|bad|wrong"
+    r"|incorrect|anti-?pattern)\b|[✗❌🚫]",
+    re.IGNORECASE,
+)
+_LAST_CLAUSE = rx(r"[.;!?,](?:\s|$)")
+# A comment opening with a negation (`# Wrong: deletes the logs`, `# never allow:`), not
+# one that merely holds the word (`# don't forget to rotate first`).
+_NEGATION_COMMENT = rx(
+    r"^#+\s*(?:[✗❌🚫]|(?:never|don['’]?t|do\s+not|avoid|bad|wrong|incorrect)\b"
+    r"(?!\s+forget))",
+    re.IGNORECASE,
+)
+# Inline code after a bare label: "NEVER: `./scripts/wipe.sh`", "❌ Bad - `...`".
+_NEGATION_LABEL = rx(
+    r"^\W*(?:never|don['’]?t|do\s+not|avoid|bad|wrong|incorrect|[✗❌🚫])\W*$",
+    re.IGNORECASE,
+)
+# A section of things not to do.
+_NOT_TO_DO_HEADING = rx(
+    r"^\W*(?:(?:common\s+)?(?:mistakes|pitfalls)\b|don['’]?ts\b|what\s+not\s+to\s+do"
+    r"|anti-?patterns?\b|never\b|avoid\b|forbidden\b|prohibited\b|bad\s+(?:examples?|practices?)\b)",
+    re.IGNORECASE,
+)
+# Words that say a path belongs to the user's project: "the project's tests", "in the user's
+# repository", "from the repo root", "your codebase". Not "the project" alone nor "the
+# project's dependencies": a skill's `scripts/audit_deps.py` that reads "the project's
+# dependencies" is the skill's own.
+_PROJECT_OWNED = rx(
+    r"\b(?:project|repo|repository|codebase|app|application)['’]s\s+(?:own\s+)?"
+    r"(?:tests?|test\s+suite|scripts?|build|checks?|lint\w*|ci|tooling|tools|commands?"
+    r"|makefile|tasks?|setup|hooks?)\b"
+    r"|\b(?:in|inside|within|from|at)\s+(?:the\s+user['’]s\s+|your\s+|their\s+|the\s+)"
+    r"(?:own\s+)?(?:project|repo|repository|codebase|workspace|monorepo)\b"
+    r"|\b(?:project|repo|repository)\s+root\b"
+    r"|\b(?:user['’]s|your)\s+(?:own\s+)?(?:project|repo|repository|codebase)\b",
+    re.IGNORECASE,
+)
+# ...unless the same words say the script is the skill's ("with the bundled script").
+_SKILL_OWNED = rx(
+    r"\b(?:bundled|(?:this|the)\s+skill['’]s|skill['’]s\s+own|ships?\s+with)\b", re.IGNORECASE
+)
+# In a section of things not to do, what offers the right way instead: "Don't call `bl`
+# directly - always `./scripts/bl`", "Instead, run:".
+_RIGHT_WAY = rx(r"\b(?:always|instead|prefer|correct|right)\b", re.IGNORECASE)
+_LEAD_IN_REACH = 3  # prose lines before a fence read as its lead-in
+
+
+def not_the_skills_run(doc: MarkdownDoc, cmd: Command) -> bool:
+    """The text shows `cmd` as a thing not to do, or as a run in the user's project."""
+    title = section_title(doc, cmd.line)
+    if title and _project_owned(title):
+        return True
+    not_to_do = bool(title and _NOT_TO_DO_HEADING.search(title))
+    if cmd.inline:
+        return _inline(doc, cmd, not_to_do)
+    if _comment_says(doc, cmd):
+        return True
+    lead_in = _lead_in(doc, cmd.block)
+    if not_to_do:
+        sentence = _last_sentence(lead_in)
+        return not _RIGHT_WAY.search(sentence) or bool(_NEGATION.search(_last_clause(lead_in)))
+    return bool(_NEGATION.search(_last_clause(lead_in)) or _project_owned(_last_sentence(lead_in)))
+
+
+def _inline(doc: MarkdownDoc, cmd: Command, not_to_do: bool) -> bool:
+    idx = cmd.line - doc.first_line
+    if not 0 <= idx < len(doc.lines):
+        return False
+    para = Paragraph(doc, idx)
+    offset = para.offset_of(idx, cmd.column)
+    start, end = para.sentence(offset)
+    before = para.text[start:offset]
+    if not_to_do:
+        clause = CLAUSE_CUT.split(before)[-1]
+        return not _RIGHT_WAY.search(clause) or bool(_NEGATION.search(clause))
+    return bool(_project_owned(para.text[start:end]) or _NEGATION_LABEL.match(before))
+
+
+def _comment_says(doc: MarkdownDoc, cmd: Command) -> bool:
+    """The nearest comment above the command in its block, with no blank line between,
+    says not to run it or that it runs in the user's project."""
+    first = doc.first_line
+    for no in range(cmd.line - 1, cmd.block, -1):
+        line = doc.lines[no - first].strip() if 0 <= no - first < len(doc.lines) else ""
+        if not line:
+            return False
+        if line.startswith("#") and not line.startswith("#!"):
+            return bool(_NEGATION_COMMENT.match(line) or _project_owned(line))
+    return False
+
+
+def _lead_in(doc: MarkdownDoc, fence_line: int) -> str:
+    """The prose right before a block ("Do not run this:", "From the repository root:"), up
+    to a blank line, a heading or code ("" if none)."""
+    first = doc.first_line
+    i = fence_line - first - 1
+    while i >= 0 and not doc.lines[i].strip():
+        i -= 1
+    lines: list[str] = []
+    while i >= 0 and len(lines) < _LEAD_IN_REACH:
+        line = doc.lines[i].strip()
+        if not line or doc.is_code(i + first) or line.startswith("#"):
+            break
+        lines.append(line)
+        i -= 1
+    return " ".join(reversed(lines))
+
+
+def _last_sentence(text: str) -> str:
+    return re.split(r"[.!?](?:\s|$)", text.rstrip(".!? "))[-1]
+
+
+def _last_clause(text: str) -> str:
+    return _LAST_CLAUSE.split(text.rstrip(".,;!? "))[-1]
+
+
+def _project_owned(text: str) -> bool:
+    return bool(_PROJECT_OWNED.search(text)) and not _SKILL_OWNED.search(text)

@@ -1,0 +1,159 @@
+"""Scripts SKILL.md runs (SF301, SF305): they must exist, and those run as `./x` must be
+executable with a shebang line.
+
+Where a command runs is followed through its code block (`command_dirs`): after
+`cd ~/work/proj` a relative path is the user's, and `$SKILL_DIR/run.sh` is read through a
+`SKILL_DIR=...` of this block or an earlier one. Once a block has cloned a repository and
+entered it (`git clone .../LLaVA && cd LLaVA`), the later blocks run in that checkout too. A missing script is not reported when inline
+code shows it as an example or counter-example ("never include ..., e.g.
+`./scripts/deploy.sh`"), when the text shows the command as a thing not to do or as a run in
+the user's project (`command_context`), nor when a skill nested in another runs the
+enclosing skill's scripts, nor when the command itself expects the script may be absent
+(`scripts/x.sh pending || echo "no tasks"`, `[ -f scripts/x.sh ] && ...`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import PurePosixPath
+
+from linters.text.compiled_regex import rx
+from linters.reliability.command_context import not_the_skills_run
+from linters.reliability.command_dirs import BlockShell
+from linters.reliability.commands import Command, commands, segment_run, segments, words
+from linters.context import LintContext
+from linters.text.link_resolver import enclosing_roots, on_disk
+from linters.text.path_context import Paragraph
+from linters.registry import check
+from skillforge.models.findings import Finding
+from skillforge.models.skill import SCRIPT_SUFFIXES
+
+_EXEC_PATH = rx(r"^[\w{}$~./@+-]*/[\w.@+-]*\w$")
+
+
+def _cloned(ws: list[str]) -> str | None:
+    """The folder `git clone URL [DIR]` makes, or None for another command."""
+    if ws[:2] != ["git", "clone"]:
+        return None
+    args = [w for w in ws[2:] if not w.startswith("-")]
+    if not args:
+        return None
+    if len(args) > 1:
+        return args[1].rstrip("/")
+    name = args[0].rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+    return name[:-4] if name.endswith(".git") else name
+
+
+def _runs(ctx: LintContext) -> Iterator[tuple[Command, str, bool]]:
+    """(command, skill-relative script path, direct) for SKILL.md's script runs."""
+    variables: dict[str, str | None] = {}  # folder variables, shared by the blocks
+    shell = BlockShell(ctx.skill, variables)
+    block: int | None = None
+    clones: set[str] = set()
+    # After `git clone https://github.com/x/LLaVA && cd LLaVA` the agent works in the
+    # checkout: later blocks' `bash scripts/train.sh` are the project's, not the skill's.
+    in_checkout = False
+    for cmd in commands(ctx):
+        if cmd.inline or cmd.block != block:
+            # A new shell: a new block, or one inline command (the variables stay).
+            shell = BlockShell(ctx.skill, variables)
+            block = None if cmd.inline else cmd.block
+            if in_checkout:
+                shell.cwd = None
+        shell.assign_line(cmd.text)
+        for seg in segments(cmd.text):
+            ws = words(seg)
+            name = _cloned(ws)
+            if name:
+                clones.add(name)
+            if ws[:1] == ["cd"] and len(ws) > 1 and ws[1].strip("\"'").split("/")[0] in clones:
+                in_checkout = True
+            if shell.step(seg, ws) or "/" not in seg and shell.cwd in ("", None):
+                continue
+            run = segment_run(ws)
+            if run is not None:
+                if run.direct:
+                    suffix = PurePosixPath(run.path).suffix.lower()
+                    if not _EXEC_PATH.match(run.path) or suffix not in SCRIPT_SUFFIXES:
+                        continue  # `(scripts/, references/)` in prose, `docs/guide.md`
+                    # A lone path in a bare fence or inline code is a mention, not a run.
+                    lone = cmd.text.strip() == run.path
+                    if lone and not cmd.fenced_shell and run.path[:1] not in "./{$":
+                        continue
+                rel, _known = shell.script(run.path)
+                if rel is not None:
+                    yield cmd, rel, run.direct
+
+
+def _missing(ctx: LintContext, rel: str) -> bool:
+    if ctx.skill.exists(rel):
+        return False
+    # A skill nested in another (spark-video/references/spark-video-cast/) runs from the
+    # enclosing skill's folder, as SF116 accepts its links there.
+    outer = ctx.memo(("enclosing_roots",), lambda: enclosing_roots(ctx.skill.root))
+    return not any(on_disk(root, rel) for root in outer)
+
+
+def _not_an_instruction(ctx: LintContext, cmd: Command) -> bool:
+    """The text shows the command as an example, a thing not to do or a run in the user's
+    project, not as the skill's instruction to run its script."""
+    doc = ctx.doc(cmd.path)
+    if doc is None:
+        return False
+    if cmd.inline:
+        idx = cmd.line - doc.first_line
+        if not 0 <= idx < len(doc.lines):
+            return False
+        para = Paragraph(doc, idx)
+        if para.counter_example(para.offset_of(idx, cmd.column)):
+            return True
+    return not_the_skills_run(doc, cmd)
+
+
+# A run that expects the script may be absent: `scripts/x.sh pending || echo "none"`,
+# `[ -f scripts/x.sh ] && bash scripts/x.sh`.
+_GUARDED = rx(r"\|\|\s*(?:echo|true|:|printf)\b|\[\[?\s+-[fex]\s")
+
+_INTERPRETER = {".py": "python3", ".js": "node", ".mjs": "node", ".cjs": "node", ".rb": "ruby"}
+
+
+@check("SF301", "SF305")
+def script_commands(ctx: LintContext) -> Iterator[Finding]:
+    """Scripts SKILL.md runs must exist, and those run as `./x` must be executable."""
+    seen: set[tuple[str, bool]] = set()
+    for cmd, rel, direct in _runs(ctx):
+        line, text = cmd.line, cmd.text
+        # Once per script for SF301; a direct run is checked for SF305 even when the same
+        # script was run with an interpreter first.
+        if (rel, direct) in seen:
+            continue
+        first = (rel, not direct) not in seen
+        seen.add((rel, direct))
+        f = ctx.skill.file(rel)
+        if f is None and _missing(ctx, rel):
+            if not first or _not_an_instruction(ctx, cmd) or _GUARDED.search(text):
+                continue
+            shown = text if len(text) <= 80 else text[:77] + "..."
+            yield ctx.finding(
+                "SF301",
+                f"`{shown}` runs {rel}, which is not in the skill; add the script or correct "
+                "the path (paths are relative to the skill folder).",
+                line=line,
+            )
+            continue
+        if not direct or f is None or not f.present or f.is_dir:
+            continue
+        interpreter = _INTERPRETER.get(f.suffix, "bash")
+        fixes = []
+        if not f.executable:
+            fixes.append(f"run `chmod +x {rel}` (git keeps the bit)")
+        if f.text is not None and not f.text.startswith("#!"):
+            fixes.append(f"add a first line such as `#!/usr/bin/env {interpreter}`")
+        if fixes:
+            yield ctx.finding(
+                "SF305",
+                f"SKILL.md runs {rel} directly, so it needs a shebang line and the run bit; "
+                f"{' and '.join(fixes)}, or put the interpreter in front (`{interpreter} {rel}`).",
+                path=rel,
+                line=1,
+            )

@@ -1,0 +1,195 @@
+"""Scripts rules (SF6xx): will the code a skill ships run when the agent calls it?
+
+Here: which files are Python or shell scripts (by shebang, else by suffix) and SF601, which
+parses Python scripts in process (fast phase). Every script of the skill counts, not only
+those under `scripts/` (issue 36: `assets/install.sh` and `examples/setup` went unchecked),
+except evaluation assets, which are never shown to the agent, templates the agent fills in
+(`{{ name }} = 1`) and hidden or virtual-environment folders. SF602 (ruff) and SF603
+(shellcheck) run the real tools as processes in the "external" phase
+(`linters.external.external_linters`). SF604 (`--help` smoke run) belongs to the trials and is only
+catalogued.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import sys
+import threading
+import warnings
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from linters.text.compiled_regex import rx
+from linters.context import LintContext
+from linters.registry import check
+from skillforge.models.findings import Finding
+from skillforge.models.skill import Skill, SkillFile
+
+PYTHON_VERSION = f"{sys.version_info.major}.{sys.version_info.minor}"
+# Shells shellcheck understands; a zsh or fish script would only get SC1071 "not supported".
+SHELLS = frozenset({"sh", "bash", "dash", "ksh", "ash", "busybox"})
+_PY_SHEBANG = rx(r"python|\buv\s+run\b")
+# Jinja, Handlebars, ERB: a file the agent fills in before it is code.
+_TEMPLATE = rx(r"\{\{|\{%|<%")
+_NOT_SCRIPT_KINDS = frozenset({"skill_md", "doc", "eval"})
+_VENV_DIRS = frozenset({"venv", "site-packages"})
+
+
+# --- which files are scripts of which language -------------------------------------------
+
+
+def shebang_interpreter(text: str) -> tuple[str, str] | None:
+    """(interpreter name, whole shebang line) of a `#!` first line, looking through `env`."""
+    if not text.startswith("#!"):
+        return None
+    line = text[2:].split("\n", 1)[0].strip()
+    words = line.split()
+    if not words:
+        return None
+    name = PurePosixPath(words[0]).name
+    if name == "env":
+        # `#!/usr/bin/env -S bash -e`, `#!/usr/bin/env VAR=1 python3`: skip options and
+        # assignments to reach the program.
+        rest = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+        name = PurePosixPath(rest[0]).name if rest else ""
+    return name, line
+
+
+def _lintable(f: SkillFile) -> bool:
+    return (f.present and not f.binary and f.text is not None
+            and f.kind not in _NOT_SCRIPT_KINDS)
+
+
+def _shipped_code(f: SkillFile) -> bool:
+    """A script found outside `scripts/` is code the skill ships unless it is a template or
+    lives in a hidden or virtual-environment folder (asked only of files that look like
+    scripts: most files of a skill are not)."""
+    if f.kind == "script":
+        return True
+    if any(part.startswith(".") or part in _VENV_DIRS for part in f.path.split("/")[:-1]):
+        return False
+    return _TEMPLATE.search(f.text or "") is None
+
+
+def is_python_script(f: SkillFile) -> bool:
+    """A file of the skill with a python shebang, or without one and named *.py."""
+    if not _lintable(f):
+        return False
+    shebang = shebang_interpreter(f.text or "")
+    if shebang is not None and shebang[0]:
+        found = bool(_PY_SHEBANG.search(shebang[1]))
+    else:
+        found = f.suffix == ".py"
+    return found and _shipped_code(f)
+
+
+def is_shell_script(f: SkillFile) -> bool:
+    """A file of the skill with an sh/bash/dash/ksh shebang, or without one and named
+    *.sh/*.bash."""
+    if not _lintable(f):
+        return False
+    shebang = shebang_interpreter(f.text or "")
+    if shebang is not None and shebang[0]:
+        found = shebang[0] in SHELLS
+    else:
+        found = f.suffix in (".sh", ".bash")
+    return found and _shipped_code(f)
+
+
+def python_scripts(skill: Skill) -> list[SkillFile]:
+    return [f for f in skill.files if is_python_script(f)]
+
+
+def shell_scripts(skill: Skill) -> list[SkillFile]:
+    return [f for f in skill.files if is_shell_script(f)]
+
+
+def has_scripts_to_lint(skill: Skill) -> bool:
+    """Whether ruff or shellcheck has a script of the skill to check (the external phase)."""
+    return any(is_python_script(f) or is_shell_script(f) for f in skill.files)
+
+
+# --- SF601: Python syntax -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SyntaxProblem:
+    line: int
+    column: int | None
+    message: str
+    context: str
+
+
+_PARSED: OrderedDict[bytes, SyntaxProblem | None] = OrderedDict()
+_PARSED_MAX = 1024
+_parsed_lock = threading.Lock()
+
+
+def syntax_problem(text: str) -> SyntaxProblem | None:
+    """Where `ast.parse` rejects `text`, or None when it parses.
+
+    Cached by the text's sha256 (not the text itself, which may be up to 1 MiB): parsing a
+    large script takes tens of milliseconds, and live lint re-checks unchanged scripts.
+    """
+    key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+    with _parsed_lock:
+        if key in _PARSED:
+            _PARSED.move_to_end(key)
+            return _PARSED[key]
+    problem = _parse(text)
+    with _parsed_lock:
+        _PARSED[key] = problem
+        if len(_PARSED) > _PARSED_MAX:
+            _PARSED.popitem(last=False)
+    return problem
+
+
+def _parse(text: str) -> SyntaxProblem | None:
+    try:
+        # Invalid escape sequences warn while parsing (SyntaxWarning on 3.12+): they would
+        # reach the user's terminal as noise from skillforge itself.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except (SyntaxError, ValueError) as exc:
+        # NUL bytes are rejected before parsing and without a position (a SyntaxError on
+        # current Pythons, a ValueError on older ones): point at the first one.
+        nul = text.find("\0")
+        lineno = getattr(exc, "lineno", None) or (text.count("\n", 0, nul) + 1 if nul >= 0 else 1)
+        offset = getattr(exc, "offset", None)
+        lines = text.splitlines()
+        context = lines[lineno - 1] if 0 < lineno <= len(lines) else ""
+        message = getattr(exc, "msg", None) or str(exc) or "invalid syntax"
+        column = offset if offset and offset > 0 else None
+        return SyntaxProblem(lineno, column, message, context.replace("\0", "").strip())
+    except (RecursionError, MemoryError):
+        # Pathologically nested code: not a syntax error we can point at.
+        return None
+    return None
+
+
+def _code_span(text: str, limit: int = 80) -> str:
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    return f"`` {text} ``" if "`" in text else f"`{text}`"
+
+
+@check("SF601")
+def python_syntax(ctx: LintContext) -> Iterator[Finding]:
+    """Report Python scripts that do not parse, with line, column and the offending line."""
+    for f in python_scripts(ctx.skill):
+        problem = syntax_problem(f.text or "")
+        if problem is None:
+            continue
+        where = f"line {problem.line}" + (f", column {problem.column}" if problem.column else "")
+        shown = f", {_code_span(problem.context)}," if problem.context else ""
+        yield ctx.finding(
+            "SF601",
+            f"Python {PYTHON_VERSION} cannot parse {where} of {f.path}{shown} (SyntaxError: "
+            f"{problem.message}); fix the syntax, or the agent's first run of the script fails.",
+            path=f.path,
+            line=problem.line,
+            column=problem.column,
+        )

@@ -1,0 +1,203 @@
+"""Commands that hand an agent's, or the user's, trust to someone else (issue 36): starting an
+agent CLI with its permission checks off (SF512), and running an unpinned package, without
+asking, on the user's own data (SF513).
+
+Both are found like the other command rules (`risky_commands`): literal anchors pick
+the candidate lines, shell continuations are joined, and `text_role` decides whether
+the text runs the command or talks about it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from linters.text.anchor_index import declare
+from linters.security.attack_talk import Verdict, downgraded
+from linters.text.compiled_regex import rx
+from linters.security.security_context import (
+    Hit,
+    Line,
+    SecurityText,
+    command_at,
+    command_lines,
+    in_inline_code,
+    inline_span,
+    matches,
+    short,
+)
+from linters.security.text_role import imperative, weigh
+from skillforge.models.findings import Severity
+
+# --- SF512 ------------------------------------------------------------------------------
+
+# Flags and settings that switch an agent CLI's approvals (and sandbox) off. Each is specific
+# to its CLI, so the flag alone is enough (an alias or a wrapper script runs it as well);
+# the short forms that other tools share (`-y`, `-f`, `--allow-all`) count only after the
+# CLI's own name.
+_AGENTS = r"(?:claude|codex|gemini|qwen|copilot|cursor-agent|amp|aider|opencode|crush)"
+_BYPASS = rx(
+    r"--(?:allow-)?dangerously-skip-permissions\b"
+    r"|--dangerously-bypass-approvals-and-sandbox\b"
+    r"|--dangerously-allow-all\b"
+    r"|--permission-mode[= ]+[\"']?bypassPermissions\b"
+    r"|[\"']?defaultMode[\"']?\s*:\s*[\"']bypassPermissions\b"
+    r"|--yolo\b"
+    r"|--approval-mode[= ]+[\"']?yolo\b"
+    r"|(?:--sandbox|-s)[= ]+[\"']?danger-full-access\b"
+    r"|sandbox_mode\s*=\s*[\"']danger-full-access\b"
+    r"|--yes-always\b"
+    r"|\b(?:gemini|qwen)\s+-y\b"
+    r"|\bcursor-agent\b[^|;&\n]{0,120}?\s(?:-f|--force)\b"
+    r"|\bcopilot\b[^|;&\n]{0,120}?\s--allow-all(?:-tools|-paths)?\b",
+    re.IGNORECASE,
+)
+_AGENT_WORD = rx(rf"(?<![\w/.-]){_AGENTS}(?![\w-])", re.IGNORECASE)
+# The CLI names themselves are common words in docs about agents, so the short forms are
+# anchored on what follows the name: `gemini -y` and `qwen -y` only right after it.
+_SF512_ANCHORS = declare(
+    b"dangerously-", b"bypasspermissions", b"--yolo", b"approval-mode", b"danger-full-access",
+    b"--yes-always", b"cursor-agent", b"gemini -y", b"qwen -y", b"--allow-all",
+)
+
+
+def scan_sf512(st: SecurityText) -> Iterator[Hit]:
+    seen: set[int] = set()
+    for log, spans in command_lines(st, _SF512_ANCHORS):
+        for m in matches(_BYPASS, log, spans, word=False):
+            line, col = log.where(m.start())
+            if line.no in seen:
+                continue
+            seen.add(line.no)
+            cmd = command_at(log.text, m.start(), m.end())
+            verdict = _bypass_verdict(st, line, col, cmd)
+            yield Hit(
+                "SF512", line.no, col + 1, verdict.severity, downgraded(
+                    f"`{short(cmd)}` runs an agent with its permission checks off, so anything "
+                    "it reads (a web page, an issue, a file) can run any command as the user; "
+                    "drop the flag and pre-approve only the tools the task needs (for example "
+                    "`--allowedTools \"Bash(npm test:*)\"`).", Severity.high, verdict),
+            )
+
+
+def _bypass_verdict(st: SecurityText, line: Line, col: int, cmd: str) -> Verdict:
+    """A flag named in a sentence ("Claude Code's `--dangerously-skip-permissions` turns the
+    prompts off") runs nothing: only a command (code, a script, inline code that starts the
+    CLI) or a sentence that tells the agent to use it counts."""
+    if st.is_markdown and not st.in_code(line):
+        inline = in_inline_code(line, col)
+        span = inline_span(line, col)[1] if inline else ""
+        if not _AGENT_WORD.search(span) and not imperative(line, col):
+            return Verdict(Severity.info, "it names the flag in a sentence; nothing runs it")
+    return weigh(st, line, col, Severity.high)
+
+
+# --- SF513 ------------------------------------------------------------------------------
+
+# Package runners that fetch and run a package in one step. npx (npm exec) asks before it
+# installs only on a terminal: an agent's shell is not one, so it never asks.
+_RUNNER = rx(
+    r"(?:npx|npm\s+exec|pnpm\s+(?:dlx|exec)|yarn\s+dlx|bunx|bun\s+x|uvx|pipx\s+run|uv\s+tool\s+run)"
+    r"(?P<opts>(?:\s+(?:-y|--yes|--quiet|-q|--no-install|--prefer-online|--from\s+\S+|"
+    r"--package[= ]\S+|-p\s+\S+|--python\s+\S+|--with\s+\S+|--isolated|--refresh))*)"
+    r"\s+(?P<pkg>(?!-)[\w@./:+=~^<>-]+)",
+    re.IGNORECASE,
+)
+# A version in the name: npm `pkg@1.2.3` / `@scope/pkg@1.2.3`, PyPI `pkg==1.2` or `pkg@1.2`.
+_PINNED = rx(r"(?:^@?[^@]+@|==)v?\d+(?:\.\d+){1,3}(?:[-+][\w.]+)?$")
+_FROM_PINNED = rx(r"--from\s+\S*(?:==|@)v?\d+(?:\.\d+){1,3}")
+# The user's own data: what they said, did or have open, sent as arguments or input.
+_USER_DATA = rx(
+    r"\b(?:session|conversation|transcript|chat(?:\s+log|\s+history)?|history|feedback|"
+    r"what\s+the\s+user|the\s+user'?s|user'?s\s+(?:messages?|prompts?|requests?|input|data|"
+    r"code|files?|notes?|repo(?:sitory)?)|their\s+(?:messages?|prompts?|code|files?))\b"
+    r"|\.claude/projects|\.codex/sessions|\$\{?(?:CLAUDE|CODEX)_\w+|\$\{?ARGUMENTS\b"
+    r"|\$\{?(?:PROMPT|TRANSCRIPT|SESSION\w*|CONVERSATION\w*|FEEDBACK|SUMMARY)\b",
+    re.IGNORECASE,
+)
+_SENDS = rx(r"\b(?:send|sends|sent|upload|post|submit|share|report|forward|pipe|pass|feed|"
+            r"hand|give|file)\b", re.IGNORECASE)
+_SF513_ANCHORS = declare(b"npx", b"npm exec", b"dlx", b"bunx", b"bun x", b"uvx", b"pipx run",
+                         b"uv tool run", b"pnpm exec")
+
+
+def scan_sf513(st: SecurityText) -> Iterator[Hit]:
+    seen: set[int] = set()
+    for log, spans in command_lines(st, _SF513_ANCHORS):
+        for m in matches(_RUNNER, log, spans):
+            pkg = m.group("pkg").strip("'\"")
+            if _PINNED.search(pkg) or _FROM_PINNED.search(m.group("opts") or ""):
+                continue
+            line, col = log.where(m.start())
+            if line.no in seen:
+                continue
+            data = _user_data(st, log.text, m, line, col)
+            if data is None:
+                continue
+            seen.add(line.no)
+            verdict = weigh(st, line, col, Severity.high)
+            name = pkg.rsplit("@", 1)[0] if pkg.count("@") > pkg.startswith("@") else pkg
+            yield Hit(
+                "SF513", line.no, col + 1, verdict.severity, downgraded(
+                    f"`{short(m.group())}` runs whatever version of `{short(name, 40)}` the "
+                    f"registry serves that day, without asking, and hands it {data}; pin an "
+                    f"exact version (`{short(name, 40)}@1.4.2`) and ask the user before their "
+                    "data leaves the machine.", Severity.high, verdict),
+            )
+
+
+def _user_data(st: SecurityText, text: str, m: re.Match[str], line: Line,
+               col: int) -> str | None:
+    """What user data the package run is fed ("the user's session"), found in the command's
+    own arguments or input, or in the sentence or lead-in that introduces it."""
+    if not _USER_DATA.search(text) and not (st.is_markdown and _near_user_data(st, line)):
+        return None  # the common case, told without parsing the Markdown
+    stage_end = min([i for i in (text.find(sep, m.end()) for sep in (";", "&&", "\n"))
+                     if i >= 0] or [len(text)])
+    if st.is_markdown and in_inline_code(line, col) and not st.in_code(line):
+        # Inline code: the command ends with its span, the sentence after it is prose.
+        start, span = inline_span(line, col)
+        stage_end = min(stage_end, m.start() + (start + len(span) - col))
+    stage_start = max(text.rfind(sep, 0, m.start()) for sep in (";", "&&"))
+    # Its arguments and its input; not the package's own name (`feedback-cli@latest`).
+    found = (_USER_DATA.search(text, m.end(), stage_end)
+             or _USER_DATA.search(text, max(0, stage_start + 1), m.start()))
+    if found is None and st.is_markdown:
+        # The sentence before the command, or the block's lead-in, must say it sends the
+        # data ("send a summary of the session:"); a sentence that only mentions the user
+        # elsewhere ("`npx x add`: the user's preference") feeds the command nothing.
+        context = line.text[:col] if not st.in_code(line) else _block_lead(st, line)
+        if context and _SENDS.search(context):
+            found = _USER_DATA.search(context)
+    if found is None:
+        return None
+    return f"the user's data (`{short(found.group(0), 40)}`)"
+
+
+def _near_user_data(st: SecurityText, line: Line) -> bool:
+    """The line or one of the few before it names user data: told from the raw text, so
+    most package runs are passed over without parsing the Markdown."""
+    cur: Line | None = line
+    for _ in range(6):
+        if cur is None:
+            return False
+        if _USER_DATA.search(cur.text):
+            return True
+        cur = st.neighbour(cur, -1)
+    return False
+
+
+def _block_lead(st: SecurityText, line: Line) -> str:
+    """The prose line just before the code block holding `line` (or "")."""
+    doc = st.doc
+    if doc is None:
+        return ""
+    fences = [f for f in doc.fences if f.start < line.no and (f.end is None or line.no < f.end)]
+    if not fences:
+        return ""
+    start = fences[-1].start
+    for no in range(start - 1, max(doc.first_line - 1, start - 4), -1):
+        text = doc.lines[no - doc.first_line].strip()
+        if text:
+            return "" if text.startswith("#") else text
+    return ""

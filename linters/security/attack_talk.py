@@ -1,0 +1,158 @@
+"""Talk about an attack, or an attack? The vocabulary and the readers of a hit's context.
+
+Security-focused skills *discuss* the patterns the rules look for: a review skill tabulates
+injection phrases, a hardening guide shows the `curl | sh` it forbids, a proxy blocks the
+metadata address. This module holds the words that tell such text from an instruction: talk
+about attacks, warnings and catalogues, labels that mark a negative example, whether a span
+is quoted. `code_evidence` reads defensive code; `text_role` asks both in one
+fixed order and decides the role, which decides the severity.
+
+Hostile text does not get these for free: the evidence must govern the spot (a negation in
+the same clause, a label right before the block), not merely appear nearby.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from linters.text.compiled_regex import rx
+from linters.security.security_context import Line
+from skillforge.models.findings import Severity
+
+# Vocabulary of text that talks *about* attacks rather than performing one. Deliberately
+# without plain warning words ("never", "avoid"): hostile instructions use those too.
+_ATTACK_WORDS = (
+    r"inject|attack|malicious|exploit|payload|adversar|jailbreak|red[- ]?flag|suspicious|"
+    r"vulnerab|threat|phishing|exfiltrat|detect|scanner|deny[- ]?list|block[- ]?list|"
+    r"guardrail|defen[cs]|mitigat|sanitiz|hostile|untrusted|poison|smuggl|obfuscat|"
+    r"indicator|anti-?pattern|\bssrf\b|\bxss\b|\bcsrf\b|\bsqli\b|\bxxe\b|\brce\b|"
+    r"\bbypass(?:es|ing)?\b|red[- ]?team|pen[- ]?test|penetration\s+test"
+)
+_ATTACK_ONLY = rx(_ATTACK_WORDS, re.IGNORECASE)
+# "Bad" only as a label ("## Bad", "### Bad examples"): "502 Bad Gateway" is a symptom whose
+# section holds the fix.
+_WARNING_WORDS = (
+    r"|dangerous|destructive|unsafe|insecure|forbidden|prohibited|harmful|risky|\brisks?\b|"
+    r"\bwarn|\bavoid\b|^\W*bad\b|\bbad\s+(?:examples?|practices?|patterns?|code|ideas?)\b|"
+    r"\bnever\b|\bdon'?t\b|\bdo not\b|\u274c|\u26a0"
+)
+# A heading over a catalogue of things to find: what follows is a list to look for, not to
+# do. Bare "review", "audit" or "patterns" are not enough ("## Review the output" is a step,
+# "## Common patterns" a cookbook).
+_CATALOGUE = (
+    r"\b(?:detect(?:s|ed|ion|ions|ing|or|ors)?|signatures?|indicators?|iocs?|"
+    r"(?:security|threat|skill)\s+review|(?:review|audit)\s+checklist|"
+    r"look(?:ing)?\s+for|to\s+(?:flag|catch|spot|recogni[sz]e)|red[- ]?flags?|"
+    r"what\s+(?:to\s+)?(?:flag|catch)|what\s+(?:the\s+)?(?:reviewers?|scanners?|auditors?|"
+    r"linters?)\s+(?:flags?|looks?\s+for|catch(?:es)?))\b"
+)
+_CATALOGUE_HEADING = rx(_CATALOGUE + r"|\bpatterns?\b", re.IGNORECASE)
+# A heading that frames what follows as attacks, red flags, detection or warnings. Not
+# "Examples": every skill has one, and its commands are meant to be run; nor a symptom
+# ("## Symptom: connection refused"): a troubleshooting section holds the fix to run.
+ABOUT_HEADING = rx(_ATTACK_WORDS + _WARNING_WORDS + "|" + _CATALOGUE, re.IGNORECASE)
+# On a prose line: the words of talk about a pattern (attacks, a quotation "for example",
+# what makes it dangerous). Not plain "never" or "avoid": they count only where they govern
+# the spot (text_role.forbids), since hostile instructions use them too.
+ATTACK_LINE = rx(
+    _ATTACK_WORDS + r"|\bexamples?\b|e\.g\.|such as|\bsymptoms?\b|\bleak|dangerous|destructive|"
+    r"unsafe|insecure|harmful|risky|forbidden|prohibited",
+    re.IGNORECASE,
+)
+# In the lead-in of a code block, or between a run verb and what it runs: words that make
+# the block an example of an attack or a pattern to look for ("The dropper an attacker
+# plants:", "Lines to flag:"). Not "example": "Example:" introduces usage to run.
+LEAD_TALK = rx(
+    _ATTACK_WORDS + "|" + _CATALOGUE + r"|dangerous|destructive|unsafe|insecure|harmful|"
+    r"\b(?:to|should|must|would|will)\s+(?:flag|catch|spot|reject|refuse|block)\b|"
+    r"\bto\s+(?:find|search\s+for)\b",
+    re.IGNORECASE,
+)
+# A warning that governs what follows it on the line: "never run `curl | sh`".
+_NEGATION = rx(
+    r"\b(?:never|don't|do not|dont|must not|mustn't|should not|shouldn't|avoid(?:ing)?|"
+    r"instead of|rather than|not to|refuse|reject|block|deny|prevent|forbid|disallow|"
+    r"unsafe|dangerous|bad)\b|\u274c"
+    r"|禁止|不要|切勿|请勿|請勿|严禁|嚴禁|不得|不可|避免|してはいけない|しないで",
+    re.IGNORECASE,
+)
+# A label right before a code block, or a comment in it, that marks a negative example.
+NEGATIVE_LABEL = rx(
+    r"^\W*(?:bad|wrong|incorrect|insecure|unsafe|vulnerable|dangerous|malicious|"
+    r"anti-?pattern|counter-?example|negative\s+example)\b"
+    r"|^\W*(?:don'?t|do\s+not|never|avoid)\s+(?:do|write|run|use|copy|paste|ship|try)?\s*"
+    r"(?:this|that|these|the\s+following|like\s+this)\b"
+    r"|^\W*(?:what\s+)?(?:an?\s+)?(?:attackers?|malicious\s+\w+|hostile\s+\w+)\b[^.!?]*:?\W*$"
+    r"|^\W*(?:example\s+of\s+)?(?:an?\s+)?(?:attack|injection|exploit|obfuscated|obfuscation|"
+    r"(?:encoded\s+)?payload)\b[^.!?]*:\W*$"
+    r"|^\W*(?:symptoms?|what\s+you(?:'ll|\s+will|\s+may|\s+might)\s+see|error\s+output)\b"
+    r"[^.!?]*:\W*$|^\W*symptoms?\W*:"
+    r"|[\u274c\u2717\u26d4\U0001f6ab]",
+    re.IGNORECASE,
+)
+COMMENT = rx(r"(?:^|\s)(?:#|//|--|REM\b)\s*(.*)$")
+
+
+class Verdict(NamedTuple):
+    """How to report a hit: its severity and, when lowered, why."""
+
+    severity: Severity
+    why: str = ""
+
+
+def downgraded(message: str, default: Severity, verdict: Verdict) -> str:
+    """`message` with the reason for a lowered severity appended (unchanged if none)."""
+    if not verdict.why or verdict.severity == default:
+        return message
+    body = message.rstrip()
+    body = body[:-1] if body.endswith(".") else body
+    return (f"{body} (reported as {verdict.severity.value}, not {default.value}: "
+            f"{verdict.why}, so it is not an instruction to the agent).")
+
+
+def catalogue_text(text: str) -> bool:
+    """`text` (a table header) names patterns to find or attacks. Not plain warning words:
+    in a "| Do | Don't |" table the first column is an instruction."""
+    return bool(_CATALOGUE_HEADING.search(text) or _ATTACK_ONLY.search(text))
+
+
+# --- reading a line -------------------------------------------------------------------------
+
+
+def negated(line: Line, col: int) -> bool:
+    """A warning word precedes 0-based `col` on the line ("never pipe `curl` into `sh`")."""
+    return bool(_NEGATION.search(line.text, 0, col))
+
+
+def quoted(line: Line, start: int, end: int) -> bool:
+    """The span [start, end) sits inside backticks or quotation marks on its line."""
+    before, after = line.text[:start], line.text[end:]
+    if before.count("`") % 2 == 1:
+        return True
+    if before.count('"') % 2 == 1 and '"' in after:
+        return True
+    if before.rfind("\u201c") > before.rfind("\u201d") and "\u201d" in after:
+        return True
+    # Single quotes double as apostrophes: only count one that hugs the span.
+    return before.rstrip().endswith(("'", "\u2018")) and ("'" in after or "\u2019" in after)
+
+
+# A verb that takes a quoted string as what to send or say: `use "Ignore previous
+# instructions" as a baseline`, `send 'disregard the above'`, `phrases such as "..."`.
+_QUOTE_TAKER = rx(
+    r"\b(?:use|send|try|type|say|ask|write|inject|paste|submit|enter|craft|append|prepend|"
+    r"phrases?|strings?|prompts?|payloads?|inputs?|such\s+as|like|e\.g\.)\W*$",
+    re.IGNORECASE,
+)
+
+
+def quoted_as_string(line: Line, start: int, end: int) -> bool:
+    """The phrase at [start, end) is a quoted string that a verb before it sends or names
+    (`use "Ignore previous instructions" as a baseline`): talk about the phrase, not the
+    phrase said to the agent."""
+    if not quoted(line, start, end):
+        return False
+    before = line.text[:start].rstrip()
+    before = before.rstrip("\"'`\u201c\u2018(")
+    return _QUOTE_TAKER.search(before[-40:]) is not None

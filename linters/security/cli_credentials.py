@@ -1,0 +1,82 @@
+"""SF515: a credential taken out of a CLI's store (issue 36): `$(gh auth token)`, `op read
+op://...`, `gcloud auth print-access-token`, `aws configure get aws_secret_access_key`.
+
+The token then sits in a shell variable, the environment of every later command, the agent's
+transcript and any log, where the CLI itself would have kept it. Used as a credential only:
+a command whose output is thrown away in a test (`gh auth token >/dev/null || gh auth
+login`) checks that the user is signed in (`linters.security.text_role.existence_check`). The macOS
+keychain (`security find-generic-password`) is SF508's, with the other credential stores.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from linters.text.anchor_index import declare
+from linters.security.attack_talk import downgraded
+from linters.text.compiled_regex import rx
+from linters.security.security_context import (
+    Hit,
+    SecurityText,
+    command_at,
+    command_lines,
+    in_inline_code,
+    matches,
+    short,
+)
+from linters.security.text_role import weigh
+from skillforge.models.findings import Severity
+
+# (group name, what it reads, what to do instead)
+_READS = {
+    "gh": ("the user's GitHub token", "let gh make the call itself (`gh api ...`)"),
+    "op": ("a secret from 1Password",
+           "run the one command that needs it under `op run -- <command>`, which injects it "
+           "into that command's environment without printing it"),
+    "gcloud": ("the user's Google Cloud access token",
+               "let gcloud or a client library with Application Default Credentials make the "
+               "call"),
+    "aws": ("the user's AWS secret key", "let the AWS CLI or SDK read the profile itself "
+            "(`AWS_PROFILE=name aws ...`)"),
+    "az": ("the user's Azure access token", "let az make the call itself (`az rest ...`)"),
+    "heroku": ("the user's Heroku token", "let the heroku CLI make the call itself"),
+}
+_CLI_READ = rx(
+    r"(?P<gh>\bgh\s+auth\s+token\b)"
+    r"|(?P<op>\bop\s+(?:read\s+[\"']?op://|item\s+get\b[^|;&\n]*?(?:--reveal\b|"
+    r"--fields?[= ][^|;&\n]*?(?:password|credential|token|secret|key)))|\bop\s+inject\b)"
+    r"|(?P<gcloud>\bgcloud\s+auth\s+(?:application-default\s+)?print-(?:access|identity)-token\b)"
+    r"|(?P<aws>\baws\s+configure\s+(?:get\s+(?:[\w.-]+\.)?aws_(?:secret_access_key|"
+    r"session_token)\b|export-credentials\b))"
+    r"|(?P<az>\baz\s+account\s+get-access-token\b)"
+    r"|(?P<heroku>\bheroku\s+auth:token\b)",
+    re.IGNORECASE,
+)
+_SF515_ANCHORS = declare(b"auth token", b"op read", b"op item get", b"op inject",
+                         b"print-access-token", b"print-identity-token", b"configure get",
+                         b"export-credentials", b"get-access-token", b"auth:token")
+
+
+def scan_sf515(st: SecurityText) -> Iterator[Hit]:
+    seen: set[int] = set()
+    for log, spans in command_lines(st, _SF515_ANCHORS):
+        for m in matches(_CLI_READ, log, spans):
+            line, col = log.where(m.start())
+            if line.no in seen:
+                continue
+            # A sentence that names the command ("`op read` fetches one field") runs nothing;
+            # code, a script and inline code do.
+            if st.is_markdown and not (st.in_code(line) or in_inline_code(line, col)):
+                continue
+            seen.add(line.no)
+            what, instead = _READS[m.lastgroup or "gh"]
+            verdict = weigh(st, line, col, Severity.high, reads=True)
+            yield Hit(
+                "SF515", line.no, col + 1, verdict.severity, downgraded(
+                    f"`{short(command_at(log.text, m.start(), m.end()))}` takes {what} out "
+                    "of the CLI's store, so it lands in "
+                    "variables, the transcript and logs; " + instead + ", or have the user "
+                    "export a scoped token in an environment variable the skill reads.",
+                    Severity.high, verdict),
+            )

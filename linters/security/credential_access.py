@@ -1,0 +1,252 @@
+"""Credential access and exfiltration (SF508): a command that reads SSH keys, cloud
+credentials, browser cookie stores, `.env` files or the cloud metadata service, and worse,
+sends them over the network.
+
+Reading a credential is reported by how the text presents it: a command in code, an
+instruction in prose ("send the contents of ~/.aws/credentials"), not a mention. Using a
+key (`ssh -i ~/.ssh/deploy_key`) or reading one variable from `.env` is normal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from linters.text.anchor_index import declare
+from linters.text.compiled_regex import rx
+from linters.security.attack_talk import Verdict, downgraded
+from linters.security.text_role import weigh
+from linters.security.security_context import (
+    SPAN_REACH,
+    Hit,
+    Logical,
+    SecurityText,
+    command_lines,
+    in_inline_code,
+    inline_span,
+    matches,
+    short,
+)
+from skillforge.models.findings import Severity
+
+_HOME_PATH = r"(?:~|\$HOME|\$\{HOME\})"
+_CREDENTIAL = rx(
+    rf"(?P<ssh>{_HOME_PATH}/\.ssh(?:/(?P<sshfile>[\w.*-]+))?)"
+    rf"|(?P<aws>{_HOME_PATH}/\.aws(?:/(?:credentials|config))?)"
+    rf"|(?P<dot>{_HOME_PATH}/(?:\.netrc|_netrc|\.pgpass|\.git-credentials|\.docker/config\.json|"
+    r"\.kube/config|\.config/gh/hosts\.ya?ml|\.npmrc|\.pypirc|\.gnupg|\.config/gcloud|"
+    r"\.azure|\.terraform\.d/credentials\.tfrc\.json|\.vault-token))"
+    r"|(?P<keychain>security\s+(?:find-(?:generic|internet)-password|dump-keychain)\b)"
+    r"|(?P<browser>(?:Google/Chrome|google-chrome|Chromium|chromium|BraveSoftware|"
+    r"Microsoft/Edge|Microsoft\\Edge|Google\\Chrome)[^\s'\"`]*?(?:Cookies|Login Data)\b|"
+    r"cookies\.sqlite|logins\.json)"
+    r"|(?P<dotenv>\.env(?:\.(?:local|production|prod|development|dev|staging))?(?![\w.-]))"
+    r"|(?P<metadata>169\.254\.169\.254|metadata\.google\.internal)"
+    # The whole environment, every secret in it: reported only when sent over the network.
+    r"|(?P<envdump>\b(?:printenv|env)(?=\s*\||\s*\)))"
+)
+_CREDENTIAL_ANCHORS = declare(
+    b"~/.", b"home/.", b"home}/.", b".env", b"security ", b"cookies", b"login data",
+    b"169.254.169.254", b"env |", b"env|", b"(env)", b"printenv",
+)
+# `security find-generic-password -s NAME` (or -a, -l): the keychain item it reads.
+_KEYCHAIN_ITEM = rx(r"\s-[sal]\s+(?:'([^']+)'|\"([^\"]+)\"|([^\s'\"|;&)]+))")
+_NOT_BEFORE_ENV = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+_SSH_NOT_SECRET = rx(r"\.pub$|^(?:config|known_hosts\w*|authorized_keys\w*|environment)$")
+# A client that sends something. Not a bare URL: `Path(".env").write_text("API=https://...")`
+# writes a setting, and `tool --env-file .env --url https://...` lets a tool read its own
+# configuration (issue 36: 27 of the wide corpus's 28 critical findings were such lines).
+_NETWORK = rx(
+    r"\b(?:curl|wget|nc|ncat|netcat|socat|telnet|ftp|sftp|scp|rsync|sendmail|mail|mutt|"
+    r"invoke-webrequest|invoke-restmethod|iwr|irm)\b|/dev/(?:tcp|udp)/|"
+    r"\brequests\.(?:post|put|get)\(|\burllib\b|\bhttp\.client\b|\bfetch\(|\baxios\b|"
+    r"\bsmtplib\b",
+    re.IGNORECASE,
+)
+_READ_CMD = rx(
+    r"\b(?:cat|less|more|head|tail|cp|scp|rsync|tar|zip|7z|base64|xxd|od|strings|sqlite3|"
+    r"open|read_text|read_bytes|readFile|readFileSync|get-content|gc|type|grep|awk|sed|"
+    r"security|print|echo|printf)\b|<\s*$",
+    re.IGNORECASE,
+)
+# Prose verbs that move a secret somewhere ("read" alone is how docs describe tools).
+_PROSE_ACCESS = rx(
+    r"\b(?:send|upload|post|e-?mail|forward|transmit|exfiltrate|steal|harvest|collect|paste|"
+    r"include|attach|share|leak|dump|print|output|cat)\b",
+    re.IGNORECASE,
+)
+_PROSE_SEND = rx(
+    r"\b(?:send|upload|post|e-?mail|forward|transmit|exfiltrate|leak)\b", re.IGNORECASE
+)
+# Fetching the metadata service: a client in the command, or a verb in the sentence.
+_FETCH_CMD = rx(r"\b(?:curl|wget|fetch|urlopen|requests\.\w+|httpx\.\w+|axios|http\.get|"
+                r"invoke-webrequest|invoke-restmethod|iwr|irm)\b", re.IGNORECASE)
+_FETCH_VERB = rx(r"\b(?:fetch|query|request|curl|wget|read|call|hit|access|open|grab|"
+                 r"retrieve|download|get)\b", re.IGNORECASE)
+# In a Markdown code block: the address as a URL, or a client, makes it a request; a report
+# template ("target: what the attacker reaches (169.254.169.254, ...)") names it.
+_URL_OR_FETCH = rx(r"://(?:[^/\s]*@)?(?:169\.254\.169\.254|metadata\.google\.internal)|"
+                   + _FETCH_CMD.pattern, re.IGNORECASE)
+_AS_IDENTITY = rx(r"(?:\s-i|IdentityFile|--key(?:-file)?|--identity)[\s=]*[\"']?$")
+_WHOLE_FILE = rx(
+    r"\b(?:cat|less|more|head|tail|type|get-content|gc|print)\s+\S*$", re.IGNORECASE
+)
+_LABEL = {
+    "ssh": "SSH keys", "aws": "AWS credentials", "dot": "a credential file",
+    "keychain": "the keychain",
+    "browser": "a browser cookie or password store", "dotenv": "a `.env` file",
+    "metadata": "the cloud metadata service (instance credentials)",
+    "envdump": "every environment variable (and the secrets in them)",
+}
+
+
+def scan_sf508(st: SecurityText) -> Iterator[Hit]:
+    seen: set[int] = set()
+    for log, spans in command_lines(st, _CREDENTIAL_ANCHORS):
+        for m in matches(_CREDENTIAL, log, spans, word=False):
+            if log.where(m.start())[0].no in seen:
+                continue
+            prev = log.text[m.start() - 1] if m.start() else ""
+            if m.lastgroup in ("dotenv", "envdump") and prev and prev in _NOT_BEFORE_ENV:
+                continue  # process.env, foo.env, $env; but ./.env and config/.env are files
+            hit = _credential_hit(st, log, m)
+            if hit is not None and hit.line not in seen:
+                seen.add(hit.line)
+                yield hit
+
+
+# The URL a match sits in, from its scheme: `https://target/.env`,
+# `https://target/fetch?url=http://169.254.169.254/`.
+_URL_START = rx(r"[a-z][a-z0-9+.-]*://([^/\s'\"`?#]+)", re.IGNORECASE)
+
+
+def _on_a_remote_server(text: str, start: int) -> bool:
+    """The match at `start` is the path or a query value of a URL whose host is another
+    machine: a request to that server (a probe of a target's `/.env`, an SSRF test passing
+    the metadata address as a parameter), which reads nothing of this machine."""
+    token_start = max(text.rfind(c, 0, start) for c in " \t\n'\"`(<") + 1
+    m = _URL_START.match(text, token_start) or _URL_START.search(text, token_start, start)
+    return m is not None and m.end() <= start and text.find(" ", m.end(), start) < 0
+
+
+def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | None:
+    kind = m.lastgroup if m.lastgroup != "sshfile" else "ssh"
+    if kind == "ssh" and m.group("sshfile") and _SSH_NOT_SECRET.search(m.group("sshfile")):
+        return None
+    if _on_a_remote_server(log.text, m.start()):
+        return None
+    line, col = log.where(m.start())
+    inline = in_inline_code(line, col)
+    if inline:
+        # `cat ~/.ssh/id_rsa` in backticks is a command; the clause that leads to it counts
+        # too ("send the contents of `~/.aws/credentials`").
+        start, cmd = inline_span(line, col)
+        before, prose = cmd[: col - start], _clause_before(line.text, start - 1)
+    else:
+        # Bounded context: a command is short, and a long line must not cost per match.
+        lo = max(0, m.start() - SPAN_REACH)
+        cmd = log.text[lo : m.end() + SPAN_REACH]
+        before = log.text[lo : m.start()]
+        prose = _clause_before(line.text, col)
+    if _AS_IDENTITY.search(before):
+        return None  # `ssh -i ~/.ssh/deploy_key` uses the key, it does not read it out
+    as_code = _access(kind, cmd, before, code=True)
+    as_prose = _access(kind, prose, before, code=False)
+    if not as_code[0] and not as_prose[0]:
+        return None
+    # Only now ask whether the line is code (which may parse the Markdown).
+    if kind == "metadata" and st.is_markdown and (
+            inline or not st.in_code(line) or not _URL_OR_FETCH.search(cmd)):
+        # The address named in a sentence or a table ("the client follows a redirect to
+        # `http://169.254.169.254/`") reads nothing; a fetch of it does.
+        clause = re.split(r"[.;:!?,\u2014]\s|\s[-\u2013]\s",
+                          line.text[: start if inline else col])[-1]
+        clause = re.sub(r"`[^`]*`", " ", clause)
+        access = bool(_FETCH_CMD.search(cmd) or _FETCH_VERB.search(clause))
+        net = False
+    elif inline:
+        access, net = as_code[0] or as_prose[0], as_code[1] or as_prose[1]
+    else:
+        access, net = as_code if st.in_code(line) else as_prose
+    if not access:
+        return None
+    default = Severity.critical if net else Severity.medium if kind == "dotenv" else Severity.high
+    verdict = weigh(st, line, col, default, reads=True)
+    if kind == "keychain" and verdict.severity != Severity.info:
+        item = _own_keychain_item(st, cmd)
+        if item:
+            verdict = Verdict(Severity.info, f"it reads the skill's own keychain item `{item}`, "
+                                             "not another application's secret")
+    what = _LABEL.get(kind or "", "credentials")
+    if net:
+        msg = (f"`{short(cmd)}` reads {what} and sends it over the network; remove it, "
+               "since a skill must never move credentials off the machine.")
+    else:
+        msg = (f"`{short(cmd)}` reads {what}; remove it, or have the user supply the one "
+               "value the skill needs through an environment variable.")
+    return Hit("SF508", line.no, col + 1, verdict.severity, downgraded(msg, default, verdict))
+
+
+_CLAUSE_CUT = rx(r"[.;:!?]\s|\s[-\u2013\u2014]\s")
+
+
+def _clause_before(text: str, col: int) -> str:
+    """The end of the clause that leads to 0-based `col`: where a prose verb must be to act
+    on what is there ("send the contents of ..."), not anywhere on the line ("set the
+    contact email in `.env`" sends nothing)."""
+    head = text[: max(col, 0)]
+    cut = max((m.end() for m in _CLAUSE_CUT.finditer(head)), default=0)
+    return " ".join(head[cut:].split()[-10:])
+
+
+def _own_keychain_item(st: SecurityText, cmd: str) -> str | None:
+    """The keychain item `cmd` reads, when it is the skill's own: the skill's name with a
+    token-like word (`sales-summary-token`), or stored by the skill's own setup
+    (`security add-generic-password ... -s NAME`). Never another application's item."""
+    if "dump-keychain" in cmd:
+        return None
+    m = _KEYCHAIN_ITEM.search(cmd)
+    if not m:
+        return None
+    item = next(g for g in m.groups() if g)
+    low = item.lower()
+    if _OTHER_APPS.search(low):
+        return None
+    owner = st.owner.lower()
+    if owner and len(owner) >= 4 and low.startswith(owner):
+        rest = low[len(owner):]
+        if not rest or (rest[0] in "-_. :" and _TOKEN_WORD.search(rest)):
+            return item
+    for line in st.lines_with(b"add-generic-password"):
+        if item in line.text:
+            return item
+    return None
+
+
+# Items of browsers, chat apps, password managers, the system and cloud CLIs: never a
+# skill's own, whatever the skill is called.
+_OTHER_APPS = rx(
+    r"chrom|safari|firefox|mozilla|brave|edge|opera|vivaldi|arc\b|slack|discord|teams|zoom|"
+    r"1password|bitwarden|lastpass|keepass|icloud|apple|airport|wi-?fi|login|github|gitlab|"
+    r"bitbucket|docker|aws|amazon|gcloud|google|azure|microsoft|ssh|gpg|openvpn"
+)
+_TOKEN_WORD = rx(r"token|key|secret|password|passwd|credential|api|auth|\bpat\b")
+
+
+def _access(kind: str | None, text: str, before: str, code: bool) -> tuple[bool, bool]:
+    """(reads the credential, sends it over the network), reading `text` as code or prose."""
+    if kind == "metadata":
+        return True, False
+    if kind == "envdump":
+        net = bool(_NETWORK.search(text)) if code else bool(_PROSE_SEND.search(text))
+        return net, net
+    if code:
+        net = bool(_NETWORK.search(text))
+        access = net or bool(_READ_CMD.search(before)) or kind == "keychain"
+    else:
+        net = bool(_PROSE_SEND.search(text))
+        access = net or bool(_PROSE_ACCESS.search(text))
+    if kind == "dotenv" and not net:
+        # Reading one variable from .env is normal; dumping the whole file is not.
+        access = bool(_WHOLE_FILE.search(before))
+    return access, net

@@ -1,0 +1,405 @@
+"""The role of a text decides a security finding's weight (issue 36).
+
+A security rule finds a pattern (`curl ... | sh`, "ignore previous instructions", `gh auth
+token`). This module says what the text does with it, one decision for every rule:
+
+- INSTRUCTION: the agent is told to do it: SKILL.md's body, a document the agent reads, a
+  command block introduced as a step to run.
+- SHIPPED: code the skill ships (scripts and the other non-Markdown files): it runs as written.
+- ABOUT: text about the pattern: an example, a quotation, a catalogue of attacks, a "never do
+  X", a symptom, defensive code that rejects the pattern or only checks that something exists.
+
+The first two keep the rule's severity and can fail the gate; ABOUT is reported as `info`,
+its message saying why, so an author can still review it. Evidence is read nearest first:
+the spot (a negation governing it, a "Bad:" label, a list of conditions it is an item of,
+defensive code in `linters.security.code_evidence`), then what introduces it (a "Run:" lead-in or an
+imperative sentence makes it a step under any heading; a lead-in about attacks makes it an
+example), then the headings it sits under (a section, or a reference titled, for attacks,
+red flags or detection; not SKILL.md's own title, since a security skill's body is still
+its instructions). A file's name is never evidence: the same command in the same role
+gets the same verdict in every file and every rule.
+
+SF502 (invisible characters), SF503 (hidden comments) and SF511 (the `allowed-tools` grant)
+do not ask: text nobody sees, and a policy stated in the frontmatter, have no visible role.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from enum import Enum
+from typing import NamedTuple
+
+from linters.security.attack_talk import (
+    ABOUT_HEADING,
+    ATTACK_LINE,
+    LEAD_TALK,
+    NEGATIVE_LABEL,
+    Verdict,
+    catalogue_text,
+    negated,
+    quoted,
+)
+from linters.security.code_evidence import (
+    comment_label,
+    defensive_check,
+    defensive_code,
+    detector_input,
+    existence_check,
+    refused_in_test,
+)
+from linters.text.compiled_regex import rx
+from linters.security.security_context import Line, SecurityText, in_inline_code, inline_span
+from skillforge.models.findings import Severity
+
+
+class Role(Enum):
+    INSTRUCTION = "instruction"
+    SHIPPED = "shipped code"
+    ABOUT = "about"
+
+
+class TextRole(NamedTuple):
+    role: Role
+    why: str = ""  # for ABOUT: the evidence, worded to follow "reported as info: ..."
+
+
+_INSTRUCTION = TextRole(Role.INSTRUCTION)
+_SHIPPED = TextRole(Role.SHIPPED)
+
+
+def weigh(st: SecurityText, line: Line, start: int, default: Severity, end: int | None = None,
+          *, reads: bool = False) -> Verdict:
+    """The severity of a hit at (line, 0-based `start`): `default` for an instruction or
+    shipped code, `info` with the reason for text about the pattern. `reads`: the hit reads
+    a value (a credential), so a command whose output is thrown away only checks it exists."""
+    role = role_of(st, line, start, end, reads=reads)
+    return Verdict(Severity.info, role.why) if role.role is Role.ABOUT else Verdict(default)
+
+
+def role_of(st: SecurityText, line: Line, start: int, end: int | None = None, *,
+            reads: bool = False) -> TextRole:
+    """The role of the text at (line, 0-based `start`..`end`) of one file."""
+    end = start if end is None else end
+    if not st.is_markdown:
+        why = _code_evidence(st, line, start, reads)
+        return TextRole(Role.ABOUT, why) if why else _SHIPPED
+    if st.in_code(line):
+        why = (negative_example(st, line) or _code_evidence(st, line, start, reads)
+               or _sample_string(st, line, start, end))
+        if why:
+            return TextRole(Role.ABOUT, why)
+        step = introduced_as_step(st, line)
+        if step is True:
+            return _INSTRUCTION
+        if step:
+            return TextRole(Role.ABOUT, step)
+    else:
+        why = _prose_evidence(st, line, start, end) or (
+            existence_check(inline_span(line, start)[1])
+            if reads and in_inline_code(line, start) else None)
+        if why:
+            return TextRole(Role.ABOUT, why)
+        if imperative(line, start):
+            return _INSTRUCTION
+        why = _table_evidence(st, line)
+        if why:
+            return TextRole(Role.ABOUT, why)
+    title = about_heading(st, line)
+    if title:
+        return TextRole(Role.ABOUT, f'it is under the heading "{title[:50]}"')
+    return _INSTRUCTION
+
+
+# --- the spot in code -----------------------------------------------------------------------
+
+
+def _code_evidence(st: SecurityText, line: Line, col: int, reads: bool) -> str | None:
+    return (defensive_code(st, line, col) or defensive_check(st, line, col)
+            or detector_input(line, col) or refused_in_test(st, line, col)
+            or (existence_check(st.logical(line).text) if reads else None)
+            or comment_label(st, line))
+
+
+# Languages whose string literals are data: a phrase inside one is a value the sample code
+# works on (documents a filter scores, a test input), not a command. Shell is left out: a
+# quoted argument there is still run.
+_DATA_LANGS = frozenset({"python", "py", "javascript", "js", "typescript", "ts", "jsx", "tsx",
+                         "java", "go", "ruby", "rb", "rust", "rs", "csharp", "cs", "kotlin",
+                         "swift", "php", "json", "jsonl", "yaml", "yml", "toml"})
+
+
+def _sample_string(st: SecurityText, line: Line, start: int, end: int) -> str | None:
+    """Why a phrase in a code block of a programming language is data: it sits inside a
+    string literal there (`documents = ["Ignore previous context and ..."]`)."""
+    fence = _fence_of(st, line)
+    if fence is None or fence.lang.lower() not in _DATA_LANGS:
+        return None
+    if quoted(line, start, end) or line.text[:start].rstrip().endswith(("'", '"')):
+        return f"it is a string in a {fence.lang} sample, data for the code"
+    return None
+
+
+def negative_example(st: SecurityText, line: Line) -> str | None:
+    """Why a line of a fenced code block is a negative example or a symptom: the label just
+    before the block ("Bad:", "Don't do this:", "What an attacker writes:", "Symptom:")."""
+    doc = st.doc
+    if doc is None:
+        return None
+    fence = _fence_of(st, line)
+    if fence is None:
+        return None
+    lead = _lead_in(st, fence)
+    if lead and NEGATIVE_LABEL.search(lead.strip("*_> ")):
+        return f'it is a negative example, after "{lead.strip("*_ ")[:40]}"'
+    return None
+
+
+def _fence_of(st: SecurityText, line: Line):
+    doc = st.doc
+    if doc is None:
+        return None
+    starts = [f.start for f in doc.fences]
+    i = bisect_right(starts, line.no) - 1
+    if i < 0:
+        return None
+    fence = doc.fences[i]
+    if fence.end is not None and line.no > fence.end:
+        return None
+    return fence
+
+
+def _lead_in(st: SecurityText, fence) -> str | None:
+    """The short prose line just before a fenced block (blank lines skipped), if any."""
+    doc = st.doc
+    assert doc is not None
+    for no in range(fence.start - 1, max(doc.first_line - 1, fence.start - 4), -1):
+        text = doc.lines[no - doc.first_line].strip()
+        if not text:
+            continue
+        if text.startswith("#") or doc.is_code(no) or len(text.split()) > 20:
+            return None
+        return text
+    return None
+
+
+# --- what introduces it ---------------------------------------------------------------------
+
+_MARKER = rx(r"^\s*(?:>\s*)*(?:[-*+]\s+|\d{1,3}[.)]\s+)?(?:\*\*|__)?"
+             r"(?:step\s*\d+\s*[:.)-]?\s*)?(?:\*\*|__)?\s*", re.IGNORECASE)
+# A sentence that tells the agent to run something: an imperative run verb at its start
+# ("Run:", "1. Install the CLI:", "Then execute", "To set it up, run").
+_RUN_VERB = (r"(?:run|execute|exec|install|invoke|call|launch|start|type|paste|enter|use|"
+             r"set\s+up|configure|initiali[sz]e|bootstrap|deploy|build|download|fetch|apply|"
+             r"add|update|upgrade|open|copy|pipe|send|upload|post|submit|read|load|export|"
+             r"authenticate|log\s*in|sign\s*in)")
+# Emphasis, emoji and check marks before the first word ("**", "✅ ").
+_LEADING_MARKS = rx(r"^[^\w(]+")
+_IMPERATIVE = rx(
+    rf"^(?:(?:then|next|first|finally|now|and|also|optionally|afterwards|once\s+done)[,:]?\s+)?"
+    rf"(?:(?:please|always|just|simply|instead)\s+)*{_RUN_VERB}\b"
+    rf"|^to\s+[^,:;.]{{1,60}}[,:]\s*{_RUN_VERB}\b"
+    rf"|^(?:install(?:ation)?|setup|set-?up|usage|quick\s*start|command|commands)\s*:",
+    re.IGNORECASE,
+)
+_NEGATION_WORDS = rx(r"\b(?:never|don'?t|do\s+not|must\s+not|mustn't|should\s+not|"
+                     r"shouldn't|avoid|not)\b|\u274c", re.IGNORECASE)
+
+
+def introduced_as_step(st: SecurityText, line: Line) -> bool | str:
+    """Whether the code block holding `line` is introduced as a step to run (True), as an
+    example of an attack or a pattern to look for (the lead-in, as evidence), or neither
+    (False): the prose line just before it decides."""
+    fence = _fence_of(st, line)
+    if fence is None:
+        return False
+    lead = _lead_in(st, fence)
+    if not lead:
+        return False
+    if (tells_to_run(lead) or _POSITIVE_LABEL.search(lead)) and not _NEGATION_WORDS.search(lead):
+        return True
+    talk = LEAD_TALK.search(_outside_code(lead, 0, 0))
+    if talk:
+        return f'the line that introduces it talks about "{talk.group(0).strip()}"'
+    return False
+
+
+# A label that presents a block as the way to do it: "✅ **Do this**:", "Good:", "Correct:".
+_POSITIVE_LABEL = rx(
+    r"^\W*(?:\u2705|\u2714|good|correct|right|recommended|preferred|do\s+this|do\s*:|"
+    r"instead)\b|^\W*\u2705", re.IGNORECASE)
+
+
+# Between the run verb and the spot, at most this many words: "Install the CLI with
+# Homebrew: `...`" tells the agent to run it; "Run the scanner on every file it can reach
+# and report whether `...`" does not.
+_GAP_WORDS = 8
+
+
+def tells_to_run(sentence: str) -> bool:
+    """`sentence` (up to the spot) starts with a run verb that governs what follows: few
+    words between them, none about attacks or detection ("Run the scanner to detect
+    `curl | sh`" runs the scanner, not the pattern)."""
+    sentence = _LEADING_MARKS.sub("", _MARKER.sub("", sentence, count=1))
+    m = _IMPERATIVE.match(sentence)
+    if not m:
+        return False
+    gap = sentence[m.end():]
+    return len(gap.split()) <= _GAP_WORDS and not _PURPOSE_TALK.search(gap)
+
+
+# In the gap: a purpose that makes what follows a thing to look for, or an attack.
+_PURPOSE_TALK = rx(
+    r"\bto\s+(?:detect|flag|catch|spot|find|search\s+for|look\s+for|block|reject|refuse|"
+    r"recogni[sz]e)\b|attack|malicious|payload|exploit|inject",
+    re.IGNORECASE,
+)
+
+
+_SENTENCE_END = rx(r"[.!?]\s+(?=\S)|:\s+(?=[A-Z`])")
+
+
+def imperative(line: Line, start: int) -> bool:
+    """The sentence holding 0-based `start` tells the agent to run what is at `start`, and
+    nothing before the spot negates it ("Install the CLI: `curl ... | sh`", "Then run
+    `...`")."""
+    before = line.text[:start]
+    cut = max((m.end() for m in _SENTENCE_END.finditer(before)), default=0)
+    sentence = before[cut:]
+    if not _MARKER.sub("", sentence, count=1).strip() and cut:
+        # "Install the CLI: `...`": the clause before the colon says what to do.
+        prev = before[:cut]
+        cut = max((m.end() for m in _SENTENCE_END.finditer(prev[:-1])), default=0)
+        sentence = prev[cut:]
+    # "For background tasks, always use `...`", "Fix: run `...`": the last clause may hold
+    # the verb.
+    clause = re.split(r"[,;:]\s+|\s[-\u2013\u2014]\s", sentence)[-1]
+    return ((tells_to_run(sentence) or tells_to_run(clause))
+            and not _NEGATION_WORDS.search(before[cut:]))
+
+
+# --- the spot in prose ----------------------------------------------------------------------
+
+# "Never silently delete ...", "Do not pipe `curl` into `sh`": a negation in the clause that
+# holds the spot, a few words before it. Words that flip "don't" into an instruction
+# ("don't forget to", "don't hesitate") do not count.
+_FORBIDS = rx(
+    r"\b(?:never|don't|do\s+not|dont|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|"
+    r"may\s+not|not\s+allowed\s+to|forbidden\s+to|refuse\s+to|no\s+skill\s+may|avoid(?:ing)?|"
+    r"instead\s+of|rather\s+than|not\s+to|without)\b"
+    # Chinese and Japanese prohibitions ("禁止执行破坏性命令（rm -rf / ...）").
+    r"|禁止|不要|切勿|请勿|請勿|严禁|嚴禁|不得|不可|避免|してはいけない|しないで",
+    re.IGNORECASE,
+)
+_NOT_A_PROHIBITION = rx(r"\b(?:hesitate|forget|fail|afraid|wait|stop|worry|mind)\b",
+                        re.IGNORECASE)
+_CLAUSE_END = rx(r"[,;:.!?()\u2014]|\s-\s|\bbut\b|\bthen\b|\band\b|\bjust\b", re.IGNORECASE)
+
+
+def forbids(line: Line, start: int) -> str | None:
+    """The negation that governs the spot at `start` ("Never run `rm -rf /`"), if any."""
+    before = line.text[:start]
+    cut = max((m.end() for m in _CLAUSE_END.finditer(before)), default=0)
+    clause = before[cut:]
+    m = None
+    for m in _FORBIDS.finditer(clause):
+        pass
+    if m is None:
+        return None
+    after = clause[m.end():]
+    if len(after.split()) > 5 or _NOT_A_PROHIBITION.search(after):
+        return None
+    return m.group(0).strip()
+
+
+def _prose_evidence(st: SecurityText, line: Line, start: int, end: int) -> str | None:
+    negation = forbids(line, start)
+    if negation:
+        return f'the sentence forbids it ("{negation} ...")'
+    lead = _list_lead(st, line)
+    if lead and (_CONDITION.match(lead) or LEAD_TALK.search(_outside_code(lead, 0, 0))):
+        return f'it is an item of a list introduced by "{lead.strip("*_ ")[:40]}"'
+    shown = quoted(line, start, end) or st.is_table_row(line)
+    if shown and negated(line, start):
+        return "it is quoted after a warning"
+    talk = ATTACK_LINE.search(_outside_code(line.text, start, end))
+    if talk and not imperative(line, start):
+        return f'the sentence talks about it ("{talk.group(0).strip()}")'
+    return None
+
+
+_LIST_ITEM = rx(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
+# A list of conditions ("If the script is about to:", "When a page asks you to:") lists
+# what to notice, not what to do.
+_CONDITION = rx(r"^\W*(?:if|when|whenever|unless|in\s+case|watch\s+(?:out\s+)?for|"
+                r"look\s+(?:out\s+)?for|stop\s+(?:if|when)|signs?\s+that)\b", re.IGNORECASE)
+
+
+def _list_lead(st: SecurityText, line: Line) -> str | None:
+    """The prose line that introduces the list `line` is an item of (None off a list)."""
+    if not _LIST_ITEM.match(line.text):
+        return None
+    cur: Line | None = line
+    for _ in range(40):
+        cur = st.neighbour(cur, -1) if cur is not None else None
+        if cur is None:
+            return None
+        text = cur.text
+        if not text.strip() or _LIST_ITEM.match(text) or text[:1] in " \t":
+            continue  # blank lines, other items and their continuation lines
+        return None if text.lstrip().startswith(("#", "|", "```", "~~~")) else text.strip()
+    return None
+
+
+def _outside_code(text: str, start: int, end: int) -> str:
+    """The line's prose without the spot, its inline code and its URLs."""
+    text = text[:start] + " " + text[end:]
+    if "`" in text:
+        text = re.sub(r"`[^`]*`?", " ", text)
+    if "://" in text:
+        text = re.sub(r"\S+://\S+", " ", text)
+    return text
+
+
+def _table_evidence(st: SecurityText, line: Line) -> str | None:
+    """A table row whose table has a header naming patterns, indicators or attacks."""
+    if not st.is_table_row(line):
+        return None
+    cur: Line | None = line
+    for _ in range(200):
+        prev = st.neighbour(cur, -1) if cur is not None else None
+        if prev is None or not st.is_table_row(prev):
+            break
+        cur = prev
+    header = cur.text if cur is not None else ""
+    return "it is a row of a table of patterns" if catalogue_text(header) else None
+
+
+# --- the headings it sits under -------------------------------------------------------------
+
+
+def heading_chain(st: SecurityText, line: Line) -> list[str]:
+    """The headings a line sits under, outermost first (the nearest of each level); SKILL.md's
+    own title is left out, since a skill about security still instructs in its body."""
+    doc = st.doc
+    if doc is None:
+        return []
+    chain: list[tuple[int, str]] = []
+    for i, h in enumerate(doc.headings):
+        if h.line > line.no:
+            break
+        if i == 0 and h.level == 1 and st.path == "SKILL.md":
+            continue
+        while chain and chain[-1][0] >= h.level:
+            chain.pop()
+        chain.append((h.level, h.text))
+    return [text for _level, text in chain]
+
+
+def about_heading(st: SecurityText, line: Line) -> str | None:
+    """The nearest heading over the line that puts it in a catalogue of attacks, red flags,
+    detection patterns or warnings; None when every heading is neutral."""
+    for title in reversed(heading_chain(st, line)):
+        if ABOUT_HEADING.search(title):
+            return title
+    return None

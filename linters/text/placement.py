@@ -1,0 +1,126 @@
+"""Where a skill or a file sits says whether an agent is meant to follow it (issue 36).
+
+A broken path or a misnamed skill is an error when an agent loads the skill and follows the
+file. Some folders hold text no agent follows as written, and their errors are warnings
+(still reported, never a gate failure on their own):
+
+- a skill that is a template (its `name` is a placeholder such as `your-skill-name`, or its
+  folder is `template`, `_template`, `template-skill`...) or an archived copy (under
+  `backups/`, `archive/`, `deprecated/`, `deleted-*`): nobody installs it as it is;
+- inside a skill, a file that is itself a template, an example or a sample
+  (`templates/x.md`, `review-examples.md`: links relative to where the copy will live, or
+  belonging to the example), vendored third-party text (`vendor/`,
+  `third_party/`: its links point into its own repository), or a test fixture (`tests/`,
+  `fixtures/`: broken on purpose, for a checker to find).
+
+- a copy of a third-party document, credited at its top ("> Source: [art-of-readme](https://
+  github.com/...)", "Adapted from ..."): its relative links point into the original's
+  repository.
+
+Script lint's errors in a function body of code under `assets/` or `templates/` are warnings
+too: such code is handed over as output material, and a snippet that calls a stub to show a
+flaw is not a crash of the skill (an error at module level, which breaks its import, stays).
+
+Security findings are never softened this way: a payload in a template is still a payload.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from linters.text.compiled_regex import rx
+from skillforge.models.skill import Skill
+
+# A `name` nobody would ship: the scaffold's placeholder.
+_PLACEHOLDER_NAME = rx(
+    r"^(?:your[-_].*|my[-_]skill|skill[-_]name|example[-_]skill|sample[-_]skill|template"
+    r"|new[-_]skill)$|[<>{}\[\]]",
+    re.IGNORECASE,
+)
+_TEMPLATE_FOLDER = rx(r"^_*(?:skill[-_])?templates?(?:[-_]skill)?$", re.IGNORECASE)
+_ARCHIVE_FOLDER = rx(
+    r"^(?:backups?|archived?|archives|deprecated|old[-_]skills|deleted(?:[-_].*)?)$",
+    re.IGNORECASE,
+)
+# How far above the skill an archive folder is looked for (a repository's own layout:
+# `backups/deleted-skills-2026/julien-x`, `skills/archive/x`).
+_ARCHIVE_DEPTH = 3
+
+_REFERENCE_ONLY_DIRS = {
+    "vendor": "vendored third-party text",
+    "vendored": "vendored third-party text",
+    "third_party": "vendored third-party text",
+    "third-party": "vendored third-party text",
+    "node_modules": "vendored third-party text",
+    "tests": "a test fixture",
+    "test": "a test fixture",
+    "fixtures": "a test fixture",
+    "__fixtures__": "a test fixture",
+    "templates": "a template",
+    "template": "a template",
+}
+# `review-examples.md`, `readme-example-full.md`, `sample-output.md`. Not "template" in a
+# name: docs mirrors hold pages about templates (`from-template.md`, `create-templates.md`).
+_EXAMPLE_NAME = rx(r"(?:^|[-_.])(?:examples?|samples?)(?:[-_.]|$)", re.IGNORECASE)
+
+
+def unshipped_skill(skill: Skill) -> str | None:
+    """Why no agent loads this skill as it is (a template, an archived copy), or None."""
+    name = skill.name or ""
+    if name and _PLACEHOLDER_NAME.search(name):
+        return f"the skill is a template (its name `{name}` is a placeholder)"
+    parts = skill.root.parts
+    if parts and _TEMPLATE_FOLDER.match(parts[-1]):
+        return f"the skill is a template (its folder is `{parts[-1]}`)"
+    for part in parts[-1 - _ARCHIVE_DEPTH:-1]:
+        if _ARCHIVE_FOLDER.match(part):
+            return f"the skill is an archived copy (under `{part}/`)"
+    return None
+
+
+def reference_only_file(path: str) -> str | None:
+    """Why the file at skill-relative `path` is not text the agent follows as written: a
+    template, example or sample, vendored text or a test fixture; None for SKILL.md and
+    the skill's own references."""
+    p = PurePosixPath(path)
+    if path == "SKILL.md":
+        return None
+    for part in p.parts[:-1]:
+        why = _REFERENCE_ONLY_DIRS.get(part.lower())
+        if why:
+            return why
+    if _EXAMPLE_NAME.search(p.stem):
+        return "a template or example file"
+    return None
+
+
+# The credit line of a copied document, among its first lines: "> Source: [x](https://...)",
+# "Adapted from https://...", "Copied verbatim from [the guide](https://...)".
+_CREDIT = rx(
+    r"^\W{0,4}(?:\*\*)?(?:source|original|originally\s+(?:from|published\s+(?:at|in))"
+    r"|adapted\s+from|copied\s+(?:verbatim\s+)?from|mirrored\s+from|taken\s+from"
+    r"|reproduced\s+from)\b[^\n]{0,40}?(?:https?://|\]\(https?://)",
+    re.IGNORECASE | re.MULTILINE,
+)
+_OPENING_CHARS = 600
+
+
+def copied_document(text: str) -> bool:
+    """The file opens by crediting where it was copied from (see the module docstring)."""
+    return _CREDIT.search(text[:_OPENING_CHARS]) is not None
+
+
+# Code the skill hands over rather than runs: sample and template files, often written to
+# show a flaw ("VULNERABLE: ..." in an OWASP skill's assets/examples/).
+# `assets/` is, in the Agent Skills spec, what goes into the output (templates, data);
+# `examples/` may be code the agent is meant to reuse, so its errors stay errors.
+_SAMPLE_CODE_DIRS = frozenset({"assets", "templates", "template"})
+
+
+def sample_code(path: str) -> str | None:
+    """Why a script at skill-relative `path` is sample code, not code the skill runs."""
+    parts = PurePosixPath(path).parts
+    if len(parts) > 1 and parts[0].lower() in _SAMPLE_CODE_DIRS:
+        return f"it is sample code under {parts[0]}/, which the skill hands over, not runs"
+    return None

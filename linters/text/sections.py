@@ -1,0 +1,83 @@
+"""Where a line of a Markdown document sits: the heading above it, and whether its section
+is a changelog's (a list item there records what a file was, rather than telling the agent
+to use it). Shared by the path rules (SF116) and the command rules (SF301).
+"""
+
+from __future__ import annotations
+
+import re
+
+from linters.text.compiled_regex import rx
+from linters.text.markdown import MarkdownDoc
+
+# A heading that opens a changelog: the whole heading names one ("Changelog", "Release
+# notes") or a version ("1.3.0", "[2.0.0] - 2024-05-01", "Version 2.1"). A heading that only
+# holds such a word ("Database migrations", "Git history", "Making changes") is instructions:
+# issue 36 found broken links of 6 real skills hidden by a title like that.
+_CHANGELOG_HEADING = rx(
+    r"^(?:change\s*log|changes|history|version\s+history|release\s+(?:notes|history)|releases"
+    r"|what'?s\s+new|unreleased|upgrade\s+notes)$"
+    # a version alone, or with a date or a name after a dash or in parentheses (not "2.1
+    # Install the tools", a numbered section)
+    r"|^\[?(?:v|version\s*)?\d+(?:\.\d+){1,3}(?:-[\w.]+)?\]?"
+    r"(?:\s*(?:[-\u2013\u2014(:]|\d{4}-\d\d).*)?$",
+    re.IGNORECASE,
+)
+# The kinds of change Keep a Changelog groups a version's entries by.
+_CHANGE_KIND = rx(
+    r"^(?:added|changed|deprecated|removed|fixed|security|breaking(?:\s+changes)?|features?"
+    r"|bug\s*fixes|improvements)$",
+    re.IGNORECASE,
+)
+# A list item's first line, or a line of one.
+_LIST_ITEM = rx(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
+
+
+def section_title(doc: MarkdownDoc, line_no: int) -> str:
+    """The text of the nearest heading above `line_no` ("" if none)."""
+    i = doc.last_heading(line_no)
+    return doc.headings[i].text if i >= 0 else ""
+
+
+def changelog_entry(doc: MarkdownDoc, line_no: int, whole_file: bool = False) -> bool:
+    """Line `line_no` is in a list item of a changelog section: under a changelog or version
+    heading, or under a kind of change ("Fixed") that is under one (`whole_file`: the
+    document is a changelog, CHANGELOG.md). Such an entry records what a file was, so a
+    broken path there is softened, never dropped."""
+    return _in_list_item(doc, line_no) and (whole_file or in_changelog(doc, line_no))
+
+
+def in_changelog(doc: MarkdownDoc, line_no: int) -> bool:
+    """The section holding `line_no` is a changelog's (see `_CHANGELOG_HEADING`)."""
+    # The answer depends only on the last heading above: worked out once per heading.
+    last = doc.last_heading(line_no)
+    memo = doc.memo.setdefault(__name__ + ".in_changelog", {})
+    found = memo.get(last)
+    if found is None:
+        found = memo[last] = _changelog_section(doc, last)
+    return found
+
+
+def _changelog_section(doc: MarkdownDoc, last: int) -> bool:
+    if last < 0:
+        return False
+    own = doc.headings[last]
+    text = own.text.strip(" #*_`")
+    if _CHANGELOG_HEADING.search(text):
+        return True
+    if not _CHANGE_KIND.match(text):
+        return False
+    for h in reversed(doc.headings[:last]):  # the parent: the nearest higher heading
+        if h.level < own.level:
+            return bool(_CHANGELOG_HEADING.search(h.text.strip(" #*_`")))
+    return False
+
+
+def _in_list_item(doc: MarkdownDoc, line_no: int) -> bool:
+    """The line opens a list item or continues one (up to a blank line)."""
+    i = line_no - doc.first_line
+    while 0 <= i < len(doc.lines) and doc.lines[i].strip():
+        if _LIST_ITEM.match(doc.lines[i]):
+            return True
+        i -= 1
+    return False
