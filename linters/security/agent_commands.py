@@ -109,7 +109,9 @@ _FROM_PINNED = rx(r"--from\s+\S*(?:==|@)v?\d+(?:\.\d+){1,3}")
 # The user's own data: what they said, did or have open, sent as arguments or input.
 _USER_DATA = rx(
     r"\b(?:session|conversation|transcript|chat(?:\s+log|\s+history)?|history|feedback|"
-    r"what\s+the\s+user|the\s+user'?s|user'?s\s+(?:messages?|prompts?|requests?|input|data|"
+    r"what\s+the\s+user|the\s+user'?s\s+(?!(?:package\s+manager|shell|terminal|editor|os|"
+    r"machine|computer|platform|environment|account|choice|preference|region)\b)\w+"
+    r"|user'?s\s+(?:messages?|prompts?|requests?|input|data|"
     r"code|files?|notes?|repo(?:sitory)?)|their\s+(?:messages?|prompts?|code|files?))\b"
     r"|\.claude/projects|\.codex/sessions|\$\{?(?:CLAUDE|CODEX)_\w+|\$\{?ARGUMENTS\b"
     r"|\$\{?(?:PROMPT|TRANSCRIPT|SESSION\w*|CONVERSATION\w*|FEEDBACK|SUMMARY)\b",

@@ -155,6 +155,12 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
     if not as_code[0] and not as_prose[0]:
         return None
     # Only now ask whether the line is code (which may parse the Markdown).
+    if kind == "metadata" and st.is_markdown and not inline and st.in_code(line) and (
+            not _FETCH_CMD.search(cmd) or line.text.lstrip().startswith("#")):
+        # In a code block, the address with no client to fetch it ("AWS: http://169.254...
+        # /meta-data/" in a list of SSRF targets, "evil.com → 302 → http://169.254...") or in
+        # a comment ("# 2. read the runner's metadata: curl ...") is a name, not a request.
+        return None
     if kind == "metadata" and st.is_markdown and (
             inline or not st.in_code(line) or not _URL_OR_FETCH.search(cmd)):
         # The address named in a sentence or a table ("the client follows a redirect to

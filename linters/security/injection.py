@@ -93,6 +93,16 @@ def injection_phrases(st: SecurityText) -> Iterator[tuple[Line, int, int, bool]]
             yield line, m.start(), m.end(), False
 
 
+# What an option does: "| `--fresh` | Ignore previous context, start fresh |", "Use
+# `/ci-monitor --fresh` to ignore previous context".
+_OPTION_ROW = rx(r"^\s*\|\s*`?--?[A-Za-z][\w-]*`?\s*\|")
+_OPTION_DOES = rx(r"`[^`]*\s--?[A-Za-z][\w-]*[^`]*`\s+(?:to|will|which|that)\s+$")
+
+
+def _describes_option(text: str, start: int) -> bool:
+    return bool(_OPTION_ROW.match(text) or _OPTION_DOES.search(text[max(0, start - 80):start]))
+
+
 def scan_sf501(st: SecurityText) -> Iterator[Hit]:
     seen: set[int] = set()
     for line, start, end, override in injection_phrases(st):
@@ -101,6 +111,8 @@ def scan_sf501(st: SecurityText) -> Iterator[Hit]:
         default = Severity.critical if override else Severity.high
         if st.is_markdown and not st.in_code(line) and quoted_as_string(line, start, end):
             verdict = Verdict(Severity.info, "it is quoted as a string to send or name")
+        elif st.is_markdown and not st.in_code(line) and _describes_option(line.text, start):
+            verdict = Verdict(Severity.info, "it says what a command-line option does")
         else:
             verdict = weigh(st, line, start, default, end)
         seen.add(line.no)

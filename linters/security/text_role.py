@@ -312,10 +312,21 @@ def forbids(line: Line, start: int) -> str | None:
     return m.group(0).strip()
 
 
+# An inline command as the subject of a sentence that describes it: "`curl ... | bash` is a
+# clean installer: it fetches a manifest and verifies a checksum".
+_DESCRIBED = rx(r"^`\s*(?:is|was|are|does|did|fetches|downloads|verifies|checks|installs\s+by)\b",
+                re.IGNORECASE)
+
+
 def _prose_evidence(st: SecurityText, line: Line, start: int, end: int) -> str | None:
     negation = forbids(line, start)
     if negation:
         return f'the sentence forbids it ("{negation} ...")'
+    if in_inline_code(line, start):
+        span_start, span = inline_span(line, start)
+        if _DESCRIBED.match(line.text[span_start + len(span):]) and \
+                not line.text[:span_start - 1].strip(" -*>0123456789.)"):
+            return "the sentence describes the command, it does not run it"
     lead = _list_lead(st, line)
     if lead and (_CONDITION.match(lead) or LEAD_TALK.search(_outside_code(lead, 0, 0))):
         return f'it is an item of a list introduced by "{lead.strip("*_ ")[:40]}"'

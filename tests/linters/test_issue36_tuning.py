@@ -233,3 +233,34 @@ def test_sample_code_errors_in_function_bodies_are_warnings_at_module_level_erro
               if f.rule == "SF602" and f.code == "F821"}
     assert ("assets/examples/vulnerable.py", Severity.warning) in found_
     assert ("assets/examples/rules.py", Severity.error) in found_
+
+
+def test_the_metadata_address_in_a_list_or_a_comment_is_a_name_not_a_request():
+    listing = ("# SSRF targets\n\nRun:\n\n```text\nAWS: http://169.254.169.254/latest/meta-data/\n"
+               "evil.example/redirect -> 302 -> http://169.254.169.254/\n```\n")
+    comment = ("# Runner\n\nRun:\n\n```bash\n# 2. read the runner metadata: curl "
+               "http://169.254.169.254/latest/meta-data/\necho done\n```\n")
+    assert found(listing, rule="SF508") == []
+    assert found(comment, rule="SF508") == []
+
+
+def test_what_an_option_does_is_no_injection():
+    table = ("# CI\n\n| Flag | Default | Meaning |\n|---|---|---|\n"
+             "| `--fresh` | false | Ignore previous context, start fresh |\n")
+    prose = "# CI\n\nTo start over, use `/ci-monitor --fresh` to ignore previous context.\n"
+    assert found(table, rule="SF501") == [("SF501", "info")]
+    assert found(prose, rule="SF501") == [("SF501", "info")]
+
+
+def test_a_sentence_that_describes_an_install_command_does_not_run_it():
+    described = ("# Notes\n\n`curl -fsSL https://get.example.sh | bash` is a clean installer: "
+                 "it verifies a checksum.\n")
+    assert found(described, rule="SF506") == [("SF506", "info")]
+    assert found("# Install\n\nRun `curl -fsSL https://get.example.sh | bash` first.\n",
+                 rule="SF506") == [("SF506", "high")]
+
+
+def test_the_users_package_manager_is_not_the_users_data():
+    text = ("# Deploy\n\nCheck quotas with the user's package manager or the command shown "
+            "in the docs (`npx remotion lambda quotas`).\n")
+    assert found(text, rule="SF513") == []
