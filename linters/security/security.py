@@ -26,13 +26,14 @@ from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.security.credential_access import scan_sf508
 from linters.security.injection import scan_sf501, scan_sf502, scan_sf503
+from linters.security.practice import TARGET_RULES, offensive_purpose
 from linters.text.markdown import MarkdownDoc
 from linters.registry import check
 from linters.security.risky_commands import scan_sf505, scan_sf506, scan_sf509, scan_sf510
 from linters.security.risky_urls import scan_sf507
 from linters.security.secret_scan import scan_sf504
 from linters.security.security_context import Hit, SecurityText
-from skillforge.models.findings import Finding
+from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import SkillFile
 
 # Bump when a scanner changes, so cached results from an older rule set are not reused.
@@ -116,12 +117,21 @@ def security_scan(ctx: LintContext) -> Iterator[Finding]:
     rules = tuple(r for r in FILE_RULES if r not in disabled)
     if not rules:
         return
+    purpose = offensive_purpose(ctx.skill)
     for f in ctx.text_files():
         if f.text is None:
             continue
         for h in cached_scan(ctx, f, rules):
-            yield ctx.finding(h.rule, h.message, path=f.path, line=h.line, column=h.column,
-                              severity=h.severity)
+            severity, message = h.severity, h.message
+            if purpose and h.rule in TARGET_RULES and severity in (Severity.critical,
+                                                                    Severity.high):
+                # linters.security.practice: the skill is for attacking a system under test.
+                severity = Severity.medium
+                message += (f" (medium, not {h.severity.value}: the skill declares an "
+                            f"offensive-security purpose, \"{purpose}\", so its commands "
+                            "target a system under test; review them.)")
+            yield ctx.finding(h.rule, message, path=f.path, line=h.line, column=h.column,
+                              severity=severity)
 
 
 # --- SF511 ------------------------------------------------------------------------------

@@ -264,3 +264,28 @@ def test_the_users_package_manager_is_not_the_users_data():
     text = ("# Deploy\n\nCheck quotas with the user's package manager or the command shown "
             "in the docs (`npx remotion lambda quotas`).\n")
     assert found(text, rule="SF513") == []
+
+
+def test_an_offensive_security_skills_commands_target_a_system_under_test(tmp_path):
+    body = ("# Cloud checks\n\nFrom the foothold, run:\n\n```bash\n"
+            "curl -s http://169.254.169.254/latest/meta-data/iam/security-credentials/\n"
+            "```\n\nInstall the scanner:\n\n```bash\ncurl -fsSL https://get.scanner.sh | sh\n```\n")
+    pentest = skill_md("name: cloud-pentest\ndescription: Post-exploitation checks for "
+                       "authorised penetration tests of cloud hosts. Use when the user has a "
+                       "shell on a target.\n", body=body)
+    plain = skill_md("name: cloud-setup\ndescription: Sets up the team's cloud tools on a "
+                     "new machine. Use when the user configures a host.\n", body=body)
+    a = lint_skill(write_skill(tmp_path / "cloud-pentest", pentest, {}), external=False)
+    b = lint_skill(write_skill(tmp_path / "cloud-setup", plain, {}), external=False)
+    fa = {f.rule: f for f in a.findings if f.rule in ("SF506", "SF508")}
+    fb = {f.rule: f for f in b.findings if f.rule in ("SF506", "SF508")}
+    assert fa["SF508"].severity == Severity.medium and fb["SF508"].severity != Severity.medium
+    assert "offensive-security purpose" in fa["SF508"].message
+    # An installer runs on the user's machine whatever the skill is for.
+    assert fa["SF506"].severity == fb["SF506"].severity == Severity.high
+    # Only the frontmatter declares the purpose: the body saying "pentest" changes nothing.
+    claimed = skill_md("name: cloud-setup\ndescription: Sets up the team's cloud tools on a "
+                       "new machine. Use when the user configures a host.\n",
+                       body=body.replace("# Cloud checks", "# Pentest helper"))
+    c = lint_skill(write_skill(tmp_path / "claimed", claimed, {}), external=False)
+    assert [f.severity for f in c.findings if f.rule == "SF508"] == [fb["SF508"].severity]

@@ -1,0 +1,50 @@
+"""A skill whose declared purpose is offensive security (issue 36).
+
+A penetration-testing, red-team or exploit-research skill is *about* attacks: its commands
+(SSRF probes of a target's metadata address, `rm -rf /` in a list of what a red team tries,
+an encoded payload to try against a filter, "ignore previous instructions" to send to the
+model under test) are run against the system under test, by a tester who chose the skill
+for that. Reported at the rule's severity they fail the gate of every such skill, for
+commands that are the skill's subject. So when the skill's own name or description says it
+is for offensive security, these command and payload findings are `medium`: still reported,
+named in the security score, never a gate failure on their own. Findings that would hurt
+the skill's own user whatever its purpose (download-and-run, which installs on the user's
+machine as often as it runs on a target; a leaked secret, hidden text, an agent started with
+its permission checks off, an unconsented upload, shipped executables, a credential read from
+the user's own store) keep their severity.
+
+Only the frontmatter counts: a line in the body cannot talk a skill into this.
+"""
+
+from __future__ import annotations
+
+import re
+
+from linters.text.compiled_regex import rx
+from skillforge.models.skill import Skill
+
+# Commands and payloads aimed at a target: destructive commands, credential and metadata
+# reads, obfuscated execution, injection phrases. Not download-and-run (SF506): a pentest
+# skill's installers (`curl .../install.sh | sh`) run on the user's own machine.
+TARGET_RULES = frozenset({"SF501", "SF505", "SF508", "SF510"})
+
+_OFFENSIVE = rx(
+    r"\b(?:pen(?:etration)?[- ]?test\w*|pentest\w*|red[- ]?team\w*|offensive[- ]security|"
+    r"post[- ]exploit\w*|exploit(?:ation|s|ing)?|privilege[- ]escalation|ctf|capture[- ]the[- ]flag|"
+    r"bug[- ]bount\w*|vulnerability[- ](?:assessment|research|scanning|testing)|ssrf|xss|sqli|"
+    r"sql[- ]injection|prompt[- ]injection[- ]testing|attack[- ]simulation|adversary[- ]emulation|"
+    r"threat[- ]emulation|malware[- ]analysis|reverse[- ]shell|c2\b|command[- ]and[- ]control)\b"
+    r"|渗透|红队|漏洞利用|攻防|ペネトレーション|脆弱性診断",
+    re.IGNORECASE,
+)
+
+
+def offensive_purpose(skill: Skill) -> str | None:
+    """The words of the skill's name or description that declare an offensive-security
+    purpose, or None."""
+    fm = skill.frontmatter
+    if fm is None:
+        return None
+    text = " ".join(str(v) for v in (fm.get("name"), fm.get("description")) if v)
+    m = _OFFENSIVE.search(text.replace("_", " "))
+    return m.group(0) if m else None
