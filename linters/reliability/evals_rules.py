@@ -84,19 +84,21 @@ def evals_content(ctx: LintContext) -> Iterator[Finding]:
 def evals_file_findings(ctx: LintContext, text: str, path: str, *,
                         check_paths: bool = True) -> list[Finding]:
     """SF314-SF316 on the text of an evals file shown as `path`; `check_paths=False` when
-    no skill surrounds the file, so the paths its cases name cannot be checked."""
-    found = list(_content(ctx, text, path))
+    no skill surrounds the file, so the paths its cases name cannot be checked. Asked about
+    one file (`skillforge evals validate`), a case skillforge cannot run is an error even in
+    valid JSON: the question is whether skillforge can run it."""
+    found = list(_content(ctx, text, path, strict=True))
     if check_paths:
         found += _paths(ctx, text, path)
     return found
 
 
-def _content(ctx: LintContext, text: str, path: str) -> Iterator[Finding]:
+def _content(ctx: LintContext, text: str, path: str, strict: bool = False) -> Iterator[Finding]:
     evals, issues = _parsed(ctx, text)
     # Not JSON at all: nothing can read it (an error). JSON of another runner's shape (cases
     # keyed by `name`, assertions as objects) is a format of its own (issue 36): a warning
     # that skillforge cannot run it as written.
-    broken = not _is_json(text)
+    broken = strict or not _is_json(text)
     for issue in issues:
         msg = issue.message.rstrip(". ")
         where = f" at {issue.pointer}" if issue.pointer else ""
