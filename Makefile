@@ -19,7 +19,7 @@ LLAMA_CMAKE_ARGS ?= $(if $(filter x86_64,$(shell uname -m)),-DGGML_NATIVE=OFF -D
 # that once built llama-cpp-python natively got that wheel back (and its SIGSEGV) whatever
 # the flags said. So the wheel is built once per (version, flags, Python) into a folder of
 # ours, without pip's cache, and installed from there.
-LLAMA_PIN := $(shell grep -i '^llama[-_]cpp[-_]python==' constraints/main.txt)
+LLAMA_VERSION := $(shell sed -n 's/^llama[-_]cpp[-_]python==//ip' constraints/main.txt)
 LLAMA_WHEELS := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/skillforge/llama-wheels
 # pytest keeps its rewritten test modules (and Python its bytecode) in __pycache__ even where
 # the environment sets PYTHONDONTWRITEBYTECODE: without them every run and every xdist
@@ -38,18 +38,18 @@ $(STAMP): $(PINS)
 	  "$$py" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "skillforge needs Python >= 3.11 (set PYTHON=...)")' \
 	  && echo "making $(VENV) with $$py" && "$$py" -m venv $(VENV); }
 	$(BIN)/python -m pip install --quiet -c constraints/main.txt pip
-	@key=$$(echo "$(LLAMA_PIN) $(LLAMA_CMAKE_ARGS) $$($(BIN)/python -c 'import sys; print(sys.implementation.cache_tag)') $$(uname -m)" | sha1sum | cut -c1-12); \
+	@key=$$(echo "$(LLAMA_VERSION) $(LLAMA_CMAKE_ARGS) $$($(BIN)/python -c 'import sys; print(sys.implementation.cache_tag)') $$(uname -m)" | sha1sum | cut -c1-12); \
 	  dir="$(LLAMA_WHEELS)/$$key"; \
 	  if ! ls "$$dir"/*.whl >/dev/null 2>&1; then \
-	    echo "building $(LLAMA_PIN) into $$dir (the first time only: ~9 CPU-minutes)"; \
+	    echo "building llama_cpp_python==$(LLAMA_VERSION) into $$dir (the first time only: ~9 CPU-minutes)"; \
 	    rm -rf "$$dir.part" && mkdir -p "$$dir.part" && \
 	    CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip wheel --quiet --no-cache-dir --no-deps \
-	      --build-constraint constraints/build.txt -w "$$dir.part" "$(LLAMA_PIN)" && \
+	      --build-constraint constraints/build.txt -w "$$dir.part" "llama_cpp_python==$(LLAMA_VERSION)" && \
 	    rm -rf "$$dir" && mv "$$dir.part" "$$dir" || exit 1; \
 	  fi; \
 	  echo "installing the pinned packages"; \
 	  $(BIN)/python -m pip install --quiet --find-links "$$dir" -c constraints/main.txt --build-constraint constraints/build.txt -e '.[dev]' \
-	  && $(BIN)/python -m pip install --quiet --no-deps --no-index --force-reinstall "$$dir"/*.whl
+	  && $(BIN)/python -m pip install --quiet --no-deps --no-index --force-reinstall --find-links "$$dir" "llama_cpp_python==$(LLAMA_VERSION)"
 	$(BIN)/python -m pip check
 	$(BIN)/python tools/check-llama.py
 	@site=$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])'); \

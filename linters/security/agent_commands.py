@@ -26,7 +26,8 @@ from linters.security.security_context import (
     matches,
     short,
 )
-from linters.security.text_role import imperative, weigh
+from linters.security.imperative import imperative
+from linters.security.text_role import weigh
 from skillforge.models.findings import Severity
 
 # --- SF512 ------------------------------------------------------------------------------

@@ -49,6 +49,7 @@ from linters.security.code_evidence import (
     refused_in_test,
 )
 from linters.text.compiled_regex import rx
+from linters.security.imperative import NEGATION_WORDS, imperative, tells_to_run
 from linters.security.security_context import Line, SecurityText, in_inline_code, inline_span
 from skillforge.models.findings import Severity
 
@@ -185,27 +186,6 @@ def _lead_in(st: SecurityText, fence) -> str | None:
 
 # --- what introduces it ---------------------------------------------------------------------
 
-_MARKER = rx(r"^\s*(?:>\s*)*(?:[-*+]\s+|\d{1,3}[.)]\s+)?(?:\*\*|__)?"
-             r"(?:step\s*\d+\s*[:.)-]?\s*)?(?:\*\*|__)?\s*", re.IGNORECASE)
-# A sentence that tells the agent to run something: an imperative run verb at its start
-# ("Run:", "1. Install the CLI:", "Then execute", "To set it up, run").
-_RUN_VERB = (r"(?:run|execute|exec|install|invoke|call|launch|start|type|paste|enter|use|"
-             r"set\s+up|configure|initiali[sz]e|bootstrap|deploy|build|download|fetch|apply|"
-             r"add|update|upgrade|open|copy|pipe|send|upload|post|submit|read|load|export|"
-             r"authenticate|log\s*in|sign\s*in)")
-# Emphasis, emoji and check marks before the first word ("**", "✅ ").
-_LEADING_MARKS = rx(r"^[^\w(]+")
-_IMPERATIVE = rx(
-    rf"^(?:(?:then|next|first|finally|now|and|also|optionally|afterwards|once\s+done)[,:]?\s+)?"
-    rf"(?:(?:please|always|just|simply|instead)\s+)*{_RUN_VERB}\b"
-    rf"|^to\s+[^,:;.]{{1,60}}[,:]\s*{_RUN_VERB}\b"
-    rf"|^(?:install(?:ation)?|setup|set-?up|usage|quick\s*start|command|commands)\s*:",
-    re.IGNORECASE,
-)
-_NEGATION_WORDS = rx(r"\b(?:never|don'?t|do\s+not|must\s+not|mustn't|should\s+not|"
-                     r"shouldn't|avoid|not)\b|\u274c", re.IGNORECASE)
-
-
 def introduced_as_step(st: SecurityText, line: Line) -> bool | str:
     """Whether the code block holding `line` is introduced as a step to run (True), as an
     example of an attack or a pattern to look for (the lead-in, as evidence), or neither
@@ -216,7 +196,7 @@ def introduced_as_step(st: SecurityText, line: Line) -> bool | str:
     lead = _lead_in(st, fence)
     if not lead:
         return False
-    if (tells_to_run(lead) or _POSITIVE_LABEL.search(lead)) and not _NEGATION_WORDS.search(lead):
+    if (tells_to_run(lead) or _POSITIVE_LABEL.search(lead)) and not NEGATION_WORDS.search(lead):
         return True
     talk = LEAD_TALK.search(_outside_code(lead, 0, 0))
     if talk:
@@ -228,54 +208,6 @@ def introduced_as_step(st: SecurityText, line: Line) -> bool | str:
 _POSITIVE_LABEL = rx(
     r"^\W*(?:\u2705|\u2714|good|correct|right|recommended|preferred|do\s+this|do\s*:|"
     r"instead)\b|^\W*\u2705", re.IGNORECASE)
-
-
-# Between the run verb and the spot, at most this many words: "Install the CLI with
-# Homebrew: `...`" tells the agent to run it; "Run the scanner on every file it can reach
-# and report whether `...`" does not.
-_GAP_WORDS = 8
-
-
-def tells_to_run(sentence: str) -> bool:
-    """`sentence` (up to the spot) starts with a run verb that governs what follows: few
-    words between them, none about attacks or detection ("Run the scanner to detect
-    `curl | sh`" runs the scanner, not the pattern)."""
-    sentence = _LEADING_MARKS.sub("", _MARKER.sub("", sentence, count=1))
-    m = _IMPERATIVE.match(sentence)
-    if not m:
-        return False
-    gap = sentence[m.end():]
-    return len(gap.split()) <= _GAP_WORDS and not _PURPOSE_TALK.search(gap)
-
-
-# In the gap: a purpose that makes what follows a thing to look for, or an attack.
-_PURPOSE_TALK = rx(
-    r"\bto\s+(?:detect|flag|catch|spot|find|search\s+for|look\s+for|block|reject|refuse|"
-    r"recogni[sz]e)\b|attack|malicious|payload|exploit|inject",
-    re.IGNORECASE,
-)
-
-
-_SENTENCE_END = rx(r"[.!?]\s+(?=\S)|:\s+(?=[A-Z`])")
-
-
-def imperative(line: Line, start: int) -> bool:
-    """The sentence holding 0-based `start` tells the agent to run what is at `start`, and
-    nothing before the spot negates it ("Install the CLI: `curl ... | sh`", "Then run
-    `...`")."""
-    before = line.text[:start]
-    cut = max((m.end() for m in _SENTENCE_END.finditer(before)), default=0)
-    sentence = before[cut:]
-    if not _MARKER.sub("", sentence, count=1).strip() and cut:
-        # "Install the CLI: `...`": the clause before the colon says what to do.
-        prev = before[:cut]
-        cut = max((m.end() for m in _SENTENCE_END.finditer(prev[:-1])), default=0)
-        sentence = prev[cut:]
-    # "For background tasks, always use `...`", "Fix: run `...`": the last clause may hold
-    # the verb.
-    clause = re.split(r"[,;:]\s+|\s[-\u2013\u2014]\s", sentence)[-1]
-    return ((tells_to_run(sentence) or tells_to_run(clause))
-            and not _NEGATION_WORDS.search(before[cut:]))
 
 
 # --- the spot in prose ----------------------------------------------------------------------
