@@ -9,6 +9,7 @@ BIN := $(VENV)/bin
 # build backends of the sdists among it (`make lock` rewrites both, deliberately).
 PINS := pyproject.toml constraints/main.txt constraints/build.txt constraints/claude-code.txt
 STAMP := $(VENV)/.installed-$(shell cat $(PINS) 2>/dev/null | sha1sum | cut -c1-12)
+RUN_STAMP := $(VENV)/.run-$(shell cat $(PINS) 2>/dev/null | sha1sum | cut -c1-12)
 SKILL ?= sample_skills/csv-insights
 # llama-cpp-python (the test suite's model server) is built from source. A native build
 # (-march=native) takes every instruction the CPU reports, AMX included, and on an x86 VM
@@ -33,11 +34,25 @@ TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 2 )))
 
 .PHONY: run test test-fast bench system-deps lock clean
 
-$(STAMP): $(PINS)
+# The venv, made once with $(PYTHON), and its pinned pip.
+define make_venv
 	@test -x $(BIN)/python || { py="$(PYTHON)"; [ -n "$$py" ] || exit 1; \
 	  "$$py" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "skillforge needs Python >= 3.11 (set PYTHON=...)")' \
 	  && echo "making $(VENV) with $$py" && "$$py" -m venv $(VENV); }
 	$(BIN)/python -m pip install --quiet -c constraints/main.txt pip
+endef
+
+# make run needs only what the workbench runs on (pinned, prebuilt wheels): no dev extras,
+# so no llama.cpp build before the first screen. The dev install below includes it.
+$(RUN_STAMP): $(PINS)
+	$(make_venv)
+	@echo "installing skillforge and what it runs on (pinned)"
+	$(BIN)/python -m pip install --quiet -c constraints/main.txt -e .
+	@rm -f $(VENV)/.run-*
+	@touch $(RUN_STAMP)
+
+$(STAMP): $(PINS)
+	$(make_venv)
 	@key=$$(echo "$(LLAMA_VERSION) $(LLAMA_CMAKE_ARGS) $$($(BIN)/python -c 'import sys; print(sys.implementation.cache_tag)') $$(uname -m)" | sha1sum | cut -c1-12); \
 	  dir="$(LLAMA_WHEELS)/$$key"; \
 	  if ! ls "$$dir"/*.whl >/dev/null 2>&1; then \
@@ -55,11 +70,11 @@ $(STAMP): $(PINS)
 	@site=$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])'); \
 	  grep -v '^#' constraints/claude-code.txt | (cd "$$site" && sha256sum --check --quiet -) \
 	  || { echo "the Claude Code binary in $$site is not the one constraints/claude-code.txt pins" >&2; exit 1; }
-	@rm -f $(VENV)/.installed-*
-	@touch $(STAMP)
+	@rm -f $(VENV)/.installed-* $(VENV)/.run-*
+	@touch $(STAMP) $(RUN_STAMP)
 
-## make run: open skillforge on a sample skill
-run: $(STAMP)
+## make run: open skillforge on a sample skill (installs only what the workbench needs)
+run: $(RUN_STAMP)
 	$(BIN)/skillforge $(SKILL)
 
 ## make test: system packages (tmux, debootstrap, chromium...), then the whole suite
@@ -67,9 +82,10 @@ test: $(STAMP) system-deps
 	$(PYTEST_ENV) $(BIN)/python -m pytest
 
 ## make test-fast: the contributors' loop: every test that needs neither Docker, Chromium,
-## a model server nor Harbor, spread over the cores (make test stays the whole suite)
+## a model server, Harbor nor a fresh install, spread over the cores (make test stays the
+## whole suite)
 test-fast: $(STAMP)
-	$(PYTEST_ENV) SKILLFORGE_TEST_TIER=fast $(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not docker and not chromium and not llama and not harbor"
+	$(PYTEST_ENV) SKILLFORGE_TEST_TIER=fast $(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not docker and not chromium and not llama and not harbor and not install"
 
 ## make bench: benchmarks, each printing one JSON document
 bench: $(STAMP)
