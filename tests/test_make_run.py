@@ -36,7 +36,7 @@ def test_make_run_on_a_fresh_clone_shows_the_workbench_without_the_dev_extras(tm
         while time.monotonic() - start < FIRST_SCREEN_S:
             screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
                                     capture_output=True, text=True).stdout
-            if "skillforge · csv-insights" in screen and "gate PASS" in screen:
+            if "csv-insights" in screen and "gate PASS" in screen:
                 break
             time.sleep(0.5)
         else:
