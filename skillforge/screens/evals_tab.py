@@ -196,10 +196,12 @@ class EvalsTab:
 
                 proposal = await draft_triggers(load_skill(path), client, count=message.count,
                                                 existing=existing,
+                                                max_tokens=settings.provider.max_tokens,
                                                 temperature=settings.provider.temperature)
                 return EvalsProposalReady(proposal=proposal)
             proposal = await draft_cases(load_skill(path), client, kinds=message.kinds,
                                          count=message.count, existing=existing,
+                                         max_tokens=settings.provider.max_tokens,
                                          temperature=settings.provider.temperature)
             return EvalsProposalReady(proposal=proposal)
 
@@ -248,6 +250,7 @@ class EvalsTab:
 
             async def refine(settings, client) -> EvalsProposalReady:
                 diff = await refine_case(load_skill(path), case, traj, client,
+                                         max_tokens=settings.provider.max_tokens,
                                          temperature=settings.provider.temperature)
                 return EvalsProposalReady(diff=diff)
 

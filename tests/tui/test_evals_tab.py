@@ -102,6 +102,9 @@ async def test_draft_from_the_tab_shows_a_proposal(skill: Path, monkeypatch, llm
     monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     monkeypatch.setenv("SKILLFORGE_PROVIDER__MODEL", "draft-model")
+    # `[provider] max_tokens` reaches the request, as the CLI's does (issue 37: the tab asked
+    # a small local model for 8,192 tokens and got HTTP 400).
+    monkeypatch.setenv("SKILLFORGE_PROVIDER__MAX_TOKENS", "1234")
     llm_server.script(structured(drafted(NEGATIVE)))
     app = make_app(skill, Settings())
     async with app.run_test(size=SIZE) as pilot:
@@ -119,6 +122,7 @@ async def test_draft_from_the_tab_shows_a_proposal(skill: Path, monkeypatch, llm
         assert [c.id for c in view.proposal.cases] == ["dedupe-customers"]
         assert view.proposal.cases[0].kind == "negative" and view.proposal.cases[0].expected_skill is None
         assert len(llm_server.requests) == 1
+        assert _asked_tokens(llm_server.requests[0]) == 1234
         # Nothing is written until the author accepts.
         assert "dedupe-customers" not in (skill / "evals" / "evals.json").read_text()
 
@@ -131,6 +135,7 @@ async def test_refine_from_the_tab_shows_a_case_diff(skill: Path, monkeypatch, l
     monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     monkeypatch.setenv("SKILLFORGE_PROVIDER__MODEL", "refine-model")
+    monkeypatch.setenv("SKILLFORGE_PROVIDER__MAX_TOKENS", "1234")
     llm_server.script(structured(refined(
         edit("expected_behavior", ["Uses Q4 2024 only, not the full year"],
              source="trajectory", steps=[4]))))
@@ -147,6 +152,7 @@ async def test_refine_from_the_tab_shows_a_case_diff(skill: Path, monkeypatch, l
                        f"the case diff (status: {_pane(app).status_text})")
         assert [c.field for c in view.proposal.changes] == ["expected_behavior"]
         assert len(llm_server.requests) == 1
+        assert _asked_tokens(llm_server.requests[0]) == 1234
         assert "Uses Q4 2024 only" not in (skill / "evals" / "evals.json").read_text()
 
 
@@ -164,3 +170,9 @@ async def test_refine_without_a_provider_says_so_in_the_status(skill: Path, monk
         app.screen._refine("q4-top-region", str(SESSION), tmp_path / "state")
         await wait_for(pilot, lambda: "provider" in _pane(app).status_text.lower(), 10,
                        f"the provider error (status: {_pane(app).status_text})")
+
+
+def _asked_tokens(request) -> int | None:
+    """The completion budget a recorded OpenAI-wire request asked for."""
+    body = request.body
+    return body.get("max_completion_tokens", body.get("max_tokens"))
