@@ -8,6 +8,7 @@ finding per lint, never a crash.
 from __future__ import annotations
 
 import ast
+import functools
 
 import hashlib
 import json
@@ -161,15 +162,18 @@ def _ruff_finding(ctx: LintContext, inp: ScriptInput, rec: Record) -> Finding | 
 def _in_function(text: str, line: int | None) -> bool:
     """`line` of Python `text` lies in a function's body: it runs only when called (a
     sample's handler calling a stub), not when the module is imported."""
-    if line is None:
-        return False
+    return line is not None and any(a <= line <= b for a, b in _function_bodies(text))
+
+
+@functools.lru_cache(maxsize=16)
+def _function_bodies(text: str) -> tuple[tuple[int, int], ...]:
+    """(first, last) line of every function body of `text`, parsed once per script."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
-        return False
-    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-               and node.body[0].lineno <= line <= (node.end_lineno or node.lineno)
-               for node in ast.walk(tree))
+        return ()
+    return tuple((node.body[0].lineno, node.end_lineno or node.lineno) for node in ast.walk(tree)
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
 
 
 _SC_LEVELS = {"error": Severity.error, "warning": Severity.warning}  # info, style -> info

@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import os
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,6 +33,7 @@ from pydantic import ValidationError
 
 from sessions.atif import Trajectory
 from sessions.store import MetricEvidence, RunStore
+from linters.caches import cache_dir
 from skillforge.trajectory import facts as tf
 from skillforge.models.fileio import atomic_write_text
 from skillforge.metrics.judged_prompts import (
@@ -70,18 +70,13 @@ from skillforge.models.structured_ask import (
     keyed_items,
 )
 
-CACHE_DIR_ENV = "SKILLFORGE_CACHE_DIR"
 CACHE_KIND = "trial_judge"
 METRICS = ("accuracy", "goal_accuracy", "behavior_check")
 
 
 def trial_judge_cache_dir() -> Path:
     """<$SKILLFORGE_CACHE_DIR | $XDG_CACHE_HOME/skillforge | ~/.cache/skillforge>/trial_judge."""
-    base = os.environ.get(CACHE_DIR_ENV)
-    if base:
-        return Path(base) / CACHE_KIND
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "skillforge" / CACHE_KIND
+    return cache_dir(CACHE_KIND)
 
 
 def _sha(data: Any) -> str:

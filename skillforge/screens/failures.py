@@ -17,10 +17,11 @@ The kinds, each with the place a person goes to fix it:
 from __future__ import annotations
 
 import datetime as _dt
-import os
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
+
+from linters.caches import cache_dir
 
 KIND_TITLE = {
     "configuration": "Configuration",
@@ -99,11 +100,7 @@ def first_line(exc: BaseException, limit: int = 600) -> str:
 
 def log_path() -> Path:
     """<$SKILLFORGE_CACHE_DIR | $XDG_CACHE_HOME/skillforge | ~/.cache/skillforge>/workbench.log"""
-    base = os.environ.get("SKILLFORGE_CACHE_DIR")
-    if base:
-        return Path(base) / "workbench.log"
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "skillforge" / "workbench.log"
+    return cache_dir("workbench.log")
 
 
 def write_log(exc: BaseException, doing: str) -> Path | None:

@@ -15,13 +15,13 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import os
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from linters.caches import cache_dir
 from skillforge.authoring.judge.prompt import (
     RUBRIC_VERSION,
     new_nonce,
@@ -61,17 +61,12 @@ from skillforge.models.structured_ask import (
     keyed_items,
 )
 
-CACHE_DIR_ENV = "SKILLFORGE_CACHE_DIR"
 Progress = Callable[[JudgeEvent], None]
 
 
 def judge_cache_dir() -> Path:
     """<$SKILLFORGE_CACHE_DIR | $XDG_CACHE_HOME/skillforge | ~/.cache/skillforge>/judge."""
-    base = os.environ.get(CACHE_DIR_ENV)
-    if base:
-        return Path(base) / "judge"
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "skillforge" / "judge"
+    return cache_dir("judge")
 
 
 def cache_key(skill_hash: str, client: ModelClient, temperature: float | None) -> str:
