@@ -210,6 +210,14 @@ def count_tokens(text: str, key: str | None = None) -> int:
     return n
 
 
+def count_plain(text: str) -> int:
+    """Tokens in `text` by the same tokenizer, with nothing kept in memory or on disk (for
+    texts seen once, such as a model prompt being sized)."""
+    if (enc := _get_encoding()) is not None:
+        return len(enc.encode_ordinary(text))
+    return -(-len(text.encode("utf-8", "replace")) // FALLBACK_BYTES_PER_TOKEN)
+
+
 def could_exceed(text: str, limit: int) -> bool:
     """Cheap pre-check (no encoding): False when a conservative bound keeps `text` within `limit`.
 

@@ -27,6 +27,9 @@ class ProviderConfig(_Section):
     # temperature, so sending 0.0 would cost a rejected request first.
     temperature: float | None = Field(None, ge=0, le=2)
     max_tokens: int = Field(8192, ge=1)
+    # The model's context window in tokens. Unset: asked of a local server, or read from its
+    # first "maximum context length" error; prompts are sized to it (prompt_fit).
+    context_tokens: int | None = Field(None, ge=512)
     timeout_sec: float = Field(120.0, gt=0)
     max_retries: int = Field(4, ge=0, le=10)
     # Per-model prices in USD per million tokens: {"model": {"input": 3.0, "output": 15.0,

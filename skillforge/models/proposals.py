@@ -50,6 +50,8 @@ class ModelCall(BaseModel):
     tokens_cached: int = 0
     cost_usd: float | None = None
     request_ids: list[str] = Field(default_factory=list)
+    # What the prompt builder cut to fit the model's context window.
+    left_out: list[str] = Field(default_factory=list)
 
 
 class ProposedCase(BaseModel):

@@ -24,10 +24,22 @@ from skillforge.models.llm import (
     Completion,
     Message,
     ModelClient,
+    ProviderError,
     StructuredOutputError,
     Usage,
     UserMessage,
     parse_json_text,
+)
+
+from skillforge.models.prompt_fit import (
+    MARGIN_TOKENS,
+    Fitted,
+    PromptTooLarge,
+    UserPrompt,
+    completion_budget,
+    context_overflow,
+    estimate_tokens,
+    fit_prompt,
 )
 
 T = TypeVar("T")
@@ -36,6 +48,8 @@ T = TypeVar("T")
 # gives none ([provider] max_tokens, 8192 by default, is what the commands pass).
 MIN_TOKENS = 8192
 MAX_TOKENS = 32768
+# Prompts up to this many tokens are sent without asking the model's context window.
+SMALL_PROMPT = 4096
 
 
 @dataclass
@@ -46,6 +60,8 @@ class AskStats(Generic[T]):
     usage: Usage = field(default_factory=Usage)
     cost_usd: float | None = 0.0
     request_ids: list[str] = field(default_factory=list)
+    # What the prompt builder cut to fit the model's context window (prompt_fit).
+    left_out: list[str] = field(default_factory=list)
 
     def add(self, done: Completion) -> None:
         self.usage = self.usage + done.usage
@@ -109,21 +125,53 @@ def json_object(text: str) -> dict[str, Any]:
 
 
 async def ask_validated(
-    client: ModelClient, user: str, *, system: str, schema: dict[str, Any],
+    client: ModelClient, user: UserPrompt, *, system: str, schema: dict[str, Any],
     parse: Callable[[Completion, int], T], retry_prompt: Callable[[str, bool], str],
     max_tokens: int | None = None, temperature: float | None = None,
     on_retry: Callable[[str], None] | None = None,
 ) -> tuple[T, AskStats]:
     """Ask, `parse(completion, attempt)` (ValueError = unusable), retry once; the result and
-    what it cost, or UnusableAnswer."""
-    messages: list[Message] = [UserMessage(content=user)]
+    what it cost, or UnusableAnswer. `user` is a text, or a builder that sizes the prompt to
+    the model's context (prompt_fit); what a builder cut is in `stats.left_out`."""
     stats: AskStats = AskStats()
     # The configured budget is the user's to set (a small local model wants a small one).
-    budget = max_tokens or MIN_TOKENS
+    asked = max_tokens or MIN_TOKENS
+    ratio = 1.0
+    fitted = _fit(client, user, system, schema, None, asked, ratio)
+    # A prompt that fits any model's context needs no window (and no question to the server).
+    window = await _window(client) if fitted.tokens > SMALL_PROMPT else None
+    if window is not None:
+        fitted = _fit(client, user, system, schema, window, asked, ratio)
+    stats.left_out = fitted.left_out
+    budget = fitted.completion
+    messages: list[Message] = [UserMessage(content=fitted.text)]
     problems = ""
-    for attempt in (1, 2):
-        done = await client.complete(messages, system=system, response_schema=schema,
-                                     max_tokens=budget, temperature=temperature)
+    refits = 0
+    attempt = 1
+    while True:
+        try:
+            done = await client.complete(messages, system=system,
+                                         response_schema=fitted.schema or schema,
+                                         max_tokens=budget, temperature=temperature)
+        except ProviderError as exc:
+            over = context_overflow(str(exc))
+            # The server stated its window (and often its own count): fit again, once or
+            # twice, with what it said. Not after an answer: the retry keeps its history.
+            if over is None or refits >= 2 or attempt > 1:
+                raise
+            refits += 1
+            stated, counted = over
+            _learn(client, stated)
+            if counted and fitted.tokens:
+                ratio = max(ratio, ratio * counted / max(1, fitted.tokens - MARGIN_TOKENS))
+            elif window == stated:
+                ratio *= 1.25  # the window was known and still too small: count harder
+            window = stated
+            fitted = _fit(client, user, system, schema, window, asked, ratio)
+            stats.left_out = fitted.left_out
+            budget = fitted.completion
+            messages = [UserMessage(content=fitted.text)]
+            continue
         stats.attempts = attempt
         stats.add(done)
         try:
@@ -136,10 +184,44 @@ async def ask_validated(
             on_retry(problems)
         cut_off = done.stop_reason == "max_tokens"
         if cut_off:
-            budget = min(budget * 2, MAX_TOKENS)
+            # Twice the budget, but never past what the window leaves the answer.
+            room = (window - fitted.tokens - done.usage.output_tokens - MARGIN_TOKENS
+                    if window else MAX_TOKENS)
+            budget = max(budget, min(budget * 2, MAX_TOKENS, room))
         messages = [*messages, AssistantMessage(content=done.text or "(no answer)"),
                     UserMessage(content=retry_prompt(problems, cut_off))]
+        attempt = 2
     raise UnusableAnswer(problems, stats)
+
+
+async def _window(client: ModelClient) -> int | None:
+    """The client's context window when it knows or can find out, else None."""
+    probe = getattr(client, "context_window", None)
+    if probe is None:
+        return None
+    try:
+        value = await probe()
+    except Exception:  # noqa: BLE001 - a failed probe only means "unknown"
+        return None
+    return value if isinstance(value, int) and value > 0 else None
+
+
+def _learn(client: ModelClient, window: int) -> None:
+    learn = getattr(client, "learn_context", None)
+    if learn is not None:
+        learn(window)
+
+
+def _fit(client: ModelClient, user: UserPrompt, system: str, schema: dict[str, Any],
+         window: int | None, asked: int, ratio: float) -> Fitted:
+    count = getattr(client, "count_tokens", None) or estimate_tokens
+    try:
+        return fit_prompt(user, system=system, schema=schema, window=window,
+                          completion=completion_budget(asked, window), count=count,
+                          ratio=ratio)
+    except PromptTooLarge as exc:
+        raise ProviderError(f"{client.model}: {exc}", provider=client.name,
+                            model=client.model) from None
 
 
 def client_labels(clients: Sequence[ModelClient]) -> list[str]:

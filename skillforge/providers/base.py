@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -14,6 +15,7 @@ from skillforge.models.llm import (
     ToolSpec,
     Usage,
 )
+from skillforge.providers import context
 from skillforge.providers.prices import Price, cost_usd, price_table
 from skillforge.providers.retry import (
     RETRYABLE_STATUS,
@@ -49,6 +51,8 @@ class ClientOptions:
     prices: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     # Where the key came from, for error messages ("ANTHROPIC_API_KEY").
     key_source: str = ""
+    # The model's context window in tokens; None: asked of a local server (context.py).
+    context_tokens: int | None = None
 
 
 class BaseClient:
@@ -69,6 +73,30 @@ class BaseClient:
     @property
     def base_url(self) -> str | None:
         return self.options.base_url
+
+    async def context_window(self) -> int | None:
+        """The model's context window: configured, remembered, or asked of a local server."""
+        if self.options.context_tokens:
+            return self.options.context_tokens
+        known, window = context.remembered(self.base_url, self.model)
+        if known or not context.is_local(self.base_url):
+            return window
+        assert self.base_url is not None
+        window = await asyncio.to_thread(context.probe_window, self.base_url, self.model,
+                                         self.options.api_key)
+        known, learnt = context.remembered(self.base_url, self.model)
+        if known and learnt is not None:
+            return learnt  # an error stated it meanwhile: that is the server's own word
+        context.remember(self.base_url, self.model, window)
+        return window
+
+    def learn_context(self, window: int) -> None:
+        """The window a server stated in an error ("maximum context length is N")."""
+        if not self.options.context_tokens:
+            context.remember(self.base_url, self.model, window)
+
+    def count_tokens(self, text: str) -> int:
+        return context.count_for_sizing(text)
 
     async def complete(
         self,

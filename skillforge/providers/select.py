@@ -165,6 +165,7 @@ def client_for(choice: ProviderChoice, settings: Settings, **kw: Any) -> BaseCli
         model=choice.model, api_key=choice.api_key, base_url=choice.base_url,
         max_tokens=cfg.max_tokens, temperature=cfg.temperature, timeout_sec=cfg.timeout_sec,
         max_retries=cfg.max_retries, prices=cfg.prices, key_source=choice.key_source,
+        context_tokens=cfg.context_tokens,
     )
     if choice.name == "anthropic":
         from skillforge.providers.anthropic_provider import AnthropicClient

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from skillforge.models.llm import ModelClient
+from skillforge.models.prompt_fit import UserPrompt
 from skillforge.models.proposals import ModelCall, ProposalError
 from skillforge.models.structured_ask import (  # noqa: F401 - explain and limits re-exported
     MAX_TOKENS,
@@ -38,7 +39,7 @@ def fresh_nonce(texts: Iterable[str]) -> str:
 
 
 async def ask_structured(
-    client: ModelClient, *, system: str, user: str, schema: dict[str, Any],
+    client: ModelClient, *, system: str, user: UserPrompt, schema: dict[str, Any],
     parse: Callable[[dict[str, Any], int], T], retry: Callable[[str, bool], str],
     what: str, max_tokens: int | None = None, temperature: float | None = None,
 ) -> tuple[T, ModelCall]:
@@ -59,4 +60,9 @@ def _call(client: ModelClient, stats: AskStats) -> ModelCall:
     return ModelCall(provider=client.name, model=client.model, attempts=stats.attempts,
                      tokens_in=stats.usage.input_tokens, tokens_out=stats.usage.output_tokens,
                      tokens_cached=stats.usage.cached_tokens, cost_usd=stats.rounded_cost,
-                     request_ids=list(stats.request_ids))
+                     request_ids=list(stats.request_ids), left_out=list(stats.left_out))
+
+
+def left_out_warnings(call: ModelCall) -> list[str]:
+    """One warning per cut the prompt builder made to fit the model's context."""
+    return [f"not shown to the model, to fit its context: {note}" for note in call.left_out]

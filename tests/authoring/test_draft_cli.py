@@ -52,7 +52,7 @@ def test_preview_writes_nothing_then_write_merges_in_the_authors_format(skill, l
     assert '"ground_truth"' not in added and '"expected_behavior"' not in added
     assert evalset.case(5).expected_skill is None and evalset.case(4).kind == "implicit"
     assert after.endswith('    "generated_by": "skill-creator 2.1"\n}\n')
-    body = llm_server.requests[0].body
+    body = llm_server.completions[0].body
     assert body["response_format"]["type"] == "json_schema"  # the OpenAI wire's own form
 
 
@@ -68,7 +68,7 @@ def test_rejecting_the_proposal_leaves_the_file_byte_for_byte(skill, llm_server,
     assert none.exit_code == 0 and preview.exit_code == 0, none.output + preview.output
     assert "nothing accepted" in none.stdout
     assert _stat(evals) == before  # same bytes, never even rewritten
-    assert llm_server.requests[0].wire == "anthropic"
+    assert llm_server.completions[0].wire == "anthropic"
 
 
 def test_accepting_some_cases_adds_only_those_as_json(aces_skill, llm_server, evals_cli):
@@ -79,7 +79,7 @@ def test_accepting_some_cases_adds_only_those_as_json(aces_skill, llm_server, ev
                     "openai:picked-model", env=openai_env(llm_server))
 
     assert run.exit_code == 0, run.output
-    assert llm_server.requests[0].model == "picked-model"
+    assert llm_server.completions[0].model == "picked-model"
     doc = json.loads(run.stdout)
     assert doc["written"] is True and doc["accepted"] == ["dedupe-customers"]
     assert [c["id"] for c in doc["proposal"]["cases"]] == ["channel-units", "dedupe-customers"]
@@ -105,8 +105,8 @@ def test_invalid_model_output_is_retried_once(skill, llm_server, evals_cli):
     run = evals_cli("draft", skill, "--kinds", "implicit", env=openai_env(llm_server))
 
     assert run.exit_code == 0, run.output
-    assert len(llm_server.requests) == 2 and "2 attempts" in run.stdout
-    retry = llm_server.requests[1].last_message_text()
+    assert len(llm_server.completions) == 2 and "2 attempts" in run.stdout
+    retry = llm_server.completions[1].last_message_text()
     assert "could not be used" in retry and "cases.0.prompt: Field required" in retry
 
 
@@ -118,7 +118,7 @@ def test_output_that_stays_invalid_exits_2_and_writes_nothing(skill, llm_server,
 
     assert run.exit_code == 2
     assert "did not give usable eval cases, even after one retry" in run.stderr
-    assert "Traceback" not in run.output and len(llm_server.requests) == 2
+    assert "Traceback" not in run.output and len(llm_server.completions) == 2
     assert (skill / "evals" / "evals.json").read_bytes() == before
 
 

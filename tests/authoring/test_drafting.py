@@ -28,7 +28,7 @@ async def test_the_skill_is_sent_as_delimited_data_and_the_answer_checked(aces_s
     proposal = await draft_cases(load_skill(aces_skill), make_client("openai"),
                                  kinds=["explicit", "negative"], existing=existing)
 
-    [req] = llm_server.requests
+    [req] = llm_server.completions
     system, user = req.system_text(), req.last_message_text()
     nonce = re.search(r"<skill_files_([0-9a-f]{12})>", user).group(1)
     assert f"</skill_files_{nonce}>" in user and f"<input_files_{nonce}>" in user
@@ -81,8 +81,8 @@ async def test_too_few_cases_is_retried_once_then_kept_with_a_warning(skill, llm
     proposal = await draft_cases(load_skill(skill), make_client("openai"),
                                  kinds=["implicit", "negative"])
 
-    assert len(llm_server.requests) == 2
-    retry = llm_server.requests[1].last_message_text()
+    assert len(llm_server.completions) == 2
+    retry = llm_server.completions[1].last_message_text()
     assert "too few cases (negative: 0 of 1)" in retry
     assert proposal.call.attempts == 2 and len(proposal.cases) == 1
     assert proposal.warnings == ["asked for 1 negative case(s), the model gave 0"]
@@ -98,7 +98,7 @@ async def test_output_that_never_fits_the_schema_raises_after_one_retry(skill, l
 
     assert "even after one retry" in str(err.value)
     assert "give 2 to 4 checkable assertions, not 1" in str(err.value)
-    assert "not valid JSON" in llm_server.requests[1].last_message_text()
+    assert "not valid JSON" in llm_server.completions[1].last_message_text()
 
 
 async def test_a_repeated_prompt_is_left_out(skill, llm_server, make_client):
@@ -120,7 +120,7 @@ async def test_text_inside_the_skill_cannot_close_the_data_block(skill, llm_serv
 
     await draft_cases(load_skill(skill), make_client("openai"), kinds=["implicit"])
 
-    user = llm_server.requests[0].last_message_text()
+    user = llm_server.completions[0].last_message_text()
     nonce = re.search(r"<skill_files_([0-9a-f]{12})>", user).group(1)
     assert user.count(f"</skill_files_{nonce}>") == 1
     assert user.index("Ignore the rules above") < user.index(f"</skill_files_{nonce}>")

@@ -46,7 +46,7 @@ def test_refine_from_a_real_codex_rollout(aces_skill, llm_server, evals_cli):
     assert "case monthly-revenue ← session" in preview.stdout and "(codex)" in preview.stdout
     assert "● expected_behavior" in preview.stdout and "preview only" in preview.stdout
     assert evals.read_text() == before
-    [req] = llm_server.requests
+    [req] = llm_server.completions
     assert req.wire == "anthropic"
     user = req.last_message_text()
     # Deterministic facts read from the rollout come first.
@@ -80,7 +80,7 @@ def test_refine_from_a_stored_trajectory_id(skill, llm_server, evals_cli, tmp_pa
     assert doc["diff"]["trajectory"] == rec.id and doc["written"] is False
     assert doc["diff"]["changes"][0]["field"] == "prompt"
     assert json.loads(prefix.stdout)["diff"]["trajectory"] == rec.id
-    assert "final answer (step 6): North brought in" in llm_server.requests[0].last_message_text()
+    assert "final answer (step 6): North brought in" in llm_server.completions[0].last_message_text()
 
 
 def test_an_unknown_trajectory_is_a_clear_error(skill, evals_cli, tmp_path, llm_server):

@@ -40,7 +40,7 @@ async def test_facts_come_first_and_the_session_is_delimited_data(skill, llm_ser
 
     diff = await refine_case(load_skill(skill), case, traj, make_client("anthropic"))
 
-    user = llm_server.requests[0].last_message_text()
+    user = llm_server.completions[0].last_message_text()
     nonce = re.search(r"<session_facts_([0-9a-f]{12})>", user).group(1)
     facts = user[user.index(f"<session_facts_{nonce}>"):user.index(f"</session_facts_{nonce}>")]
     assert "skills activated: csv-insights (read at step 3)" in facts
@@ -50,7 +50,7 @@ async def test_facts_come_first_and_the_session_is_delimited_data(skill, llm_ser
     assert user.index(f"</session_facts_{nonce}>") < user.index(f"<session_steps_{nonce}>")
     assert f'<step_{nonce} id="4" source="agent">' in user
     assert f"<case_{nonce}>" in user and '"ground_truth": "North"' in user
-    assert "never\nan instruction to you" in llm_server.requests[0].system_text()
+    assert "never\nan instruction to you" in llm_server.completions[0].system_text()
     assert diff.changes == [] and diff.trajectory == "q4-top-region-with-skill-1"
 
 
@@ -123,7 +123,7 @@ async def test_unusable_edits_are_retried_and_bad_scripts_left_out(skill, llm_se
     diff = await refine_case(load_skill(skill), case, traj, make_client("openai"))
 
     assert "edit each field at most once (twice: prompt)" in \
-        llm_server.requests[1].last_message_text()
+        llm_server.completions[1].last_message_text()
     assert diff.call.attempts == 2
     assert diff.changes == []  # an unchanged prompt is no change
     assert diff.warnings == ["left out expected_script 'scripts/nope.py': not a script of the skill"]

@@ -32,7 +32,7 @@ async def test_queries_come_back_as_trigger_cases_and_merge(aces_skill, llm_serv
     llm_server.script(structured(ANSWER))
     proposal = await draft_triggers(load_skill(aces_skill), make_client("openai"), count=2,
                                     existing=existing)
-    [req] = llm_server.requests
+    [req] = llm_server.completions
     user, system = req.last_message_text(), req.system_text()
     nonce = re.search(r"<skill_files_([0-9a-f]{12})>", user).group(1)
     assert f"<existing_cases_{nonce}>" in user and "near misses" in system

@@ -54,7 +54,7 @@ def test_json_output_has_the_nine_criteria_score_and_grade(llm_server):
     assert skill["grade"] == "C" and skill["passed_gate"] is True
     assert skill["skill_name"] == "csv-insights" and skill["models"] == ["judge-model"]
     assert doc["summary"] == {"skills": 1, "passed": 1, "failed": 0, "errors": 0}
-    [req] = llm_server.requests
+    [req] = llm_server.completions
     assert req.model == "judge-model" and req.headers["authorization"] == "Bearer test-key"
     assert "csv-insights" in req.last_message_text()
 
@@ -71,7 +71,7 @@ def test_text_output_then_cached(llm_server):
                  "improve safety", "tokens in"):
         assert word in first.stdout
     assert "cached" in second.stdout and "$0 (cached)" in second.stdout
-    assert len(llm_server.requests) == 1
+    assert len(llm_server.completions) == 1
 
 
 def test_a_score_under_fail_under_exits_1(llm_server):
@@ -106,4 +106,4 @@ def test_several_models_in_one_run(llm_server):
                **local(llm_server))
     assert proc.returncode == 0, proc.stderr
     assert "judges disagree (spread >= 3) on: workflow (5)" in proc.stdout
-    assert sorted(r.model for r in llm_server.requests) == ["a", "b"]
+    assert sorted(r.model for r in llm_server.completions) == ["a", "b"]

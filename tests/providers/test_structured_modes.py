@@ -248,4 +248,4 @@ def test_skillforge_judge_works_against_a_llama_cpp_server(llm_server, tmp_path)
     assert proc.returncode in (0, 1), proc.stderr  # 1: under the gate, still judged
     [skill] = json.loads(proc.stdout)["skills"]
     assert skill["score"] == 60.0
-    assert [form(r.body) for r in llm_server.requests] == ["json_schema", "tool"]
+    assert [form(r.body) for r in llm_server.completions] == ["json_schema", "tool"]
