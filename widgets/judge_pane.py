@@ -177,6 +177,8 @@ the Lift tab and reports measure how well each judge agrees with you.
             parts.append(table)
             if r.flags:
                 parts.append(Text(f"judges disagree (spread ≥ 3) on: {', '.join(r.flags)}", style="yellow"))
+            for note in r.left_out:
+                parts.append(Text(f"not shown to the judge (context): {note}", style="yellow"))
         self._body.update(Group(*parts))
 
     def action_judge(self) -> None:

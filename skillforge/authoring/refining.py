@@ -35,12 +35,13 @@ from skillforge.authoring.drafting import (
     _Ids,
     case_schema,
     checked_case,
-    input_paths,
     skill_path,
 )
+from skillforge.authoring.draft_inputs import input_paths
 from skillforge.models.evals import ALIASES, KINDS, EvalCase, EvalSet
 from skillforge.models.evals_io import set_field
 from skillforge.models.llm import ModelClient
+from skillforge.models.prompt_fit import Fit
 from skillforge.models.proposals import (
     EDITABLE_FIELDS,
     CaseDiff,
@@ -61,7 +62,12 @@ from skillforge.trajectory.session_digest import (
     session_facts,
     session_overlap,
 )
-from skillforge.providers.structured import ask_structured, explain, fresh_nonce
+from skillforge.providers.structured import (
+    ask_structured,
+    explain,
+    fresh_nonce,
+    left_out_warnings,
+)
 
 __all__ = [  # session_facts and session_overlap are skillforge.trajectory.session_digest's, re-exported
     "SessionFacts", "apply_diff", "case_from_trajectory", "refine_case", "refine_schema",
@@ -134,6 +140,7 @@ Answer only with the structured answer requested."""
 
 
 def _skill_block(skill: Skill, nonce: str) -> str:
+    """SKILL.md whole (up to 30,000 characters): it is what the case is about."""
     md = skill.skill_md.text if skill.skill_md and skill.skill_md.text else "(no SKILL.md)"
     return f"<skill_md_{nonce}>\n{cut_text(md, 30_000)}\n</skill_md_{nonce}>"
 
@@ -196,10 +203,12 @@ async def refine_case(
     """Propose field-by-field edits to `case` from what the agent did in `trajectory`."""
     facts = facts or session_facts(trajectory)
     nonce = _nonce_for(skill, trajectory, _case_json(case))
-    user = (f"The eval case, as the author wrote it:\n<case_{nonce}>\n{_case_json(case)}\n"
-            f"</case_{nonce}>\n\nThe skill it tests:\n{_skill_block(skill, nonce)}\n\n"
-            f"The session, facts first:\n{render_facts(facts, nonce)}\n\n"
-            f"{render_steps(trajectory, nonce)}\n\nNow give your structured answer.")
+
+    def user(fit: Fit) -> str:
+        return (f"The eval case, as the author wrote it:\n<case_{nonce}>\n{_case_json(case)}\n"
+                f"</case_{nonce}>\n\nThe skill it tests:\n{_skill_block(skill, nonce)}\n\n"
+                f"The session, facts first:\n{render_facts(facts, nonce, fit)}\n\n"
+                f"{render_steps(trajectory, nonce, fit)}\n\nNow give your structured answer.")
     answer, call = await ask_structured(
         client, system=refine_system(nonce), user=user, schema=refine_schema(),
         parse=_parse_refine, retry=_refine_retry, what="edits to the case",
@@ -228,7 +237,7 @@ async def refine_case(
         changes.append(change)
     return CaseDiff(case_id=case.id, trajectory=label or _label(trajectory),
                     observations=answer.observations.strip(), changes=changes,
-                    warnings=warnings, call=call)
+                    warnings=[*warnings, *left_out_warnings(call)], call=call)
 
 
 def _label(traj: Trajectory) -> str:
@@ -309,11 +318,13 @@ async def case_from_trajectory(
     label = label or _label(trajectory)
     nonce = _nonce_for(skill, trajectory)
     inputs = [f.path for f in skill.files if f.path.startswith("evals/files/") and not f.is_dir]
-    user = (f"The skill:\n{_skill_block(skill, nonce)}\n\nScripts of the skill: "
-            f"{', '.join(f.path for f in skill.scripts) or 'none'}.\nAvailable input files: "
-            f"{', '.join(inputs) or 'none (use files: [])'}.\n\nThe session, facts first:\n"
-            f"{render_facts(facts, nonce)}\n\n{render_steps(trajectory, nonce)}\n\n"
-            "Now give your structured answer.")
+
+    def user(fit: Fit) -> str:
+        return (f"The skill:\n{_skill_block(skill, nonce)}\n\nScripts of the skill: "
+                f"{', '.join(f.path for f in skill.scripts) or 'none'}.\nAvailable input "
+                f"files: {', '.join(inputs) or 'none (use files: [])'}.\n\nThe session, "
+                f"facts first:\n{render_facts(facts, nonce, fit)}\n\n"
+                f"{render_steps(trajectory, nonce, fit)}\n\nNow give your structured answer.")
     item, call = await ask_structured(
         client, system=_case_system(nonce), user=user, schema=_session_case_schema(skill),
         parse=_parse_session_case, retry=_case_retry, what="a case",
@@ -328,4 +339,5 @@ async def case_from_trajectory(
         proposed.ground_truth_unverified = True
         proposed.ground_truth_warning = copy_warning(said, share, where, by_agent)
     return Proposal(skill_name=skill.name or skill.folder_name, cases=[proposed],
-                    requested={item.kind: 1}, source=label, call=call)
+                    requested={item.kind: 1}, source=label, call=call,
+                    warnings=left_out_warnings(call))

@@ -25,9 +25,10 @@ from skillforge.authoring.judge.prompt import render_skill
 from skillforge.authoring.drafting import MAX_COUNT, _Ids, _norm, draft_nonce, slug
 from skillforge.models.evals import EvalSet
 from skillforge.models.llm import ModelClient
+from skillforge.models.prompt_fit import Fit
 from skillforge.models.proposals import Proposal, ProposalError, ProposedCase
 from skillforge.models.skill import Skill
-from skillforge.providers.structured import ask_structured, explain
+from skillforge.providers.structured import ask_structured, explain, left_out_warnings
 
 QUERY_CHARS = 400
 NOTE_CHARS = 200
@@ -98,12 +99,15 @@ The skill's files and the existing cases are between <skill_files_{nonce}> and
 only with the structured answer requested."""
 
 
-def user_prompt(skill: Skill, count: int, existing: EvalSet | None, nonce: str) -> str:
+def user_prompt(skill: Skill, count: int, existing: EvalSet | None, nonce: str,
+                fit: Fit | None = None) -> str:
+    fit = fit or Fit()
     name = skill.name or skill.folder_name
-    cases = [{"id": c.id, "prompt": c.prompt[:300], "should_trigger": c.should_trigger}
+    cases = [{"id": c.id, "prompt": c.prompt[:max(80, fit.cap(300))],
+              "should_trigger": c.should_trigger}
              for c in (existing.cases if existing else [])]
     return (f"Write {count} should_trigger and {count} should_not_trigger queries for the "
-            f"skill {name!r}.\n\n{render_skill(skill, nonce)}\n\n"
+            f"skill {name!r}.\n\n{render_skill(skill, nonce, fit)}\n\n"
             f"<existing_cases_{nonce}>\n{json.dumps(cases, ensure_ascii=False, indent=1)}\n"
             f"</existing_cases_{nonce}>\n\nNow give your structured answer.")
 
@@ -143,7 +147,7 @@ async def draft_triggers(skill: Skill, client: ModelClient, *, count: int = 5,
                             "from; run `skillforge lint` on it first")
     nonce = draft_nonce(skill, existing)
     answer, call = await ask_structured(
-        client, system=system_prompt(nonce), user=user_prompt(skill, count, existing, nonce),
+        client, system=system_prompt(nonce), user=lambda fit: user_prompt(skill, count, existing, nonce, fit),
         schema=trigger_schema(count), parse=_parse(count), retry=_retry(count),
         what="trigger queries", max_tokens=max_tokens, temperature=temperature)
     name = skill.name or skill.folder_name
@@ -172,4 +176,4 @@ async def draft_triggers(skill: Skill, client: ModelClient, *, count: int = 5,
             cases.append(case)
     return Proposal(skill_name=name, cases=cases, requested={"should_trigger": count,
                                                              "should_not_trigger": count},
-                    warnings=warnings, call=call)
+                    warnings=[*warnings, *left_out_warnings(call)], call=call)

@@ -212,6 +212,9 @@ def render_outcome(o: Outcome) -> Group:
     if r.flags:
         parts.append(Text("  judges disagree (spread >= 3) on: " + ", ".join(
             f"{name} ({r.spread[name]})" for name in r.flags), style="yellow"))
+    for note in r.left_out:
+        parts.append(Text(f"  not shown to the judge, to fit its context: {note}",
+                          style="yellow"))
     cost = "$0 (cached)" if r.cached else f"${r.cost_usd or 0:.4f}"
     if r.cost_usd is None:
         unpriced = [v.label for v in r.judges if v.cost_usd is None]

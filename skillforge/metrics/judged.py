@@ -207,7 +207,8 @@ async def _ask(traj: Trajectory, case: EvalCase, facts: TrialFacts, client: Mode
                        *case.expected_behavior])
     try:
         answer, stats = await ask_validated(
-            client, user_prompt(traj, case, facts, nonce), system=system_prompt(nonce),
+            client, lambda fit: user_prompt(traj, case, facts, nonce, fit),
+            system=system_prompt(nonce),
             schema=response_schema(bool(case.ground_truth), len(case.expected_behavior),
                                    [s.step_id for s in traj.steps]),
             parse=lambda done, _attempt: parse_answer(done.text, traj, case),
@@ -225,7 +226,7 @@ async def _ask(traj: Trajectory, case: EvalCase, facts: TrialFacts, client: Mode
         attempts=stats.attempts, tokens_in=stats.usage.input_tokens,
         tokens_out=stats.usage.output_tokens, tokens_cached=stats.usage.cached_tokens,
         cost_usd=stats.rounded_cost, temperature=temperature, rubric_version=rubric_version,
-        created_at=datetime.now(UTC))
+        left_out=stats.left_out, created_at=datetime.now(UTC))
 
 
 def aggregate(case: EvalCase, verdicts: list[TrialVerdict], errors: dict[str, str],
@@ -293,6 +294,10 @@ def _evidence(case: EvalCase, verdicts: list[TrialVerdict], errors: dict[str, st
             out[m]["agreement"] = agreement[m]
         if errors:
             out[m]["judge_errors"] = errors
+        cuts = {v.label: v.left_out for v in verdicts if v.left_out}
+        if cuts:
+            # What a judge did not see, to fit its model's context (prompt_fit).
+            out[m]["not_shown_to_judge"] = cuts
         if "null_because" not in out[m]:
             # Each judge's own value: the run-level agreement between judges is built from it.
             out[m]["per_judge"] = {v.label: v.metrics()[m] for v in verdicts}

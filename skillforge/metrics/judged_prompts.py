@@ -22,6 +22,7 @@ from typing import Any
 
 from sessions.atif import Step, Trajectory, message_text
 from skillforge.trajectory import facts as tf
+from skillforge.models.prompt_fit import Fit
 from skillforge.models.evals import EvalCase
 from skillforge.models.metrics import CommandFact, TrialFacts
 
@@ -199,7 +200,7 @@ def _clip(text: str, limit: int) -> str:
     return f"{text[:head]}\n[... {len(text) - limit} characters cut ...]\n{text[-tail:]}"
 
 
-def _facts_block(facts: TrialFacts, nonce: str) -> str:
+def _facts_block(facts: TrialFacts, nonce: str, fit: Fit) -> str:
     lines = []
     acts = ", ".join(f"{name} (step {sid})" for sid, name in facts.activations)
     lines.append(f"Skills activated: {acts or 'none'}")
@@ -222,34 +223,41 @@ def _facts_block(facts: TrialFacts, nonce: str) -> str:
         shown = ", ".join(facts.workspace_files[:200]) or "none"
         lines.append(f"Files in the workspace when the agent stopped: {shown}")
     where = f' step="{facts.final_answer_step}"' if facts.final_answer_step else ""
-    answer = _clip(facts.final_answer, MAX_ANSWER_CHARS) if facts.final_answer else \
+    if facts.final_answer and len(facts.final_answer) > fit.cap(MAX_ANSWER_CHARS) and fit.scale < 1:
+        fit.note(f"the final answer: shown {fit.cap(MAX_ANSWER_CHARS):,} of "
+                 f"{len(facts.final_answer):,} characters")
+    answer = _clip(facts.final_answer, max(400, fit.cap(MAX_ANSWER_CHARS))) if facts.final_answer else \
         "(the agent gave no final answer)"
     return (f"<facts_{nonce}>\n" + "\n".join(lines) +
             f"\nFinal answer:\n<final_answer_{nonce}{where}>\n{answer}\n</final_answer_{nonce}>"
             f"\n</facts_{nonce}>")
 
 
-def _render_step(traj: Trajectory, step: Step, nonce: str) -> str:
+def _render_step(traj: Trajectory, step: Step, nonce: str, fit: Fit) -> str:
     parts = [f'<step_{nonce} id="{step.step_id}" source="{step.source}">']
     if step.text.strip():
-        parts.append(_clip(step.text.strip(), MAX_TEXT_CHARS))
+        parts.append(_clip(step.text.strip(), max(150, fit.cap(MAX_TEXT_CHARS))))
     for call in step.tool_calls or []:
         args = json.dumps(call.arguments, ensure_ascii=False)
         parts.append(f"[tool call {call.tool_call_id}: {call.function_name}] "
-                     f"{_clip(args, MAX_ARGS_CHARS)}")
+                     f"{_clip(args, max(100, fit.cap(MAX_ARGS_CHARS)))}")
         result = traj.result_for(step, call)
         if result is not None:
             code = tf.exit_code(result)
             tag = f" exit {code}" if code is not None else ""
             parts.append(f"[result of {call.tool_call_id}{tag}] "
-                         f"{_clip(message_text(result.content), MAX_RESULT_CHARS)}")
+                         f"{_clip(message_text(result.content), max(100, fit.cap(MAX_RESULT_CHARS)))}")
     parts.append(f"</step_{nonce}>")
     return "\n".join(parts)
 
 
-def render_trajectory(traj: Trajectory, nonce: str, limit: int = MAX_TRAJECTORY_CHARS) -> str:
-    """The steps as one delimited data block; middle steps are left out past `limit`."""
-    blocks = [_render_step(traj, s, nonce) for s in traj.steps]
+def render_trajectory(traj: Trajectory, nonce: str, limit: int = MAX_TRAJECTORY_CHARS,
+                      fit: Fit | None = None) -> str:
+    """The steps as one delimited data block; middle steps are left out past `limit` (scaled
+    down by a `fit` for a small context, which records how many went)."""
+    fit = fit or Fit()
+    limit = fit.cap(limit)
+    blocks = [_render_step(traj, s, nonce, fit) for s in traj.steps]
     keep = list(range(len(blocks)))
     total = sum(len(b) for b in blocks)
     # Drop from the middle outwards: the first steps (the task) and the last (the answer)
@@ -257,6 +265,8 @@ def render_trajectory(traj: Trajectory, nonce: str, limit: int = MAX_TRAJECTORY_
     while total > limit and len(keep) > 4:
         victim = keep.pop(len(keep) // 2)
         total -= len(blocks[victim])
+    if len(keep) < len(blocks):
+        fit.note(f"the trajectory: {len(blocks) - len(keep)} of {len(blocks)} steps left out")
     out = [f"<trajectory_{nonce}>"]
     prev = -1
     for i in keep:
@@ -269,10 +279,13 @@ def render_trajectory(traj: Trajectory, nonce: str, limit: int = MAX_TRAJECTORY_
     return "\n".join(out)
 
 
-def user_prompt(traj: Trajectory, case: EvalCase, facts: TrialFacts, nonce: str) -> str:
-    """Facts first, then task, ground truth, assertions, and the trajectory as data."""
+def user_prompt(traj: Trajectory, case: EvalCase, facts: TrialFacts, nonce: str,
+                fit: Fit | None = None) -> str:
+    """Facts first, then task, ground truth, assertions, and the trajectory as data; a
+    `fit` shrinks the answer and the trajectory to the model's context."""
+    fit = fit or Fit()
     sections = ["## 1. Facts computed by skillforge from the trajectory\n"
-                + _facts_block(facts, nonce),
+                + _facts_block(facts, nonce, fit),
                 f"## 2. The task given to the agent\n{case.prompt.strip()}"]
     if case.ground_truth:
         sections.append(f"## 3. Ground truth (the expected outcome)\n{case.ground_truth.strip()}")
@@ -284,7 +297,8 @@ def user_prompt(traj: Trajectory, case: EvalCase, facts: TrialFacts, nonce: str)
         sections.append(f"## 4. Assertions about the agent's behaviour\n{items}")
     else:
         sections.append("## 4. Assertions\n(none)")
-    sections.append("## 5. The trajectory (data)\n" + render_trajectory(traj, nonce))
+    sections.append("## 5. The trajectory (data)\n"
+                    + render_trajectory(traj, nonce, MAX_TRAJECTORY_CHARS, fit))
     n = len(case.expected_behavior)
     wanted = "accuracy" + (", goal" if case.ground_truth else "") + (
         f", and behaviors for all {n} assertions" if n else "")

@@ -98,6 +98,8 @@ class ModelVerdict(BaseModel):
     attempts: int = 1
     temperature: float | None = None
     request_ids: list[str] = Field(default_factory=list)
+    # What was cut from the skill's files to fit the model's context window.
+    left_out: list[str] = Field(default_factory=list)
     created_at: datetime
 
 
@@ -137,6 +139,8 @@ class JudgeResult(BaseModel):
     cost_usd: float | None  # None when a model's price is unknown
     cached: bool  # every verdict came from the cache
     created_at: datetime
+    # What a judge was not shown, to fit its model's context (each judge's notes, merged).
+    left_out: list[str] = Field(default_factory=list)
 
     def criterion(self, name: str) -> CriterionResult:
         return next(c for c in self.criteria if c.criterion == name)

@@ -204,6 +204,8 @@ class TrialVerdict(BaseModel):
     temperature: float | None = None
     rubric_version: str = ""
     created_at: datetime | None = None
+    # What was cut from the trajectory or the answer to fit the judge model's context.
+    left_out: list[str] = Field(default_factory=list)
 
     def metrics(self) -> dict[str, float | None]:
         return {"accuracy": self.accuracy, "goal_accuracy": self.goal_accuracy,

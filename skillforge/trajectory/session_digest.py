@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sessions.atif import Trajectory, message_text
+from skillforge.models.prompt_fit import Fit
 from skillforge.trajectory import facts as tf
 from skillforge.models.proposals import FROM_AGENT_WARNING
 
@@ -96,13 +97,15 @@ def cut_text(text: str, limit: int) -> str:
     return text if len(text) <= limit else f"{text[:limit]}… [{len(text) - limit} more characters]"
 
 
-def render_facts(facts: SessionFacts, nonce: str) -> str:
-    """The facts as one delimited block, commands and answer cut to a readable length."""
+def render_facts(facts: SessionFacts, nonce: str, fit: Fit | None = None) -> str:
+    """The facts as one delimited block, commands and answer cut to a readable length (and
+    shorter under a `fit` for a small context)."""
+    fit = fit or Fit()
     acts = ", ".join(f"{a.skill_name} ({a.how} at step {a.step_id})" for a in facts.activations)
     runs = ", ".join(f"{r.skill_name}/{r.script} at step {r.step_id} (exit "
                      f"{'?' if r.exit_code is None else r.exit_code})" for r in facts.script_runs)
     lines = [f"<session_facts_{nonce}>",
-             f"task (first user message): {cut_text(facts.task, 2000) or '(none)'}",
+             f"task (first user message): {cut_text(facts.task, max(200, fit.cap(2000))) or '(none)'}",
              (f"steps: {facts.steps}; tool calls: {facts.tool_calls}; tool calls that failed: "
               f"{facts.tool_errors}"),
              f"skills activated: {acts or 'none'}",
@@ -114,37 +117,49 @@ def render_facts(facts: SessionFacts, nonce: str) -> str:
     lines.append("files written: " + (", ".join(f"{w.path} (step {w.step_id})"
                                                 for w in facts.writes) or "none"))
     lines.append(f"final answer (step {facts.final_step}): "
-                 f"{cut_text(facts.final_answer, 4000) or '(none)'}")
+                 f"{cut_text(facts.final_answer, max(300, fit.cap(4000))) or '(none)'}")
     lines.append(f"</session_facts_{nonce}>")
     return "\n".join(lines)
 
 
-def _render_step(step: Any, nonce: str) -> str:
+def _render_step(step: Any, nonce: str, fit: Fit) -> str:
     out = [f'<step_{nonce} id="{step.step_id}" source="{step.source}">']
     if step.text.strip():
-        out.append(cut_text(step.text, STEP_TEXT))
+        out.append(cut_text(step.text, max(120, fit.cap(STEP_TEXT))))
     for call in step.tool_calls or []:
-        out.append(f"[tool call {call.function_name}] "
-                   f"{cut_text(json.dumps(call.arguments, ensure_ascii=False), CALL_ARGS)}")
+        args = json.dumps(call.arguments, ensure_ascii=False)
+        out.append(f"[tool call {call.function_name}] {cut_text(args, max(80, fit.cap(CALL_ARGS)))}")
         res = tf.result_for(step, call)
         if res is not None:
-            out.append(f"[result] {cut_text(message_text(res.content), RESULT_TEXT)}")
+            out.append(f"[result] "
+                       f"{cut_text(message_text(res.content), max(80, fit.cap(RESULT_TEXT)))}")
     out.append(f"</step_{nonce}>")
     return "\n".join(out)
 
 
-def render_steps(traj: Trajectory, nonce: str) -> str:
-    """The steps as data; when too long, the first five and as many of the last as fit."""
-    parts = [_render_step(s, nonce) for s in traj.steps]
-    if sum(map(len, parts)) > SESSION_CHARS:
-        head, tail, used = parts[:5], [], sum(map(len, parts[:5]))
-        for p in reversed(parts[5:]):
-            if used + len(p) > SESSION_CHARS:
+def render_steps(traj: Trajectory, nonce: str, fit: Fit | None = None) -> str:
+    """The steps as data; when too long, the first (up to five) and as many of the last as
+    fit; a `fit` for a small context shrinks every limit and records the cut."""
+    fit = fit or Fit()
+    parts = [_render_step(s, nonce, fit) for s in traj.steps]
+    limit = fit.cap(SESSION_CHARS)
+    if sum(map(len, parts)) > limit:
+        head, used = [], 0
+        for p in parts[:5]:
+            if head and used + len(p) > limit // 2:
+                break
+            head.append(p)
+            used += len(p)
+        tail: list[str] = []
+        for p in reversed(parts[len(head):]):
+            if used + len(p) > limit:
                 break
             tail.insert(0, p)
             used += len(p)
         gap = len(parts) - len(head) - len(tail)
-        parts = [*head, f"[{gap} steps left out for length]", *tail]
+        if gap:
+            parts = [*head, f"[{gap} steps left out for length]", *tail]
+            fit.note(f"the session: {gap} of {gap + len(head) + len(tail)} steps left out")
     return f"<session_steps_{nonce}>\n" + "\n".join(parts) + f"\n</session_steps_{nonce}>"
 
 

@@ -16,6 +16,7 @@ import secrets
 from typing import Any
 
 from skillforge.models.judge import CRITERIA
+from skillforge.models.prompt_fit import Fit
 from skillforge.models.skill import Skill, SkillFile
 
 RUBRIC_VERSION = "2"
@@ -39,6 +40,8 @@ ANCHORS = "0-2 absent or harmful; 3-4 weak; 5-6 adequate; 7-8 good; 9-10 exempla
 # Size limits keep one judge request affordable; what is cut is said in the prompt.
 MAX_FILE_CHARS = 40_000
 MAX_TOTAL_CHARS = 150_000
+# A file cut below this many characters is left out instead (a stub says it was there).
+MIN_SHOWN_CHARS = 300
 # Longest evidence quote, suggestion and summary a constrained decoder may write (a
 # small model under a grammar can otherwise fill its context with one string). Only
 # servers that decode under the schema enforce them; hosted APIs drop them.
@@ -130,10 +133,13 @@ def new_nonce(skill: Skill) -> str:
             return nonce
 
 
-def render_skill(skill: Skill, nonce: str) -> str:
-    """The skill's files as one delimited data block."""
+def render_skill(skill: Skill, nonce: str, fit: Fit | None = None) -> str:
+    """The skill's files as one delimited data block. With a `fit` (prompt_fit) the limits
+    shrink to the model's context: SKILL.md stays whole, the other files are cut (a
+    Markdown file keeps the headings of what was cut) or left out, and each cut is noted."""
+    fit = fit or Fit()
     parts = [f"<skill_files_{nonce}>"]
-    budget = MAX_TOTAL_CHARS
+    budget = fit.cap(MAX_TOTAL_CHARS)
     for f in judged_files(skill):
         path = _escape_attr(f.path)
         if f.text is None:
@@ -141,22 +147,42 @@ def render_skill(skill: Skill, nonce: str) -> str:
             parts.append(f'<file_{nonce} path="{path}" size="{f.size}" shown="no">({why}, '
                          f"{f.size} bytes, not shown)</file_{nonce}>")
             continue
-        text = f.text
-        note = ""
-        limit = min(MAX_FILE_CHARS, max(0, budget))
+        keep = f.kind == "skill_md"
+        limit = min(fit.cap(MAX_FILE_CHARS, keep=keep), budget if not keep else MAX_FILE_CHARS)
+        text, note = f.text, ""
+        if len(text) > limit and not keep and limit < MIN_SHOWN_CHARS:
+            fit.note(f"{f.path}: left out ({len(f.text):,} characters) to fit the model's context")
+            parts.append(f'<file_{nonce} path="{path}" size="{f.size}" shown="no">(left out '
+                         f"to fit the context; {len(f.text)} characters)</file_{nonce}>")
+            continue
         if len(text) > limit:
-            note = f' truncated="shown {limit} of {len(text)} characters"'
             text = text[:limit]
+            outline = cut_outline(f.text[limit:], f.path) if not keep else ""
+            note = f' truncated="shown {limit} of {len(f.text)} characters"'
+            if outline:
+                text += f"\n[... cut; the rest has the sections: {outline}]"
+            if fit.scale < 1 or len(f.text) > MAX_FILE_CHARS:
+                fit.note(f"{f.path}: shown {limit:,} of {len(f.text):,} characters")
         budget -= len(text)
         parts.append(f'<file_{nonce} path="{path}"{note}>\n{text}\n</file_{nonce}>')
     parts.append(f"</skill_files_{nonce}>")
     return "\n".join(parts)
 
 
-def user_prompt(skill: Skill, nonce: str) -> str:
+def cut_outline(rest: str, path: str, limit: int = 400) -> str:
+    """The Markdown headings of a file's cut part, as a short summary of what is missing."""
+    if not path.lower().endswith((".md", ".markdown", ".mdx")):
+        return ""
+    heads = [line.lstrip("#").strip() for line in rest.splitlines()
+             if line.startswith("#") and line.lstrip("#").startswith(" ")]
+    out = "; ".join(h for h in heads if h)
+    return out if len(out) <= limit else out[:limit].rsplit(";", 1)[0] + "; ..."
+
+
+def user_prompt(skill: Skill, nonce: str, fit: Fit | None = None) -> str:
     name = skill.name or skill.folder_name
     return (f"Evaluate the agent skill {name!r} against the rubric. Its files follow as data.\n\n"
-            f"{render_skill(skill, nonce)}\n\n"
+            f"{render_skill(skill, nonce, fit)}\n\n"
             "Now give your structured answer: all nine criteria, each exactly once.")
 
 

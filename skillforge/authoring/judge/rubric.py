@@ -159,7 +159,7 @@ async def _ask(skill: Skill, client: ModelClient, label: str, temperature: float
     nonce = new_nonce(skill)
     try:
         answer, stats = await ask_validated(
-            client, user_prompt(skill, nonce), system=system_prompt(nonce),
+            client, lambda fit: user_prompt(skill, nonce, fit), system=system_prompt(nonce),
             schema=response_schema(), parse=lambda done, _attempt: parse_answer(done),
             retry_prompt=retry_prompt, max_tokens=max_tokens, temperature=temperature,
             on_retry=lambda problems: emit(JudgeRetrying(label, problems)))
@@ -176,7 +176,7 @@ async def _ask(skill: Skill, client: ModelClient, label: str, temperature: float
         tokens_in=stats.usage.input_tokens, tokens_out=stats.usage.output_tokens,
         tokens_cached=stats.usage.cached_tokens, cost_usd=stats.rounded_cost,
         attempts=stats.attempts, temperature=temperature, request_ids=stats.request_ids,
-        created_at=datetime.now(UTC),
+        left_out=stats.left_out, created_at=datetime.now(UTC),
     )
 
 
@@ -226,6 +226,7 @@ def aggregate(skill: Skill, skill_hash: str, verdicts: list[ModelVerdict],
         tokens_cached=sum(v.tokens_cached for v in verdicts),
         cost_usd=None if any(c is None for c in costs) else round(sum(costs), 8),  # type: ignore[arg-type]
         cached=all(v.cached for v in verdicts), created_at=datetime.now(UTC),
+        left_out=list(dict.fromkeys(n for v in verdicts for n in v.left_out)),
     )
 
 
