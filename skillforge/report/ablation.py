@@ -2,7 +2,9 @@
 renderers, the CLI table and the TUI's Parts view share (so all of them say the same).
 
 Reads `report.extra.ablation` (skillforge.lift.ablation says what each figure is); a report
-without it has no such section. Nothing here escapes text: each renderer escapes for its
+without it has no such section. The reports and the CLI table show every measured metric of
+a part (`metric_rows`: the metric its verdict quotes first, each row with its own n and
+cases needed), the Parts view one row per part (`task_rows`: that first metric). Nothing here escapes text: each renderer escapes for its
 own format (section headings come from the skill).
 """
 
