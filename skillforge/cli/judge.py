@@ -67,7 +67,9 @@ class Outcome:
               help="Rank the judge models (--model, else [judge] models) by agreement with "
                    "your labels of this skill (`skillforge label`, the Judge tab): each "
                    "model judges the skill, and is compared with your rubric labels of this "
-                   "version and your labels of the skill's trials it judged.")
+                   "version and your labels of the skill's trials it judged. A model that "
+                   "fails or meets none of your labels is named with why (exit 2 when one "
+                   "failed).")
 @click.option("--state-dir", type=click.Path(file_okay=False), default=None,
               help="Run store holding the labels (with --compare-judges; default "
                    ".skillforge in the launch directory).")
@@ -130,10 +132,16 @@ def judge(paths: tuple[str, ...], models: tuple[str, ...], provider: str | None,
             outcomes.append(out)
         return outcomes
 
+    async def judge_one(skill_dir, settings, client) -> JudgeResult:
+        return await judge_skill(
+            load_skill(skill_dir), [client], temperature=settings.provider.temperature,
+            max_tokens=settings.provider.max_tokens, use_cache=not no_cache,
+            progress=progress(shown_path(skill_dir)))
+
     if compare_judges:
         from skillforge.cli.judge_compare import compare_and_exit
 
-        compare_and_exit(plans, run_all, fmt=fmt, state_dir=state_dir)
+        compare_and_exit(plans, judge_one, fmt=fmt, state_dir=state_dir)
     try:
         outcomes = asyncio.run(run_all())
     except KeyboardInterrupt:

@@ -30,10 +30,14 @@ def load_parts(skill_dir: Path) -> list[SkillPart]:
 
 
 def ablation_conditions(skill_dir: Path, wanted: Sequence[str]) -> list[str]:
-    """`--ablate` ids (or `all`) as `without:<part>` conditions, in the skill's order."""
-    from skillforge.authoring.parts import find_parts
+    """`--ablate` ids (or `all`) as `without:<part>` conditions, in the skill's order; a
+    part that removes what another does is run once, and stderr says so."""
+    from skillforge.authoring.parts import find_parts, same_as_note
 
     parts = find_parts(load_parts(skill_dir), wanted, where=str(skill_dir))
+    for p in parts:
+        if p.same_as:
+            click.echo(f"note: {same_as_note(p)}", err=True)
     return [ablated_condition(p.id) for p in parts]
 
 
@@ -114,6 +118,8 @@ def parts_table(parts: Sequence[SkillPart]):
     for p in parts:
         where = (", ".join(f"SKILL.md:{a}-{b}" if a != b else f"SKILL.md:{a}"
                            for a, b in p.spans) or ", ".join(p.files))
+        if p.same_as:
+            where += f" (also {', '.join(p.same_as)}: the same part)"
         table.add_row(p.id, f"{p.tokens:,}", p.loaded, where)
     return table
 
@@ -126,8 +132,10 @@ def parts(path: Path, fmt: str) -> None:
     """List the parts of a skill an ablation can remove, with their token cost.
 
     Parts: the description, each `##` section of SKILL.md (section:<slug>), the examples,
-    each reference file, each script and all scripts, and the allowed-tools grant. Tokens
-    are counted with the tokenizer SF402 uses. `skillforge trial PATH --ablate PART[,PART]`
+    each reference file, each script and all scripts, and the allowed-tools grant. Two
+    that cover the same lines or files (the examples, when they are one `## Example`
+    section) are listed once, the other id beside it. Tokens are counted with the tokenizer
+    SF402 uses. `skillforge trial PATH --ablate PART[,PART]`
     (or `--ablate all`) measures what each one is worth. Exit 0, or 2 for a bad skill.
     """
     from linters.text.tokens import tokenizer_name
@@ -170,8 +178,11 @@ def ablation_table(ab: AblationReport):
                          justify="left" if head in ("part", "loaded", "metric", "verdict")
                          else "right")
     reasons = []
-    for r in AB.task_rows(ab):
+    for r in AB.metric_rows(ab):
         cells = r.cells
+        if not r.lead:  # another metric of the part above: its own verdict, dim
+            table.add_row(*cells[:7], Text(cells[7], style="dim"))
+            continue
         verdict = Text(f"{AB.VERDICT_MARK[r.effect.verdict]} {cells[7]}",
                        style=styles[r.effect.verdict])
         table.add_row(*cells[:7], verdict)

@@ -67,7 +67,7 @@ def effect_row(row: MetricLift, plan: SamplePlan | None) -> EffectRow:
                      cases_needed=plan.cases_needed if plan else None)
 
 
-def _settled(row: EffectRow, target: float) -> bool:
+def settled(row: EffectRow, target: float) -> bool:
     """No effect, and known to within ±target on enough cases (the planner's half-width)."""
     return (row.verdict == "inconclusive" and row.n >= MIN_VERDICT_CASES
             and row.half_width is not None and row.half_width <= target + 1e-12)
@@ -102,7 +102,7 @@ def judge_part(effect: PartEffect, target: float) -> PartEffect:
         effect.reason = (f"mixed: removing it lowers {', '.join(helps)} and raises "
                          f"{', '.join(hurts)}")
         return effect
-    open_rows = {m: r for m, r in rows.items() if not _settled(r, target)}
+    open_rows = {m: r for m, r in rows.items() if not settled(r, target)}
     if not open_rows:
         n = min(r.n for r in rows.values())
         effect.verdict, effect.deciding = "dead weight", list(rows)
@@ -110,19 +110,38 @@ def judge_part(effect: PartEffect, target: float) -> PartEffect:
                          f"{n} paired cases; it costs {cost} ({effect.loaded or 'when used'}): "
                          "a candidate to cut or move to a reference")
         return effect
-    needed = [max(MIN_VERDICT_CASES, r.cases_needed if r.cases_needed is not None
-                  else MIN_VERDICT_CASES) for r in open_rows.values()]
+    needed = {m: cases_to_settle(r) for m, r in open_rows.items()}
     unknown = [m for m, r in open_rows.items() if r.cases_needed is None and r.n >= 2]
-    effect.verdict, effect.deciding = "inconclusive", list(open_rows)
-    effect.cases_needed = None if unknown else max(needed)
-    n = max(r.n for r in rows.values())
+    # The metric that needs the most cases leads (the row shows the figure the verdict
+    # quotes), then the others in the report's order.
+    lead = unknown[0] if unknown else max(needed, key=lambda m: needed[m])
+    effect.verdict = "inconclusive"
+    effect.deciding = [lead, *[m for m in open_rows if m != lead]]
+    effect.cases_needed = None if unknown else needed[lead]
+    on = _with_cases({m: open_rows[m] for m in effect.deciding})
     if effect.cases_needed is None:
-        effect.reason = (f"not settled on {', '.join(open_rows)} with {n} paired cases; the "
-                         "spread is too large to plan")
+        effect.reason = f"not settled on {on}; the spread of {lead} is too large to plan"
     else:
-        effect.reason = (f"not settled on {', '.join(open_rows)} with {n} paired cases; "
-                         f"about {effect.cases_needed} cases needed for ±{target:g}")
+        effect.reason = (f"not settled on {on}; about {effect.cases_needed} cases needed "
+                         f"for ±{target:g} on {lead}")
     return effect
+
+
+def cases_to_settle(row: EffectRow) -> int:
+    """The cases an unsettled row needs: the planner's figure, never below the verdict floor."""
+    return max(MIN_VERDICT_CASES, row.cases_needed if row.cases_needed is not None
+               else MIN_VERDICT_CASES)
+
+
+def _with_cases(rows: Mapping[str, EffectRow]) -> str:
+    """`accuracy, goal_accuracy with 2 paired cases and behavior_check with 1`: each metric
+    with its own paired cases (a judged metric can be missing where another is not)."""
+    by_n: dict[int, list[str]] = {}
+    for m, r in rows.items():
+        by_n.setdefault(r.n, []).append(m)
+    bits = [f"{', '.join(ms)} with {n} paired case{'' if n == 1 else 's'}"
+            for n, ms in by_n.items()]
+    return bits[0] if len(bits) == 1 else ", ".join(bits[:-1]) + " and " + bits[-1]
 
 
 def headline_metric(effect: PartEffect) -> str:

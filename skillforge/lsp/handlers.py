@@ -2,8 +2,9 @@
 
 Documents: `didOpen`, `didChange` (debounced), `didSave`, `didClose`. Requests: `hover`
 (a rule's catalogue entry, a frontmatter key's meaning) and `codeAction` (the fixes of the
-findings under the cursor). `initialize` takes the editor's workspace folder as the launch
-directory whose skillforge.toml applies (as the folder `skillforge lint` runs in).
+findings on the lines of the cursor or the selection). `initialize` takes the editor's
+workspace folder as the launch directory whose skillforge.toml applies (as the folder
+`skillforge lint` runs in).
 """
 
 from __future__ import annotations
@@ -26,8 +27,19 @@ def _inside(pos: types.Position, rng: types.Range) -> bool:
     return start <= (pos.line, pos.character) <= end
 
 
-def _overlap(a: types.Range, b: types.Range) -> bool:
-    return _inside(a.start, b) or _inside(a.end, b) or _inside(b.start, a)
+def _lines(rng: types.Range) -> tuple[int, int]:
+    """The first and last line a range touches (an end at a line's start leaves that line)."""
+    last = rng.end.line
+    if rng.end.character == 0 and last > rng.start.line:
+        last -= 1
+    return rng.start.line, last
+
+
+def _same_lines(a: types.Range, b: types.Range) -> bool:
+    """Whether two ranges share a line: a finding's fixes are offered with the cursor (or a
+    selection) anywhere on its line(s), not only inside its range, which starts at its column."""
+    (a0, a1), (b0, b1) = _lines(a), _lines(b)
+    return a0 <= b1 and b0 <= a1
 
 
 def _known_state(ls: SkillforgeServer, uri: str) -> SkillState | None:
@@ -150,7 +162,7 @@ async def _code_actions(ls: SkillforgeServer,
     here = []
     for f in result.report.findings:
         at, diag = builder.diagnostic(f)
-        if at == uri and _overlap(diag.range, params.range):
+        if at == uri and _same_lines(diag.range, params.range):
             here.append((f, diag))
     if not here:
         return []

@@ -74,3 +74,6 @@ class SkillPart(BaseModel):
     spans: list[tuple[int, int]] = Field(default_factory=list)
     # Files removed with the part (references, scripts).
     files: list[str] = Field(default_factory=list)
+    # Ids of other parts that cover exactly what this one does (`examples` when the only
+    # example is one `## Example` section): listed and measured once, under this id.
+    same_as: list[str] = Field(default_factory=list)

@@ -2,7 +2,9 @@
 renderers, the CLI table and the TUI's Parts view share (so all of them say the same).
 
 Reads `report.extra.ablation` (skillforge.lift.ablation says what each figure is); a report
-without it has no such section. Nothing here escapes text: each renderer escapes for its
+without it has no such section. The reports and the CLI table show every measured metric of
+a part (`metric_rows`: the metric its verdict quotes first, each row with its own n and
+cases needed), the Parts view one row per part (`task_rows`: that first metric). Nothing here escapes text: each renderer escapes for its
 own format (section headings come from the skill).
 """
 
@@ -12,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from skillforge.models.lift import LiftReport, MetricLift
+from skillforge.lift.ablation import ROUTING_METRICS, cases_to_settle, settled
 from skillforge.models.ablation import AblationReport, EffectRow, PartEffect
 from skillforge.report.facts import DASH, num, pct, signed
 
@@ -72,22 +75,61 @@ def saving_text(effect: PartEffect) -> str:
 
 @dataclass
 class TaskRow:
+    """One metric of one part. The part's first row (`lead`) carries the part, its cost,
+    verdict and reason; the others only their metric's figures and that metric's verdict."""
+
     effect: PartEffect
     metric: str
     row: EffectRow
+    lead: bool = True
+    target: float = 0.05
 
     @property
     def cells(self) -> list[str]:
         e = self.effect
-        return [e.part, tokens_text(e), e.loaded or DASH, self.metric, signed(self.row.effect),
-                ci_text(self.row), str(self.row.n), verdict_text(e), e.reason]
+        figures = [self.metric, signed(self.row.effect), ci_text(self.row), str(self.row.n)]
+        if self.lead:
+            return [e.part, tokens_text(e), e.loaded or DASH, *figures, verdict_text(e),
+                    e.reason]
+        return ["", "", "", *figures, metric_verdict_text(self.row, self.target), ""]
+
+
+def metric_verdict_text(row: EffectRow, target: float) -> str:
+    """One metric's own verdict, with its own planner figure when it is not settled."""
+    if row.verdict != "inconclusive":
+        return row.verdict
+    if settled(row, target):
+        return f"no effect (±{target:g})"
+    if row.cases_needed is None and row.n >= 2:
+        return "inconclusive (spread too large to plan)"
+    return f"inconclusive (~{cases_to_settle(row)} cases)"
+
+
+def shown_metrics(effect: PartEffect) -> list[str]:
+    """Every measured metric of a part but routing's (shown apart), the headline first."""
+    measured = [m for m, r in effect.metrics.items() if r.n and m not in ROUTING_METRICS]
+    rest = [m for m in measured if m != effect.headline]
+    return [effect.headline, *rest] if effect.headline in measured else measured
 
 
 def task_rows(ab: AblationReport) -> list[TaskRow]:
+    """One row per part: its headline metric (the Lift tab's Parts table)."""
     out = []
     for effect in ab.parts:
         metric = headline_metric(effect)
-        out.append(TaskRow(effect, metric, effect.metrics.get(metric) or EffectRow()))
+        out.append(TaskRow(effect, metric, effect.metrics.get(metric) or EffectRow(),
+                           target=ab.target_half_width))
+    return out
+
+
+def metric_rows(ab: AblationReport) -> list[TaskRow]:
+    """Every measured metric of every part, the headline first (the reports' table): what
+    lift.json holds per part, each row with its own n and planner figure."""
+    out = []
+    for effect in ab.parts:
+        metrics = shown_metrics(effect) or [headline_metric(effect)]
+        out += [TaskRow(effect, m, effect.metrics.get(m) or EffectRow(), lead=i == 0,
+                        target=ab.target_half_width) for i, m in enumerate(metrics)]
     return out
 
 
@@ -132,7 +174,7 @@ def markdown_lines(report: LiftReport, md: Callable[[object], str],
     if ab is None:
         return []
     lines = [f"## {TITLE}", "", md(intro(ab)), "", f"**{md(summary_line(ab))}**", ""]
-    rows = task_rows(ab)
+    rows = metric_rows(ab)
     head = TASK_HEAD if bar is None else [*TASK_HEAD[:5], "CI bar", *TASK_HEAD[5:]]
     cells = []
     for r in rows:
@@ -142,7 +184,7 @@ def markdown_lines(report: LiftReport, md: Callable[[object], str],
         cells.append(c)
     lines += table(head, cells) + [""]
     savings = [f"- **{md(r.effect.part)}**: {md(saving_text(r.effect))}" for r in rows
-               if saving_text(r.effect)]
+               if r.lead and saving_text(r.effect)]
     if savings:
         lines += ["**Token savings.**", ""] + savings + [""]
     lines += ["### Routing (apart from task effects)", ""]
@@ -159,14 +201,15 @@ def html_section(report: LiftReport, e: Callable[[object], str],
     if ab is None:
         return ""
     task = []
-    for r in task_rows(ab):
+    for r in metric_rows(ab):
         cells = r.cells
-        tone = VERDICT_TONE[r.effect.verdict]
+        tone = VERDICT_TONE[r.effect.verdict] if r.lead else r.row.verdict
         tds = "".join(f'<td class="{"text" if i in (0, 2, 3, 8) else ""}">{e(c)}</td>'
                       for i, c in enumerate(cells[:7]))
         drawn = bar(as_metric_lift(r.row), 1.0, r.metric) if bar is not None else ""
-        task.append(f'<tr data-part="{e(r.effect.part)}" data-verdict="{e(r.effect.verdict)}">'
-                    f"{tds}<td>{drawn}</td>"
+        verdict = f' data-verdict="{e(r.effect.verdict)}"' if r.lead else ""
+        task.append(f'<tr data-part="{e(r.effect.part)}" data-metric="{e(r.metric)}"'
+                    f"{verdict}>{tds}<td>{drawn}</td>"
                     f'<td class="text"><span class="badge {e(tone)}">{e(cells[7])}</span></td>'
                     f'<td class="text">{e(cells[8])}</td></tr>')
     head = [*TASK_HEAD[:7], "CI", *TASK_HEAD[7:]]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from skillforge.authoring.parts import PartsError, parts_of
+from skillforge.authoring.parts import PartsError, part_index, parts_of
 from skillforge.models.parts import SkillPart
 from skillforge.models.skill import SKILL_MD, classify
 from skillforge.sandbox.skill_tree import SkillTree, TreeEntry
@@ -77,12 +77,12 @@ def _neutral_description(lines: list[str], part: SkillPart, description: str) ->
 
 def ablated_tree(tree: SkillTree, part_id: str) -> SkillTree:
     """`tree` without the part `part_id`; AblationError when it has no such part."""
-    parts = {p.id: p for p in tree_parts(tree)}
-    part = parts.get(part_id)
+    listed = tree_parts(tree)
+    part = part_index(listed).get(part_id)  # a same_as id removes what its twin does
     if part is None:
         raise AblationError(f"the skill {tree.name} ({tree.source}) has no part {part_id!r}; "
-                            f"its parts: {', '.join(parts) or 'none'} (`skillforge parts "
-                            "PATH` lists them)")
+                            f"its parts: {', '.join(p.id for p in listed) or 'none'} "
+                            "(`skillforge parts PATH` lists them)")
     files = dict(tree.files)
     description = tree.description
     if part.files:

@@ -33,6 +33,7 @@ from skillforge.models.parts import part_of
 from skillforge.models.trial import RunRecord, RunSpec, TrialRecord
 from skillforge.sandbox import SandboxUnavailable, reap_stale
 from skillforge.trials.script_smoke import smoke_run
+from skillforge.authoring.parts import part_index
 from skillforge.trials.ablation import AblationError, tree_parts
 from skillforge.trials.harness_session import harness_session
 from skillforge.trials.staging import SkillSet, StagingError, load_skill_set
@@ -116,11 +117,15 @@ def plan_parts(spec: RunSpec, skills: SkillSet) -> RunSpec:
     try:
         for cond in spec.conditions:
             skills.target_for(cond)
-        parts = {p.id: p for p in tree_parts(skills.target)}
+        parts = part_index(tree_parts(skills.target))
     except (StagingError, AblationError) as exc:
         raise RunError(str(exc)) from exc
     kept = {p.id: p for p in spec.parts}  # a resumed run keeps the costs it started with
-    return spec.model_copy(update={"parts": [kept.get(w) or parts[w] for w in wanted]})
+    # A condition naming a part by its same_as id keeps that id (the trials carry it).
+    return spec.model_copy(update={"parts": [
+        kept.get(w) or (parts[w] if parts[w].id == w else
+                        parts[w].model_copy(update={"id": w, "same_as": []}))
+        for w in wanted]})
 
 
 def plan_trials(spec: RunSpec, cases: Sequence[EvalCase]) -> list[TrialPlan]:

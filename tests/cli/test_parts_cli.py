@@ -62,7 +62,7 @@ def test_dry_run_counts_trials_and_prices_them_from_the_last_run(tmp_path):
     res = invoke("trial", str(skill), "--ablate", "all", "--dry-run", "--state-dir", str(state),
                  "--attempts", "2", "--format", "json")
     assert res.exit_code == 0, res.output
-    doc = json.loads(res.output)
+    doc = json.loads(res.stdout)  # stderr notes the part measured once
     n_parts = len(json.loads(invoke("parts", str(skill), "--format", "json").output)["parts"])
     assert doc["trials"] == 6 * (2 + n_parts) * 2 and doc["tokens"] is None
     assert any("no earlier run" in n for n in doc["notes"])

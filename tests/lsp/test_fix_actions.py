@@ -59,6 +59,36 @@ async def test_positions_count_utf16_units(lsp: Session, skill: Path):
     assert (edit.range.start.line, edit.range.end.line) == (3, 4)
 
 
+async def actions_at(lsp: Session, path: Path, start: tuple[int, int],
+                     end: tuple[int, int] | None = None) -> list[str]:
+    """The rules of the code actions an editor gets for the cursor (or a selection)."""
+    (a, b), (c, d) = start, end or start
+    got = await lsp.client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri(path)),
+        range=types.Range(start=types.Position(line=a, character=b),
+                          end=types.Position(line=c, character=d)),
+        context=types.CodeActionContext(diagnostics=[])))
+    return [x.data["rule"] for x in got or []]
+
+
+@module_loop
+async def test_a_findings_fixes_are_offered_anywhere_on_its_line(lsp: Session, skill: Path):
+    """A finding's range starts at its column (the link, mid-line), but a cursor anywhere
+    on the line, or a selection across it, gets its fixes (issue 37)."""
+    md = skill / "SKILL.md"
+    md.write_text(md.read_text().replace("The numbers come from `scripts/tally.py`",
+                                         "The numbers come from [the tally](scripts/Tally.py)"))
+    lsp.open(md)
+    (link,) = [d for d in await lsp.diagnostics(md) if d.code == "SF116"]
+    row = link.range.start.line
+    assert link.range.start.character > 0  # the finding starts mid-line
+    assert "SF116" in await actions_at(lsp, md, (row, link.range.start.character))
+    assert "SF116" in await actions_at(lsp, md, (row, 0))  # the line's start
+    assert "SF116" in await actions_at(lsp, md, (row - 1, 3), (row, 2))  # a selection into it
+    assert "SF116" not in await actions_at(lsp, md, (row + 1, 0))  # the next line
+    assert "SF116" not in await actions_at(lsp, md, (row - 2, 0), (row - 1, 5))
+
+
 @module_loop
 async def test_saving_skillforge_toml_relints(lsp: Session, skill: Path):
     md = skill / "SKILL.md"

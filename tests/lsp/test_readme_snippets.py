@@ -27,18 +27,33 @@ def editor_section() -> str:
     return text[start:text.index("\n## ", start + 1)]
 
 
-def block(lang: str) -> str:
-    (found,) = re.findall(rf"```{lang}\n(.*?)```", editor_section(), re.S)
+def block(lang: str, marker: str = "") -> str:
+    """The editor section's one `lang` block (containing `marker`, when there are several)."""
+    (found,) = [b for b in re.findall(rf"```{lang}\n(.*?)```", editor_section(), re.S)
+                if marker in b]
     return found
 
 
-def neovim_argv() -> list[str]:
-    lua = block("lua")
+def _lua_cmd(lua: str) -> list[str]:
     (cmd,) = re.findall(r"cmd = \{([^}]*)\}", lua)
+    return re.findall(r"'([^']*)'", cmd)
+
+
+def neovim_argv() -> list[str]:
+    """Neovim 0.11's form (vim.lsp.config / enable)."""
+    lua = block("lua", "vim.lsp.config")
     (name,) = re.findall(r"vim\.lsp\.config\('([^']+)'", lua)
     assert f"vim.lsp.enable('{name}')" in lua
     assert "'markdown'" in re.search(r"filetypes = \{([^}]*)\}", lua).group(1)
-    return re.findall(r"'([^']*)'", cmd)
+    return _lua_cmd(lua)
+
+
+def neovim07_argv() -> list[str]:
+    """Neovim 0.7's form (an autocmd, start_client and buf_attach_client); it runs in a real
+    Neovim in tests/lsp/test_neovim.py."""
+    lua = block("lua", "vim.lsp.start_client")
+    assert "vim.lsp.buf_attach_client" in lua and "'markdown'" in lua
+    return _lua_cmd(lua)
 
 
 def helix_argv() -> list[str]:
@@ -55,7 +70,8 @@ def vscode_argv() -> list[str]:
     return [settings["glspc.server.command"], *settings["glspc.server.commandArguments"]]
 
 
-SNIPPETS = {"neovim": neovim_argv, "helix": helix_argv, "vscode": vscode_argv}
+SNIPPETS = {"neovim": neovim_argv, "neovim-0.7": neovim07_argv, "helix": helix_argv,
+            "vscode": vscode_argv}
 
 
 @pytest.mark.parametrize("editor", SNIPPETS)
@@ -72,7 +88,7 @@ async def test_the_snippets_command_starts_a_server_that_initializes(editor, tmp
     await client.start_io(argv[0], *argv[1:], env=env, cwd=str(tmp_path))
     try:
         result = await client.initialize_session(types.InitializeParams(
-            capabilities=client_capabilities("neovim" if editor == "neovim" else
+            capabilities=client_capabilities("neovim" if editor.startswith("neovim") else
                                              "visual-studio-code"),
             root_uri=tmp_path.as_uri()))
         assert result.server_info.name == "skillforge"

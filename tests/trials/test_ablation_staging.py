@@ -146,3 +146,13 @@ def test_malformed_conditions_are_refused(cond):
     assert not is_ablated(cond)
     with pytest.raises(ValidationError):
         RunSpec(skill_path="x", conditions=[cond])
+
+
+def test_a_part_listed_once_still_stages_under_its_other_id(staged):
+    """csv-insights' examples are its `## Example` section: listed once (issue 37), but a
+    stored run or --conditions naming without:examples stages the same bytes."""
+    stage, parts, _root = staged
+    ids = [p.id for p in parts]
+    assert "examples" not in ids and ids.count("section:example") == 1
+    assert members(stage("without:examples").archive) == \
+        members(stage("without:section:example").archive)
