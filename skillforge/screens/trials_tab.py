@@ -29,6 +29,12 @@ FLAG_FIELDS = {"--image": "the image field", "--network": "the network box",
                "--conditions": "the conditions"}
 
 
+# What the Triggers loop takes from the form: where and how its trials run. Cases,
+# conditions, attempts, turns and decoys are the loop's own.
+TRIGGER_KEYS = ("agent", "model", "sandbox", "image", "network", "timeout_sec", "disk_mb",
+                "concurrency")
+
+
 def form_words(text: str) -> str:
     """`text` with the trial command's flags named as the form's fields."""
     return re.sub(r"--[a-z][a-z-]*", lambda m: FLAG_FIELDS.get(m.group(0), m.group(0)), text)
@@ -115,6 +121,13 @@ class TrialsTab:
             self.notify(f"The form's values are not remembered: {exc}", severity="warning")
             return
         self._trial_forms[self.current] = kept
+
+    def trigger_trial_options(self) -> dict:
+        """The form's choices for the Triggers loop's trials: its fields as they are now
+        (Start not pressed yet), or the values it would show before the tab was opened."""
+        form = self.pane("TrialConfigForm")
+        values = form.spec_overrides()[0] if form is not None else self._trial_form_values()
+        return {k: values[k] for k in TRIGGER_KEYS if values.get(k) is not None}
 
     def trials_sync(self) -> None:
         """Fill the Trials tab when it first mounts."""
