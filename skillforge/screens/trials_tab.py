@@ -15,6 +15,7 @@ from textual.message import Message
 
 if TYPE_CHECKING:  # the tabs' widgets and the run store load on first use, not at start-up
     from sessions.store import RunStore
+    from widgets.runs_list import RunsList
     from widgets.trial_config_form import CancelRequested, StartRequested
     from widgets.trials_grid import TrialsGrid
 
@@ -158,6 +159,11 @@ class TrialsTab:
             runs.show(message.overviews)
         if (picker := self.pane("RunPicker")) is not None:
             picker.set_runs(message.runs, message.counts)
+
+    def on_runs_list_highlighted(self, message: RunsList.Highlighted) -> None:
+        message.stop()
+        if (failures := self.pane("RunFailures")) is not None:
+            failures.show(message.row)
 
     # --- running trials -----------------------------------------------------------------
 

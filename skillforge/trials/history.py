@@ -11,6 +11,20 @@ from skillforge.lift.compute import lift_for_run
 from skillforge.models.trial import RunRecord, TrialRecord
 
 
+class FailedTrial(BaseModel):
+    """A trial that ended in error or timeout, and why."""
+
+    case_id: str
+    condition: str
+    attempt: int
+    status: str
+    error: str | None = None
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.case_id, self.condition, self.attempt)
+
+
 class RunOverview(BaseModel):
     """A stored run: when, which skill, how its trials ended, and its overall lift."""
 
@@ -26,6 +40,7 @@ class RunOverview(BaseModel):
     overall_lift: float | None = None
     overall_verdict: str | None = None
     model: str | None = None
+    failures: list[FailedTrial] = []
 
 
 def overview(run: RunRecord, trials: list[TrialRecord]) -> RunOverview:
@@ -44,6 +59,9 @@ def overview(run: RunRecord, trials: list[TrialRecord]) -> RunOverview:
         errors=statuses.count("error") + statuses.count("timeout"),
         cancelled=statuses.count("cancelled"), overall_lift=lift, overall_verdict=verdict,
         model=run.spec.model if run.spec else None,
+        failures=[FailedTrial(case_id=t.case_id, condition=t.condition, attempt=t.attempt,
+                              status=t.status, error=t.error)
+                  for t in trials if t.status in ("error", "timeout")],
     )
 
 
