@@ -241,6 +241,7 @@ class WorkbenchScreen(LiveLint, FixActions, JudgeTab, EvalsTab, TrialsTab, LiftT
         self.judge_switched(path)
         self.evals_load()
         self.trials_load()
+        self.runs_switched()
         result = self.results.get(path)
         if result is not None:
             self._show(result)
