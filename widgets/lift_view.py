@@ -263,7 +263,9 @@ When the baseline ran an earlier version of the skill the label reads **version 
         overall = r.metrics.get("overall")
         style = VERDICT_STYLE[H.headline_verdict(r)[0]] if overall and overall.lift is not None \
             else "dim"
-        title.update(Group(head, Text(H.headline(r, components=False), style=style)))
+        errors = H.errors_text(r)  # a lift over the trials left is not a lift over all
+        title.update(Group(head, Text(H.headline(r, components=False), style=style),
+                           *([Text(errors, style="bold yellow")] if errors else [])))
 
     def _bar_width(self) -> int:
         return max(15, min(31, (self.size.width or 100) // 4) | 1)

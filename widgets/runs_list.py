@@ -4,7 +4,8 @@
 It renders rows it is given (`show(rows)`); the app builds them off the UI thread with
 `skillforge.trials.history.run_overviews(store)`. A row is anything with the attributes of
 `RunOverview` (run_id, created_at, skill_name, status, trials, ok, errors, cancelled,
-overall_lift, overall_verdict).
+overall_lift, overall_verdict, failures). The row under the cursor is posted as
+`RunsList.Highlighted`; `RunFailures` below the list says why its trials failed.
 """
 
 from __future__ import annotations
@@ -12,9 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rich.console import Group
 from rich.text import Text
 from textual.message import Message
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
+
+from skillforge.trials.progress import failure_lines
 
 VERDICT_STYLE = {"helps": "bold green", "hurts": "bold red", "inconclusive": "yellow"}
 STATUS_STYLE = {"finished": "green", "running": "cyan", "cancelled": "magenta",
@@ -33,7 +37,8 @@ class RunsList(DataTable):
     HELP = """## Runs
 Every trial run in this folder's store, newest first: when it ran, the skill, how many
 trials finished ok / failed (error or timeout), and the overall Skill Lift (green: the CI
-is above 0, red: below, yellow: inconclusive). **Enter** opens a run.
+is above 0, red: below, yellow: inconclusive). Under the list: why the trials of the run
+under the cursor failed. **Enter** opens a run.
 """
     DEFAULT_CSS = """
     RunsList { height: 1fr; border: round $panel; }
@@ -47,6 +52,13 @@ is above 0, red: below, yellow: inconclusive). **Enter** opens a run.
         def __init__(self, run_id: str) -> None:
             super().__init__()
             self.run_id = run_id
+
+    class Highlighted(Message):
+        """The run under the cursor (None: the list is empty)."""
+
+        def __init__(self, row: Any | None) -> None:
+            super().__init__()
+            self.row = row
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
@@ -95,16 +107,42 @@ is above 0, red: below, yellow: inconclusive). **Enter** opens a run.
             for i, row in enumerate(self.rows_shown):
                 if row.run_id == selected:
                     self.move_cursor(row=i)
+        self.post_message(self.Highlighted(self.selected_row))
 
     @property
-    def selected_run_id(self) -> str | None:
+    def selected_row(self) -> Any | None:
         if not self.rows_shown or self.cursor_row is None:
             return None
         if 0 <= self.cursor_row < len(self.rows_shown):
-            return self.rows_shown[self.cursor_row].run_id
+            return self.rows_shown[self.cursor_row]
         return None
+
+    @property
+    def selected_run_id(self) -> str | None:
+        row = self.selected_row
+        return row.run_id if row is not None else None
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self.post_message(self.Highlighted(self.selected_row))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         if event.row_key.value is not None:
             self.post_message(self.Selected(str(event.row_key.value)))
+
+
+class RunFailures(Static):
+    """Why the trials of one run failed, a line per reason; hidden when none did."""
+
+    DEFAULT_CSS = """
+    RunFailures { height: auto; max-height: 4; padding: 0 1; display: none; }
+    """
+    SHOWN = 2  # reasons; the run's err column counts them all
+
+    def show(self, row: Any | None) -> None:
+        failed = [(f.key, f.status, f.error) for f in getattr(row, "failures", None) or []]
+        self.display = bool(failed)
+        if failed:
+            head = Text(f"Run {row.run_id}: {len(failed)} trial(s) failed", style="bold")
+            self.update(Group(head, *failure_lines(failed, limit=self.SHOWN)))

@@ -17,6 +17,7 @@ from textual.widgets import Static
 
 from skillforge.trials.progress import (
     RunProgress,
+    failure_lines,
     progress_table,
     running_lines,
     totals_line,
@@ -33,7 +34,8 @@ class TrialsGrid(Static):
 One row per case, one column per condition and attempt (**with#2** = with the skill,
 attempt 2; **−workflow#1** = without that part of the skill, an ablation). **·** queued, **▶n** running (n = the agent's turn), **✓** ok (with the grader
 reward when the case has a grader), **✗** error, **⏱** timeout, **⊘** cancelled, **↷**
-already done in an earlier session (resume). Below: totals and what running trials do now.
+already done in an earlier session (resume). Below: totals, what running trials do now,
+and why trials failed (one line per reason, naming the trials it struck).
 """
     DEFAULT_CSS = """
     TrialsGrid { height: auto; min-height: 3; padding: 0 1; border: round $panel; }
@@ -98,7 +100,9 @@ already done in an earlier session (resume). Below: totals and what running tria
         elif kind == "run_finished":
             self.border_title = f"Trials · run {event.run_id} · {event.status}"
             self.post_message(self.RunEnded(event.run_id, event.status, event.error))
-        self.refresh(layout=kind in ("run_started", "queued", "skipped"))
+        # Only a step or a phase keeps the height: the others add or drop a row, a line of
+        # what runs now or a failure's reason, which must not be cut off.
+        self.refresh(layout=kind not in ("step", "phase"))
 
     def render(self) -> Group | Text:
         p = self.progress
@@ -107,7 +111,8 @@ already done in an earlier session (resume). Below: totals and what running tria
             empty = Text("No run started in this session: ctrl+r starts one. Past runs are "
                          "listed below (Enter opens one in Lift).", style="dim italic")
             return Group(empty, warned) if warned else empty
-        parts: list[Any] = [progress_table(p), totals_line(p), *running_lines(p)]
+        parts: list[Any] = [progress_table(p), totals_line(p), *running_lines(p),
+                            *failure_lines(p.failed())]
         if warned:
             parts.append(warned)
         if p.error:

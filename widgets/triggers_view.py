@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -102,7 +103,7 @@ did not trigger in Compare. **Ctrl+K** in the Evals tab drafts trigger queries.
         if history is not None:
             head += (f" · loop {history.loop_id} {history.status}, "
                      f"{len(history.attempts)} description(s) tried")
-        self.query_one("#triggers-head", Static).update(head)
+        self.query_one("#triggers-head", Static).update(Text(head))
         table = self.query_one("#triggers-queries", DataTable)
         row = table.cursor_row
         table.clear()
@@ -116,8 +117,9 @@ did not trigger in Compare. **Ctrl+K** in the Evals tab drafts trigger queries.
             for r in (c, b):
                 if r is not None and r.run_id and r.untriggered_attempts and q.should_trigger:
                     self._untriggered.setdefault(q.id, (r.run_id, q.id))
-            table.add_row(q.id, "yes" if q.should_trigger else "no", where, _rate(c), _rate(b),
-                          q.query, key=q.id)
+            # Text, not str: a table cell's string is markup, and "[trial]" would vanish.
+            table.add_row(Text(q.id), "yes" if q.should_trigger else "no", where, _rate(c),
+                          _rate(b), Text(q.query), key=q.id)
         if row is not None and table.row_count:
             table.move_cursor(row=min(row, table.row_count - 1))
         iters = self.query_one("#triggers-iterations", DataTable)
@@ -125,10 +127,10 @@ did not trigger in Compare. **Ctrl+K** in the Evals tab drafts trigger queries.
         for a in history.attempts if history else []:
             iters.add_row(str(a.iteration), a.status,
                           _prop(a.train.accuracy) if a.train else "-",
-                          _prop(a.test.accuracy) if a.test else "-", a.description)
+                          _prop(a.test.accuracy) if a.test else "-", Text(a.description))
         line = self.query_one("#triggers-status", Static)
         line.set_class(warn, "-warn")
-        line.update(status)
+        line.update(Text(status))  # the loop's errors name "[trial] image": not markup
 
     @staticmethod
     def _result(attempt, split: str, qid: str) -> QueryResult | None:
@@ -153,7 +155,7 @@ did not trigger in Compare. **Ctrl+K** in the Evals tab drafts trigger queries.
         hit = self._untriggered.get(qid)
         if hit is None:
             self.query_one("#triggers-status", Static).update(
-                f"{qid}: no run of it failed to trigger (Compare opens those)")
+                Text(f"{qid}: no run of it failed to trigger (Compare opens those)"))
             return
         self.post_message(self.CompareQuery(*hit))
 

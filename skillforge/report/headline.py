@@ -94,3 +94,26 @@ def pass_test_text(report: LiftReport) -> str:
     verdict = t.verdict + (f" ({t.withheld})" if t.withheld else "")
     return (f"with the skill {arm(w)}, without {arm(b)}; {diff}; {split} ({t.test} p = {p}): "
             f"{verdict}.")
+
+
+def errors_text(report: LiftReport) -> str:
+    """The errored trials behind this lift, by side, in one sentence ("" when none): those
+    left out (their agent run did not complete) and grader failures counted as 0. A lift
+    over what remains reads like a lift over every trial unless this is said beside it."""
+    e = report.extra.errors
+    w, b = report.conditions[:2] if len(report.conditions) >= 2 else ("with", "base")
+    said = []
+    for counts, what in ((e.excluded, "left out of this lift"),
+                         (e.grader_failed, "counted as failed grades (0)")):
+        cw, cb = counts.get("with", 0), counts.get("base", 0)
+        if cw + cb:
+            said.append(f"{cw + cb} errored trial(s) {what}: {cw} {w}, {cb} {b}")
+    if not said:
+        return ""
+    if e.one_sided:
+        side = w if e.one_sided == "with" else b
+        why = (f"they fall on the {side} side more than chance allows, so no 'helps' "
+               "verdict is given")
+    else:
+        why = "the numbers are over the trials that completed"
+    return "; ".join(said) + f" ({why}; the Trials tab says why they failed)."

@@ -74,6 +74,17 @@ def _identity(files: dict[str, TreeEntry], fallback: str, source: str) -> tuple[
     return name, desc.strip() if isinstance(desc, str) else ""
 
 
+def tree_name(root: Path | str) -> str:
+    """The name `read_skill_tree` gives the skill at `root` (the one its runs are stored
+    under), reading only SKILL.md; the folder's name, normalised, when that is unreadable."""
+    root = Path(root)
+    try:
+        files = {SKILL_MD: TreeEntry(data=(root / SKILL_MD).read_bytes())}
+        return _identity(files, root.resolve().name, str(root))[0]
+    except (OSError, SkillTreeError):
+        return _identity({SKILL_MD: TreeEntry(data=b"")}, root.resolve().name, str(root))[0]
+
+
 def read_skill_tree(root: Path | str) -> SkillTree:
     """The stageable files of the skill folder at `root` (exclusions applied)."""
     root = Path(root)

@@ -21,9 +21,11 @@ if TYPE_CHECKING:  # the tabs' widgets load on first use, not at start-up
 
 
 class LiftReady(Message):
-    def __init__(self, report: LiftReport | None = None, comparison=None, error: str | None = None) -> None:
+    def __init__(self, report: LiftReport | None = None, comparison=None, error: str | None = None,
+                 seen: tuple | None = None) -> None:
         super().__init__()
         self.report, self.comparison, self.error = report, comparison, error
+        self.seen = seen  # (status, trials) of the run the report was computed from
 
 
 class CaseReady(Message):
@@ -67,13 +69,56 @@ class LiftTab:
     # The last of each, kept for tabs that mount later (they are filled on first visit).
     _lift: LiftReady | None = None
     _case: CaseReady | None = None
+    # The run Lift shows (or computes), and its (status, trials) when it was computed.
+    _lift_run: str | None = None
+    _lift_seen: tuple | None = None
 
     def lift_sync(self) -> None:
-        """Fill the Lift tab when it first mounts: the runs, and the last report asked for."""
-        if self._runs is not None:
-            self.on_runs_loaded(self._runs)
+        """Fill the Lift tab when it first mounts: the runs, and the last report asked for
+        (or the newest run of the open skill: see lift_follow)."""
         if self._lift is not None:
             self.on_lift_ready(self._lift)
+        if self._runs is not None:
+            self.on_runs_loaded(self._runs)
+
+    def lift_switched(self) -> None:
+        """Another skill is open: the last one's lift goes; its newest run comes with its
+        runs (lift_follow)."""
+        self._lift_run = self._lift_seen = self._lift = None
+        if (view := self.pane("LiftView")) is not None:
+            view.show(None)
+
+    def lift_follow(self, runs) -> None:
+        """The open skill's runs were read (RunsLoaded). With no run asked for yet, show the
+        newest (a description loop's trigger runs only when there is no other), or say that
+        there is none and how to start one; recompute the lift shown when its run changed
+        since (it was running, or another process added trials)."""
+        view = self.pane("LiftView")
+        if view is None:
+            return
+        if self._lift_run is None:
+            if not runs.runs:
+                import os
+
+                path = os.path.relpath(self.current, self.ws.launch_dir) if self.current \
+                    else "PATH"
+                view.show_message(
+                    f"No run of {runs.name or 'this skill'} yet. Start one in the Trials tab "
+                    f"(4, then ctrl+r) or from a shell (skillforge trial {path}); it is "
+                    "listed here as soon as it starts.")
+                return
+            own = [r for r in runs.runs if not (r.label or "").startswith("trigger:")]
+            run_id = (own or runs.runs)[0].run_id
+            if (picker := self.pane("RunPicker")) is not None:
+                picker.select_run(run_id)
+            self.show_lift(run_id)
+            return
+        run = next((r for r in runs.runs if r.run_id == self._lift_run), None)
+        if run is None or self._lift_seen is None or view.comparison is not None:
+            return  # not this skill's, still computing, or two runs compared
+        count = runs.counts.get(run.run_id)  # None: too old to be summarised in the list
+        if count is not None and (run.status, count) != self._lift_seen:
+            self.show_lift(run.run_id)
 
     def compare_sync(self) -> None:
         view = self.pane("CompareView")
@@ -89,6 +134,7 @@ class LiftTab:
     # --- lift ---------------------------------------------------------------------------
 
     def show_lift(self, run_id: str) -> None:
+        self._lift_run, self._lift_seen = run_id, None  # seen: set when the lift is ready
         if (view := self.pane("LiftView")) is not None:
             view.show_message(f"computing Skill Lift for {run_id}…")
 
@@ -102,8 +148,10 @@ class LiftTab:
                 return
             # The report's own computation: agreement, and Skill Mode's SkillCraft metrics;
             # "not calibrated" under the skill's own [judge] bar.
-            self.post_message(LiftReady(report=run_lift(store, run, store.trials(run_id),
-                                                        bar=self._calibration_bar())))
+            trials = store.trials(run_id)
+            self.post_message(LiftReady(report=run_lift(store, run, trials,
+                                                        bar=self._calibration_bar()),
+                                        seen=(run.status, len(trials))))
 
         self.run_worker(work, name="lift", group="lift", exclusive=True, thread=True, exit_on_error=False)
 
@@ -137,9 +185,12 @@ class LiftTab:
                         exit_on_error=False)
 
     def on_lift_ready(self, message: LiftReady) -> None:
-        self._lift = message
         if message.report is not None:
             self.lift_reports[message.report.run_id] = message.report
+            if message.report.run_id != self._lift_run:
+                return  # asked for before another run (or skill) was chosen
+            self._lift_seen = message.seen
+        self._lift = message
         view = self.pane("LiftView")
         if view is None:
             return

@@ -35,12 +35,13 @@ def tab_content(tab: str) -> list:
 
         return [EvalsPane(id="evals")]
     if tab == "trials-pane":
-        from widgets.runs_list import RunsList
+        from widgets.runs_list import RunFailures, RunsList
         from widgets.trial_config_form import TrialConfigForm, TrialsPanel
         from widgets.trials_grid import TrialsGrid
 
         return [TrialsPanel(TrialConfigForm(id="trial-form"), TrialsGrid(id="trials-grid"),
-                            RunsList(id="runs"), id="trials-body")]
+                            RunsList(id="runs"), RunFailures(id="run-failures"),
+                            id="trials-body")]
     if tab == "lift-pane":
         from widgets.lift_panel import LiftPanel
         from widgets.lift_view import LiftView

@@ -15,6 +15,7 @@ from textual.message import Message
 
 if TYPE_CHECKING:  # the tabs' widgets and the run store load on first use, not at start-up
     from sessions.store import RunStore
+    from widgets.runs_list import RunsList
     from widgets.trial_config_form import CancelRequested, StartRequested
     from widgets.trials_grid import TrialsGrid
 
@@ -29,15 +30,31 @@ FLAG_FIELDS = {"--image": "the image field", "--network": "the network box",
                "--conditions": "the conditions"}
 
 
+# What the Triggers loop takes from the form: where and how its trials run. Cases,
+# conditions, attempts, turns and decoys are the loop's own.
+TRIGGER_KEYS = ("agent", "model", "sandbox", "image", "network", "timeout_sec", "disk_mb",
+                "concurrency")
+
+
 def form_words(text: str) -> str:
     """`text` with the trial command's flags named as the form's fields."""
     return re.sub(r"--[a-z][a-z-]*", lambda m: FLAG_FIELDS.get(m.group(0), m.group(0)), text)
 
 
+# How often the workbench looks whether the run store changed (two stats in a thread; the
+# store is read only when they moved): a run started from a shell shows up, and a finished
+# one stops reading "running", within this many seconds.
+RUNS_POLL_S = 2.0
+
+
 class RunsLoaded(Message):
-    def __init__(self, overviews: list, runs: list, counts: dict) -> None:
+    """The stored runs of the skill at `skill` (newest first), read in a worker."""
+
+    def __init__(self, overviews: list, runs: list, counts: dict, skill: Path | None = None,
+                 name: str = "") -> None:
         super().__init__()
         self.overviews, self.runs, self.counts = overviews, runs, counts
+        self.skill, self.name = skill, name
 
 
 class TrialsTab:
@@ -50,8 +67,12 @@ class TrialsTab:
     def trials_init(self) -> None:
         self.lift_reports = {}
         self._trial_forms: dict[Path, dict] = {}
+        self._overviews: dict = {}  # run_overviews' cache: unchanged runs are not redone
+        self._runs_seen: tuple | None = None  # (state dir, store stamp) of the last read
         self.trials_load()
         self.refresh_runs()
+        self.run_worker(self._watch_runs(), name="runs watch", group="runs-watch",
+                        exclusive=True, exit_on_error=False)
 
     def _state_dir(self) -> Path:
         settings, _err = self.ws.settings(self.current)
@@ -116,6 +137,13 @@ class TrialsTab:
             return
         self._trial_forms[self.current] = kept
 
+    def trigger_trial_options(self) -> dict:
+        """The form's choices for the Triggers loop's trials: its fields as they are now
+        (Start not pressed yet), or the values it would show before the tab was opened."""
+        form = self.pane("TrialConfigForm")
+        values = form.spec_overrides()[0] if form is not None else self._trial_form_values()
+        return {k: values[k] for k in TRIGGER_KEYS if values.get(k) is not None}
+
     def trials_sync(self) -> None:
         """Fill the Trials tab when it first mounts."""
         self.trials_load()
@@ -124,27 +152,66 @@ class TrialsTab:
 
     # --- past runs ----------------------------------------------------------------------
 
-    def refresh_runs(self) -> None:
-        def work() -> None:
-            store = self._store()
-            if store is None:
-                self.post_message(RunsLoaded([], [], {}))
-                return
-            from skillforge.trials.history import run_overviews
+    def _runs_stamp(self) -> tuple:
+        """(state dir, its store's stamp) now; run it in a thread (settings and stats)."""
+        from skillforge.trials.history import store_stamp
 
-            overviews = run_overviews(store)
-            runs = store.runs()
+        state = self._state_dir()
+        return state, store_stamp(state)
+
+    async def _watch_runs(self) -> None:
+        """Keep the run lists true to the store, whoever writes it: the stamp is looked at
+        every RUNS_POLL_S in a thread, and the store read again only when it moved."""
+        import asyncio
+
+        while True:
+            await asyncio.sleep(RUNS_POLL_S)
+            if self.current is not None and await asyncio.to_thread(self._runs_stamp) \
+                    != self._runs_seen:
+                self.refresh_runs()
+
+    def refresh_runs(self) -> None:
+        """Read the open skill's runs in a worker (RunsLoaded): the Trials and Lift lists."""
+        skill = self.current
+
+        def work() -> None:
+            from skillforge.sandbox.skill_tree import tree_name
+            from skillforge.trials.history import run_overviews, runs_of_skill
+
+            # Taken before reading: a write during the read makes the next look read again.
+            self._runs_seen = self._runs_stamp()
+            name = tree_name(skill) if skill is not None else ""
+            store = self._store() if skill is not None else None
+            if store is None:
+                self.post_message(RunsLoaded([], [], {}, skill, name))
+                return
+            with store:
+                runs = runs_of_skill(store.runs(), skill, name, self.ws.launch_dir)
+                overviews = run_overviews(store, runs=runs, cache=self._overviews)
             counts = {o.run_id: o.trials for o in overviews}
-            self.post_message(RunsLoaded(overviews, runs, counts))
+            self.post_message(RunsLoaded(overviews, runs, counts, skill, name))
 
         self.run_worker(work, name="runs", group="runs", exclusive=True, thread=True, exit_on_error=False)
 
+    def runs_switched(self) -> None:
+        """Another skill is open: its runs replace the last one's, in both lists."""
+        self.lift_switched()
+        self.refresh_runs()
+
     def on_runs_loaded(self, message: RunsLoaded) -> None:
+        if message.skill != self.current:
+            return  # read for the skill shown before a switch; its own read follows
         self._runs = message
         if (runs := self.pane("RunsList")) is not None:
             runs.show(message.overviews)
         if (picker := self.pane("RunPicker")) is not None:
             picker.set_runs(message.runs, message.counts)
+        self.lift_follow(message)
+
+    def on_runs_list_highlighted(self, message: RunsList.Highlighted) -> None:
+        message.stop()
+        if (failures := self.pane("RunFailures")) is not None:
+            failures.show(message.row)
 
     # --- running trials -----------------------------------------------------------------
 

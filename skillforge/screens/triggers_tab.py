@@ -7,6 +7,10 @@ step of the loop saves loop.json and redraws the tables. Starting takes two pres
 the first prepares the loop and shows its trials and estimated cost, the second runs it.
 `a` writes the best description (atomically, only the description); Enter on a query that
 failed to trigger closes the view and opens that run of it in Compare.
+
+The trials run where the Trials tab's form says (its agent, model, sandbox, image, network,
+limits and concurrency, as the workbench passes them in `trial`), the way `skillforge
+optimize-description --image ...` takes them as flags.
 """
 
 from __future__ import annotations
@@ -25,11 +29,15 @@ from widgets.triggers_view import TriggersView
 class TriggersScreen(Screen):
     BINDINGS = [Binding("escape", "close", "Close", id="triggers.close")]
 
-    def __init__(self, skill_dir: Path, state_dir: Path, settings) -> None:
+    def __init__(self, skill_dir: Path, state_dir: Path, settings,
+                 trial: dict | None = None) -> None:
         super().__init__()
         self.skill_dir = Path(skill_dir)
         self.state_dir = Path(state_dir)
         self.settings = settings
+        # The Trials form's choices (workbench.trigger_trial_options); the model is the
+        # agent's, the rest [trial] overrides.
+        self.trial = {k: v for k, v in (trial or {}).items() if v is not None}
         self.plan = None
         self.running = False
         self.queries: list = []
@@ -96,16 +104,20 @@ class TriggersScreen(Screen):
         from skillforge.authoring.describe_setup import LoopOptions, prepare_loop
 
         notes: list[str] = []
+        trial = dict(self.trial)
+        options = LoopOptions(model=trial.pop("model", None), trial=trial)
         try:
             plan = prepare_loop(self.skill_dir, self.settings, RunStore(self.state_dir),
-                                LoopOptions(), warn=notes.append,
-                                on_progress=self._progress)
+                                options, warn=notes.append, on_progress=self._progress)
         except Exception as exc:  # noqa: BLE001 - shown: setup errors say what to do
             self.app.call_from_thread(self.view.show, self.queries, self.history,
                                       f"Cannot start: {exc}", True)
             return
         self.plan = plan
-        text = " · ".join(plan.estimate.lines()) + " — s again starts it"
+        spec = plan.loop.trials.base
+        where = f"{spec.sandbox} sandbox" + (f", image {spec.image}" if spec.sandbox == "docker"
+                                             else "")
+        text = " · ".join([*plan.estimate.lines(), where]) + " — s again starts it"
         if notes:
             text += " (" + "; ".join(notes) + ")"
         self.app.call_from_thread(self.view.show, self.queries, plan.history, text)

@@ -241,6 +241,7 @@ class WorkbenchScreen(LiveLint, FixActions, JudgeTab, EvalsTab, TrialsTab, LiftT
         self.judge_switched(path)
         self.evals_load()
         self.trials_load()
+        self.runs_switched()
         result = self.results.get(path)
         if result is not None:
             self._show(result)
@@ -271,7 +272,8 @@ class WorkbenchScreen(LiveLint, FixActions, JudgeTab, EvalsTab, TrialsTab, LiftT
                 self.post_message(CompareRequested(result[2], result[1]))
 
         self.app.push_screen(TriggersScreen(self.current, self.ws.launch_dir /
-                                            settings.state_dir, settings), back)
+                                            settings.state_dir, settings,
+                                            self.trigger_trial_options()), back)
 
     def action_lint_now(self) -> None:
         if self.ws.rescan():

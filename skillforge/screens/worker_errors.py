@@ -23,6 +23,7 @@ GROUPS: dict[str, tuple[str, str | None]] = {
     "lift": ("Computing Skill Lift", None),
     "compare": ("Opening the case side by side", None),
     "runs": ("Reading the run store", None),
+    "runs-watch": ("Watching the run store", None),
     "watch": ("Watching the folder", None),
 }
 

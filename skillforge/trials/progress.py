@@ -9,6 +9,7 @@ anything shaped like skillforge.trials.events works.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,8 @@ GLYPHS: dict[str, tuple[str, str]] = {
 CONDITION_SHORT = {"with_skill": "with", "baseline": "base", "self_generated": "self",
                    "skill_mode": "skill"}
 SHORT_PART_CHARS = 12
+FAILED = ("error", "timeout")
+FAILURE_KEYS_SHOWN = 2  # trial names per reason; "and n more" says the rest
 
 
 def short_condition(condition: str) -> str:
@@ -159,6 +162,11 @@ class RunProgress:
     def running(self) -> list[tuple[Key, Cell]]:
         return [(k, c) for k, c in self.cells.items() if c.status == "running"]
 
+    def failed(self) -> list[tuple[Key, str, str | None]]:
+        """(key, status, error) of the trials that ended in error or timeout."""
+        return [(k, c.status, c.error) for k, c in self.cells.items()
+                if c.status in FAILED]
+
 
 def cell_text(cell: Cell) -> Text:
     """A grid cell: the status glyph, plus the turn while running or the grader reward."""
@@ -214,6 +222,31 @@ def running_lines(progress: RunProgress, limit: int = 6) -> list[Text]:
         line.append(f"  turn {cell.turn}: " if cell.turn else "  ", style="dim")
         line.append(what)
         out.append(line)
+    return out
+
+
+def failure_lines(failed: Sequence[tuple[Key, str, str | None]], limit: int = 3) -> list[Text]:
+    """Why trials failed: one line per distinct reason (the error's first line), naming
+    the trials it struck, in the order they failed. A glyph alone (✗) says nothing."""
+    groups: dict[tuple[str, str], list[Key]] = {}
+    for key, status, error in failed:
+        lines = (error or "").strip().splitlines()
+        reason = lines[0] if lines else "timed out" if status == "timeout" else \
+            "no reason was recorded"
+        groups.setdefault((status, reason), []).append(key)
+    out = []
+    for (status, reason), keys in list(groups.items())[:limit]:
+        glyph, style = GLYPHS.get(status, GLYPHS["error"])
+        names = ", ".join(f"{c} {short_condition(cond)}#{a}"
+                          for c, cond, a in keys[:FAILURE_KEYS_SHOWN])
+        if len(keys) > FAILURE_KEYS_SHOWN:
+            names += f" and {len(keys) - FAILURE_KEYS_SHOWN} more"
+        line = Text(f"{glyph} ", style=style)
+        line.append(names, style=style.replace("bold ", ""))
+        line.append(f": {reason}")
+        out.append(line)
+    if len(groups) > limit:
+        out.append(Text(f"  (and {len(groups) - limit} other reason(s))", style="dim"))
     return out
 
 

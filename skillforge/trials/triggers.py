@@ -20,8 +20,10 @@ is what keeps a trial at a few thousand tokens.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
+import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -117,10 +119,26 @@ class TriggerTrials:
                                   max_tokens=self.max_tokens)
         try:
             await self.runner.run()
+        except BaseException as exc:
+            # The runner closes a run it got going; one refused before that (Docker
+            # unreachable, a missing image) would stay "running" in every run list.
+            cancelled = self.cancelled or isinstance(exc, asyncio.CancelledError)
+            self._close(run_id, "cancelled" if cancelled else "failed")
+            raise
         finally:
             self.runner = None
         trials = self.store.trials(run_id)
         return run_id, score_trials(queries, trials, threshold=self.threshold, run_id=run_id)
+
+    def _close(self, run_id: str, status: str) -> None:
+        """Mark a run still "running" as `status`; a store error here must not hide the
+        run's own."""
+        try:
+            run = self.store.run(run_id)
+            if run is not None and run.status == "running":
+                self.store.finish_run(run_id, status)
+        except (sqlite3.Error, KeyError):
+            pass
 
     def stage(self, description: str, iteration: int,
               queries: Sequence[TriggerQuery]) -> Path:

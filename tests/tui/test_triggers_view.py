@@ -58,3 +58,63 @@ async def test_the_loop_runs_live_and_the_author_accepts_it(tmp_path, monkeypatc
                        "the view to close")
         await wait_for(pilot, lambda: app.screen.active_tab == "compare-pane", 10,
                        "the Compare tab")
+
+
+class _DaemonWithoutTheImage:
+    """A Docker daemon that answers but has no image: what `check_sandbox` meets when the
+    chosen image was never pulled (no Docker needed for the test)."""
+
+    def __init__(self) -> None:
+        self.inspected: list[str] = []
+        self.api = self
+
+    def inspect_image(self, name: str):
+        import docker.errors
+
+        self.inspected.append(name)
+        raise docker.errors.ImageNotFound(f"No such image: {name}")
+
+
+async def test_the_loop_runs_in_the_trials_forms_image_and_a_failure_is_said_whole(
+        tmp_path, monkeypatch, llm_server):
+    """Issue 37: the loop used the default image, not the form's; its error lost "[trial]"
+    to markup; and the failed loop left its run "running" in the store for good."""
+    from sessions.store import RunStore
+    from skillforge.sandbox import docker_client
+    from tests.tui.helpers import screen_text
+    from widgets.trial_config_form import TrialConfigForm
+
+    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
+    monkeypatch.setenv("SKILLFORGE_PROVIDER__MODEL", "scripted-agent")
+    monkeypatch.chdir(tmp_path)
+    daemon = _DaemonWithoutTheImage()
+    monkeypatch.setattr(docker_client, "get_client", lambda: daemon)
+    llm_server.handler = ScriptedTriggers()
+    skill = trigger_skills(tmp_path)
+    state = tmp_path / "state"
+    (tmp_path / "skillforge.toml").write_text(f'state_dir = "{state}"\n')
+    app = make_app(skill, Settings())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("4")
+        await wait_for(pilot, lambda: bool(app.screen.query(TrialConfigForm)), 5, "the form")
+        app.screen.query_one("#image").focus()
+        await pilot.press(*"my-lab/trials:1")
+        app.screen.query_one("#runs").focus()  # out of the field: 7 is a key again
+        await pilot.press("7")
+        await wait_for(pilot, lambda: isinstance(app.screen, TriggersScreen), 5, "the view")
+        screen = app.screen
+        await pilot.press("s")
+        await wait_for(pilot, lambda: screen.plan is not None, 20, "the estimate")
+        assert screen.plan.loop.trials.base.image == "my-lab/trials:1"
+        await pilot.press("s")
+        await wait_for(pilot, lambda: not screen.running and screen.history is not None
+                       and screen.history.status == "failed", 30, "the loop to fail")
+        await pilot.pause(0.1)
+        shown = screen_text(app)
+        assert daemon.inspected == ["my-lab/trials:1"]
+        assert "The loop stopped: the trial image 'my-lab/trials:1' is not on" in shown
+        assert "set --image / [trial] image" in " ".join(shown.split())
+    with RunStore(state) as store:
+        statuses = [r.status for r in store.runs()]
+    assert statuses == ["failed"]
