@@ -82,7 +82,7 @@ proposal you accept or reject piece by piece, and nothing is written until you s
         self.path: Path | None = None
         self.file_issues: list[EvalIssue] = []
         self.editor = EvalsEditor()
-        self._saving_version: int | None = None
+        self._saving: EvalSet | None = None  # what a save in flight writes
         self._new_file = False
         self._list_sig: list | None = None
         self._pending_load: tuple[EvalsFile, bool] | None = None
@@ -151,15 +151,15 @@ proposal you accept or reject piece by piece, and nothing is written until you s
     def saved(self, ok: bool, error: str | None = None) -> None:
         """The app's answer to SaveRequested / OverwriteRequested."""
         if ok:
-            if self._saving_version is not None:
-                self.editor.history.saved_version = self._saving_version
+            if self._saving is not None:
+                self.editor.mark_saved(self._saving)
             self._new_file = False
             self._keep_mine = False
             self.query_one(ConflictBar).hide()
             self.set_status(f"Saved {EVALS_PATH}.")
         else:
             self.set_status(f"Not saved: {error or 'unknown error'}", error=True)
-        self._saving_version = None
+        self._saving = None
         self._render_title()
 
     def set_field_text(self, field: str, text: str, case_id: str | int | None = None) -> None:
@@ -333,7 +333,7 @@ proposal you accept or reject piece by piece, and nothing is written until you s
                 self._select(bad)
             return
         assert self.editor.working is not None
-        self._saving_version = self.editor.history.version
+        self._saving = self.editor.working.model_copy(deep=True)
         self.set_status("Saving…")
         copy = self.editor.working.model_copy(deep=True)
         self.post_message(OverwriteRequested(copy) if self._keep_mine else SaveRequested(copy))
