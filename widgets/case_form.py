@@ -4,6 +4,11 @@ The form holds no model: `load(case)` fills it, and every edit is posted as
 `CaseForm.FieldEdited(field, value)` with the value already converted to the field's type
 (or with `error` set when the text cannot be converted, e.g. `reference_turns: "x"`).
 `show_problems(...)` puts the model's validation messages next to the fields.
+
+Those messages arrive a moment after the keys, and a key bound with priority (ctrl+s, ctrl+z)
+is handled before them. `take_edits()` hands over what the fields hold right now, for an
+action that must see every key typed before it; each message carries a sequence number so
+that the ones posted before a `take_edits()` can be told apart (they are stale then).
 """
 
 from __future__ import annotations
@@ -90,13 +95,14 @@ adds an item, **Backspace** in an empty item removes it, **Alt+↑/↓** moves i
         the text could not be converted (the model then keeps its old value)."""
 
         def __init__(self, field: str, value: Any, error: str | None = None,
-                     case: EvalCase | None = None, typed: bool = False) -> None:
+                     case: EvalCase | None = None, typed: bool = False, seq: int = 0) -> None:
             super().__init__()
             self.field = field
             self.value = value
             self.error = error
             self.case = case  # the case the form showed when the edit was made
             self.typed = typed  # typing: merges with the field's previous edit for undo
+            self.seq = seq  # the form's count of edits posted, this one included
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -105,6 +111,8 @@ adds an item, **Backspace** in an empty item removes it, **Alt+↑/↓** moves i
         self._int_id = False
         self._loading = False
         self._shown: dict[str, tuple[Any, str | None]] = {}  # field -> last loaded/posted
+        self._touched: set[str] = set()  # fields edited since the case was loaded
+        self.seq = 0  # edits posted so far (FieldEdited.seq)
 
     def compose(self) -> ComposeResult:
         yield Static(EMPTY_HINT, id="case-empty")
@@ -147,6 +155,7 @@ adds an item, **Backspace** in an empty item removes it, **Alt+↑/↓** moves i
     async def load(self, case: EvalCase | None, empty: str = "") -> None:
         """Show `case` (None: an empty form saying `empty`, why there is no case)."""
         self.case = case
+        self._touched.clear()
         self._set_visible(case is not None)
         if case is None:
             self.border_subtitle = ""
@@ -169,6 +178,25 @@ adds an item, **Backspace** in an empty item removes it, **Alt+↑/↓** moves i
                 self.show_case_title(case)
             finally:
                 self._loading = False
+
+    def release(self) -> None:
+        """The case shown is about to be replaced (undo, another case selected): edits of
+        the fields until the next `load` are dropped, not applied to the set."""
+        self.case = None
+
+    def take_edits(self) -> tuple[EvalCase | None, dict[str, tuple[Any, str | None]], int]:
+        """The case shown, the value of every field edited since it was loaded (as the
+        fields hold it now, keys whose messages are still on the way included), and the
+        `seq` of the last edit posted: messages up to it say nothing newer."""
+        if self.case is None or self._loading:
+            return None, {}, self.seq
+        edits = {}
+        for name in ORDER:
+            value = self.value_of(name)
+            if name in self._touched or value != self._shown.get(name):
+                self._touched.add(name)
+                self._shown[name] = edits[name] = value
+        return self.case, edits, self.seq
 
     def _set_label(self, selector: str, text: str) -> None:
         widget = self.query_one(selector, Static)
@@ -203,7 +231,9 @@ adds an item, **Backspace** in an empty item removes it, **Alt+↑/↓** moves i
             items = [line for line in text.splitlines() if line.strip()]
             await self.query_one(f"#field-{name}", ListEditor).set_items(items)
             self._shown[name] = (items, None)
-            self.post_message(self.FieldEdited(name, items, None, self.case, typed=False))
+            self._touched.add(name)
+            self.seq += 1
+            self.post_message(self.FieldEdited(name, items, None, self.case, False, self.seq))
             return
         widget = self.query_one(f"#field-{name}")
         if isinstance(widget, TextArea):
@@ -266,7 +296,9 @@ adds an item, **Backspace** in an empty item removes it, **Alt+↑/↓** moves i
         if self._shown.get(name) == shown:
             return  # e.g. a widget reporting the value it was just loaded with
         self._shown[name] = shown
-        self.post_message(self.FieldEdited(name, value, error, self.case, typed))
+        self._touched.add(name)
+        self.seq += 1
+        self.post_message(self.FieldEdited(name, value, error, self.case, typed, self.seq))
 
     def _field_of(self, widget: Widget | None) -> str | None:
         node = widget

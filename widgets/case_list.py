@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -28,31 +27,13 @@ The cases of `evals/evals.json` in file order. A red **⚠** marks a case with a
     CaseList { height: 1fr; border: round $panel; text-wrap: nowrap; text-overflow: ellipsis; }
     CaseList:focus { border: round $accent; }
     """
-    BINDINGS = [
-        Binding("a", "add", "Add", id="evals.add_case"),
-        Binding("d,delete", "delete", "Delete", id="evals.delete_case"),
-        Binding("shift+up", "move(-1)", "Move case up", id="evals.move_up", show=False),
-        Binding("shift+down", "move(1)", "Move case down", id="evals.move_down", show=False),
-    ]
+    # a, d and shift+↑↓ are EvalsPane's bindings (active while this list has the focus):
+    # each must act on the set before the next key of a burst is read.
 
     class CaseHighlighted(Message):
         def __init__(self, index: int) -> None:
             super().__init__()
             self.index = index
-
-    class AddCase(Message):
-        """Add a new case after the highlighted one."""
-
-    class DeleteCase(Message):
-        def __init__(self, index: int) -> None:
-            super().__init__()
-            self.index = index
-
-    class MoveCase(Message):
-        def __init__(self, index: int, step: int) -> None:
-            super().__init__()
-            self.index = index
-            self.step = step
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -94,14 +75,3 @@ The cases of `evals/evals.json` in file order. A red **⚠** marks a case with a
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         self.post_message(self.CaseHighlighted(event.option_index))
-
-    def action_add(self) -> None:
-        self.post_message(self.AddCase())
-
-    def action_delete(self) -> None:
-        if self.highlighted is not None and self._count:
-            self.post_message(self.DeleteCase(self.highlighted))
-
-    def action_move(self, step: int) -> None:
-        if self.highlighted is not None and self._count:
-            self.post_message(self.MoveCase(self.highlighted, step))

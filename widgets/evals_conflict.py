@@ -2,7 +2,7 @@
 keep mine (the next save writes over it, on purpose), or view the difference first.
 
 A mixin of `widgets.evals_pane.EvalsPane` (its attributes: `editor`, `path`, `dirty`,
-`load`, `set_status`, `_saving_version`).
+`load`, `set_status`, `_saving`).
 """
 
 from __future__ import annotations
@@ -50,6 +50,6 @@ class ConflictHandling:
             self._keep_mine = True
             self.set_status("Keeping your edits: ctrl+s writes them over the file on disk.")
         elif self.editor.working is not None:
-            self._saving_version = self.editor.history.version
+            self._saving = self.editor.working.model_copy(deep=True)
             self.post_message(OverwriteRequested(self.editor.working.model_copy(deep=True)))
         self.query_one(ConflictBar).hide()

@@ -27,6 +27,10 @@ class EvalsEditor:
         self.working: EvalSet | None = None
         self.selected: int | None = None
         self.history = EditHistory()
+        # The set as the file on disk holds it (as loaded or last saved): "unsaved" means
+        # the working set differs from it, however the working set got here.
+        self.on_disk: EvalSet | None = None
+        self._differs: tuple[int, bool] | None = None  # (history version, differs)
         self.problems: list[CaseProblems] = []
         # Text that could not become a field's value: (id(case), field) -> why.
         self.unconverted: dict[tuple[int, str], str] = {}
@@ -35,7 +39,19 @@ class EvalsEditor:
 
     @property
     def dirty(self) -> bool:
-        return self.history.dirty
+        """True when the set as edited is not what the file on disk holds (or a field holds
+        text that could not become a value yet)."""
+        if self.unconverted:
+            return True
+        version = self.history.version
+        if self._differs is None or self._differs[0] != version:
+            self._differs = (version, _content(self.working) != _content(self.on_disk))
+        return self._differs[1]
+
+    def mark_saved(self, evalset: EvalSet) -> None:
+        """`evalset` (a copy of the set as it was when saving began) is now on disk."""
+        self.on_disk = evalset.model_copy(deep=True)
+        self._differs = None
 
     @property
     def cases(self) -> list[EvalCase]:
@@ -74,10 +90,10 @@ class EvalsEditor:
     def load(self, evalset: EvalSet | None, *, keep_undo: bool = False) -> None:
         """Edit a copy of `evalset`; `keep_undo` keeps the current set one undo away."""
         kept = self.working if keep_undo else None
-        self.history.reset()
-        if kept is not None:
-            self.history.keep(kept, self.selected)
+        self.history.reset(kept, self.selected)
         self.working = evalset.model_copy(deep=True) if evalset is not None else None
+        self.on_disk = evalset.model_copy(deep=True) if evalset is not None else None
+        self._differs = None
         count = len(self.cases)
         if not (keep_undo and self.selected is not None and self.selected < count):
             self.selected = 0 if count else None
@@ -182,6 +198,13 @@ class EvalsEditor:
         self.selected = min(index, len(changed.cases) - 1) if changed.cases else None
         self._after()
         return message
+
+
+def _content(evalset: EvalSet | None) -> dict | None:
+    """What a set says, for comparing: every field but where each case was read (`line`)."""
+    if evalset is None:
+        return None
+    return evalset.model_dump(exclude={"cases": {"__all__": {"line"}}})
 
 
 def apply_accepted(evalset: EvalSet, proposal: Proposal | CaseDiff, accepted_ids: list | None,

@@ -2,8 +2,10 @@
 
 Every change is preceded by `checkpoint()`, which keeps a deep copy of the set as it was.
 Typing on in one field (same `group`) within `GROUP_SECONDS` extends the last step instead
-of adding one. Versions tell whether the set differs from what was last saved: each change
-gets a new number, undo brings the old number back with the old set.
+of adding one. Every state of the set gets its own version number (undo brings the old
+number back with the old set), so a version names one content: the editor caches "differs
+from the file" per version. Whether the set is unsaved is the editor's question, answered by
+comparing content with the file, not by counting steps.
 """
 
 from __future__ import annotations
@@ -34,20 +36,20 @@ class EditHistory:
         self._redo: list[Snapshot] = []
         self._counter = itertools.count(1)
         self.version = 0
-        self.saved_version = 0
         self._group: Hashable | None = None
         self._group_time = 0.0
 
-    @property
-    def dirty(self) -> bool:
-        return self.version != self.saved_version
-
-    def reset(self) -> None:
-        """A fresh start (a file loaded): nothing to undo, nothing unsaved."""
+    def reset(self, kept: EvalSet | None = None, selected: int | None = None) -> None:
+        """A fresh start (a file loaded): nothing to redo; `kept` (the set as it was before
+        the load) is the one step to undo, else nothing is."""
         self._undo.clear()
         self._redo.clear()
-        self.version = self.saved_version = next(self._counter)
         self._group = None
+        if kept is not None:
+            # Its own version: sharing the loaded set's number made undo look "unchanged".
+            self.version = next(self._counter)
+            self.keep(kept, selected)
+        self.version = next(self._counter)
 
     def keep(self, evalset: EvalSet, selected: int | None) -> None:
         """Remember `evalset` as an undo step (a copy), whatever the grouping."""

@@ -20,18 +20,17 @@ from textual.widgets import Button
 from skillforge.models.evals import EVALS_PATH, EvalCase, EvalIssue, EvalSet
 from skillforge.models.evals_io import EvalsFile
 from skillforge.models.findings import Finding
-from skillforge.models.proposals import CaseDiff, Proposal
 from widgets.case_form import CaseForm
 from widgets.case_list import CaseList
 from widgets.evals_bars import ConflictBar, DraftBar, EvalFindings
 from widgets.evals_checks import CaseProblems
 from widgets.evals_conflict import ConflictHandling
 from widgets.evals_editor import EvalsEditor
+from widgets.evals_inflight import InFlightEdits
+from widgets.evals_proposing import Proposing
 from widgets.evals_messages import (
     DraftRequested,
     OverwriteRequested,
-    ProposalAccepted,
-    ProposalRejected,
     RefineRequested,
     SaveRequested,
 )
@@ -39,7 +38,7 @@ from widgets.evals_status import EvalsTopBar, FileIssues, StatusLine
 from widgets.proposal_view import ProposalView
 
 
-class EvalsPane(ConflictHandling, Vertical):
+class EvalsPane(InFlightEdits, Proposing, ConflictHandling, Vertical):
     """Edit the evaluation assets of a skill: cases, validation, undo, save, proposals."""
 
     HELP = """## Evals
@@ -67,6 +66,13 @@ proposal you accept or reject piece by piece, and nothing is written until you s
     EvalsPane #evals-status.-error { color: $text-error; }
     """
     BINDINGS = [
+        # The case list's keys, bound here so that each acts on the set at once: as the
+        # list's own messages they arrived after the next key of a burst (issue 37).
+        Binding("a", "list_add", "Add", id="evals.add_case"),
+        Binding("d,delete", "list_delete", "Delete", id="evals.delete_case"),
+        Binding("shift+up", "list_move(-1)", "Move case up", id="evals.move_up", show=False),
+        Binding("shift+down", "list_move(1)", "Move case down", id="evals.move_down",
+                show=False),
         Binding("ctrl+s", "save", "Save", id="evals.save", priority=True),
         Binding("ctrl+z", "undo", "Undo", id="evals.undo", priority=True),
         Binding("ctrl+y", "redo", "Redo", id="evals.redo", priority=True),
@@ -82,7 +88,7 @@ proposal you accept or reject piece by piece, and nothing is written until you s
         self.path: Path | None = None
         self.file_issues: list[EvalIssue] = []
         self.editor = EvalsEditor()
-        self._saving_version: int | None = None
+        self._saving: EvalSet | None = None  # what a save in flight writes
         self._new_file = False
         self._list_sig: list | None = None
         self._pending_load: tuple[EvalsFile, bool] | None = None
@@ -138,6 +144,7 @@ proposal you accept or reject piece by piece, and nothing is written until you s
         self._load(evals_file, keep_undo)
 
     def _load(self, evals_file: EvalsFile, keep_undo: bool) -> None:
+        self.apply_form()  # what was typed is part of the edits kept (or discarded)
         self.path = evals_file.path
         self.file_issues = list(evals_file.issues)
         self._new_file = evals_file.text is None
@@ -151,15 +158,15 @@ proposal you accept or reject piece by piece, and nothing is written until you s
     def saved(self, ok: bool, error: str | None = None) -> None:
         """The app's answer to SaveRequested / OverwriteRequested."""
         if ok:
-            if self._saving_version is not None:
-                self.editor.history.saved_version = self._saving_version
+            if self._saving is not None:
+                self.editor.mark_saved(self._saving)
             self._new_file = False
             self._keep_mine = False
             self.query_one(ConflictBar).hide()
             self.set_status(f"Saved {EVALS_PATH}.")
         else:
             self.set_status(f"Not saved: {error or 'unknown error'}", error=True)
-        self._saving_version = None
+        self._saving = None
         self._render_title()
 
     def set_field_text(self, field: str, text: str, case_id: str | int | None = None) -> None:
@@ -172,19 +179,6 @@ proposal you accept or reject piece by piece, and nothing is written until you s
             self._pending_findings = list(findings)
             return
         self.query_one(EvalFindings).show(findings)
-
-    def show_proposal(self, proposal: Proposal) -> None:
-        """Drafted cases to accept or reject (replaces the form until answered)."""
-        self.add_class("-proposing")
-        self.query_one(ProposalView).show_proposal(proposal)
-        self.set_status("Accept or reject the proposed cases (space toggles, a applies, "
-                        "r rejects).")
-
-    def show_diff(self, diff: CaseDiff) -> None:
-        """Proposed edits of one case to accept or reject field by field."""
-        self.add_class("-proposing")
-        self.query_one(ProposalView).show_diff(diff)
-        self.set_status("Accept or reject each edit (space toggles, a applies, r rejects).")
 
     def set_status(self, text: str, *, error: bool = False) -> None:
         self.query_one(StatusLine).say(text, error=error)
@@ -199,6 +193,12 @@ proposal you accept or reject piece by piece, and nothing is written until you s
         self._list_sig = None
         self._refresh_views()
         self.query_one(FileIssues).show(self.file_issues, parsed=self.editor.working is not None)
+        self._reload_form()
+
+    def _reload_form(self) -> None:
+        """Show the selected case in the form, once the messages queued now are handled;
+        until then the form's fields no longer edit the set."""
+        self.query_one(CaseForm).release()
         self.call_later(self._render_form)
 
     def _refresh_views(self) -> None:
@@ -239,9 +239,19 @@ proposal you accept or reject piece by piece, and nothing is written until you s
         self.query_one(EvalsTopBar).show(self.editor, new_file=self._new_file)
 
     def _select(self, index: int | None) -> None:
+        if index == self.editor.selected:
+            return
+        self.apply_form()  # what was typed belongs to the case the form shows
         if self.editor.select(index):
             self._render_list()
-            self.call_later(self._render_form)
+            self._reload_form()
+
+    def _list_row(self) -> int | None:
+        """The case highlighted in the list, selected (its own message may still be on the
+        way): the row the author sees is the one a key acts on."""
+        if (row := self.query_one(CaseList).highlighted) is not None:
+            self._select(row)
+        return self.editor.selected
 
     async def _set_field_text(self, field: str, text: str, case_id: str | int | None) -> None:
         if case_id is not None:
@@ -258,37 +268,25 @@ proposal you accept or reject piece by piece, and nothing is written until you s
 
     # --- events ---------------------------------------------------------------------------
 
+    def apply_edit(self, case: EvalCase | None, field: str, value, error: str | None,
+                   typed: bool) -> None:
+        """An edit of `field` of `case` made in the form (by a message or `apply_form`)."""
+        if case is not None and self.editor.edit_field(case, field, value, error, typed):
+            self._refresh_views()
+            if field == "id" and (shown := self.editor.selected_case) is not None:
+                self.query_one(CaseForm).show_case_title(shown)
+
     @on(CaseForm.FieldEdited)
     def _field_edited(self, event: CaseForm.FieldEdited) -> None:
         event.stop()
-        if event.case is not None and self.editor.edit_field(
-                event.case, event.field, event.value, event.error, event.typed):
-            self._refresh_views()
-            if event.field == "id" and (case := self.editor.selected_case) is not None:
-                self.query_one(CaseForm).show_case_title(case)
+        if not self.is_stale(event):
+            self.apply_edit(event.case, event.field, event.value, event.error, event.typed)
 
     @on(CaseList.CaseHighlighted)
     def _case_highlighted(self, event: CaseList.CaseHighlighted) -> None:
         event.stop()
-        self._select(event.index)
-
-    @on(CaseList.AddCase)
-    def _add_requested(self, event: CaseList.AddCase) -> None:
-        event.stop()
-        self.action_add_case()
-
-    @on(CaseList.DeleteCase)
-    def _delete_requested(self, event: CaseList.DeleteCase) -> None:
-        event.stop()
-        case = self.editor.delete_case(event.index)
-        if case is not None:
-            self._after_structural(f"Deleted case {case.id!r} (ctrl+z undoes).")
-
-    @on(CaseList.MoveCase)
-    def _move_requested(self, event: CaseList.MoveCase) -> None:
-        event.stop()
-        if self.editor.move_case(event.index, event.step):
-            self._refresh_views()
+        # The row highlighted now, not the one the message names: keys may have moved on.
+        self._list_row()
 
     @on(EvalFindings.LineChosen)
     def _line_chosen(self, event: EvalFindings.LineChosen) -> None:
@@ -301,22 +299,44 @@ proposal you accept or reject piece by piece, and nothing is written until you s
 
     def _after_structural(self, message: str) -> None:
         self._refresh_views()
-        self.call_later(self._render_form)
+        self._reload_form()
         self.set_status(message)
 
     # --- actions --------------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action.startswith("list_"):  # a, d, shift+↑↓: keys of the case list only
+            return isinstance(self.screen.focused, CaseList)
+        return True
+
+    def action_list_add(self) -> None:
+        self.action_add_case()
+
+    def action_list_delete(self) -> None:
+        index = self._list_row()
+        case = self.editor.delete_case(index) if index is not None else None
+        if case is not None:
+            self._after_structural(f"Deleted case {case.id!r} (ctrl+z undoes).")
+
+    def action_list_move(self, step: int) -> None:
+        index = self._list_row()
+        if index is not None and self.editor.move_case(index, step):
+            self._refresh_views()
+
     def action_add_case(self) -> None:
+        self._list_row()
         if self.editor.add_case() is None:
             self.set_status("Fix evals.json first: it does not parse.", error=True)
             return
         self._after_structural("Added a case: write its prompt (ctrl+z undoes).")
         self.call_later(lambda: self.query_one("#field-prompt").focus())
 
-    def action_undo(self) -> None:
+    async def action_undo(self) -> None:
+        await self.settle_typing()  # what was typed just before is undone with the rest
         self._restored(self.editor.undo(), "Undone.", "Nothing to undo.")
 
-    def action_redo(self) -> None:
+    async def action_redo(self) -> None:
+        await self.settle_typing()
         self._restored(self.editor.redo(), "Redone.", "Nothing to redo.")
 
     def _restored(self, ok: bool, done: str, nothing: str) -> None:
@@ -324,7 +344,13 @@ proposal you accept or reject piece by piece, and nothing is written until you s
             self._render_all()
         self.set_status(done if ok else nothing)
 
-    def action_save(self) -> None:
+    async def action_save(self) -> None:
+        await self.settle_typing()  # every key typed before ctrl+s is saved
+        self.save()
+
+    def save(self) -> None:
+        """Save the set as the form shows it, or say why it cannot be saved."""
+        self.apply_form()
         blocker = self.editor.save_blocker()
         if blocker is not None:
             self.set_status(blocker, error=True)
@@ -333,7 +359,7 @@ proposal you accept or reject piece by piece, and nothing is written until you s
                 self._select(bad)
             return
         assert self.editor.working is not None
-        self._saving_version = self.editor.history.version
+        self._saving = self.editor.working.model_copy(deep=True)
         self.set_status("Saving…")
         copy = self.editor.working.model_copy(deep=True)
         self.post_message(OverwriteRequested(copy) if self._keep_mine else SaveRequested(copy))
@@ -362,32 +388,7 @@ proposal you accept or reject piece by piece, and nothing is written until you s
     @on(Button.Pressed)
     def _button_pressed(self, event: Button.Pressed) -> None:
         # The top bar's mouse shortcuts; other buttons (the bars') are theirs to handle.
-        action = {"evals-save": self.action_save, "evals-draft": self.action_draft,
+        action = {"evals-save": self.save, "evals-draft": self.action_draft,
                   "evals-refine": self.action_refine}.get(event.button.id or "")
         if action is not None:
             action()
-
-    # --- proposals ------------------------------------------------------------------------
-
-    @on(ProposalAccepted)
-    def _proposal_accepted(self, event: ProposalAccepted) -> None:
-        # Not stopped: the app may log or notify; the set is changed here, once.
-        self._end_proposal()
-        try:
-            message = self.editor.apply(event.proposal, accepted_ids=event.accepted_ids,
-                                        verified_ids=event.verified_ids,
-                                        accepted_fields=event.accepted_fields)
-        except (KeyError, ValueError) as exc:
-            self.set_status(f"Could not apply the proposal: {exc}", error=True)
-            return
-        self._after_structural(message)
-
-    @on(ProposalRejected)
-    def _proposal_rejected(self, event: ProposalRejected) -> None:
-        self._end_proposal()
-        self.set_status("Proposal rejected; nothing changed.")
-
-    def _end_proposal(self) -> None:
-        self.remove_class("-proposing")
-        # The proposal had focus; keep it inside the pane so its keys (ctrl+z...) still work.
-        self.query_one(CaseList).focus()

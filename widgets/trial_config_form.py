@@ -208,10 +208,16 @@ and whether the LLM **judge** scores the run. The values are remembered per skil
         return overrides, problems
 
     def set_running(self, running: bool) -> None:
-        """Start is disabled while a run is going on; Cancel only then."""
+        """Start is disabled while a run is going on; Cancel only then. The focus moves from
+        the button that is disabled to the other: a disabled button drops it, and the tab's
+        keys (ctrl+r, ctrl+x) and footer went with it until a click (issue 37)."""
         self.running = running
-        self.query_one("#start", Button).disabled = running
-        self.query_one("#cancel", Button).disabled = not running
+        start, cancel = self.query_one("#start", Button), self.query_one("#cancel", Button)
+        usable, unusable = (cancel, start) if running else (start, cancel)
+        usable.disabled = False
+        if unusable.has_focus:
+            usable.focus()
+        unusable.disabled = True
         self.query_one("#form-state", Static).update(
             "running… ctrl+x cancels" if running else "")
 

@@ -22,7 +22,7 @@ def tab_commands(wb: WorkbenchScreen) -> list[Command]:
                             f"key {i}") for i, (title, pane) in enumerate(TABS, 1)]
     active = wb.active_tab
     if active == "evals-pane" and (pane := wb.pane("EvalsPane")) is not None:
-        cmds += [("Evals: save", pane.action_save, "ctrl+s: write evals/evals.json"),
+        cmds += [("Evals: save", pane.save, "ctrl+s: write evals/evals.json"),
                  ("Evals: new case", pane.action_add_case, "ctrl+n"),
                  ("Evals: draft cases with the model", pane.action_draft, "ctrl+g"),
                  ("Evals: refine the selected case from a trajectory", pane.action_refine,

@@ -81,6 +81,7 @@ class EvalsTab:
                 self.evals_file = EvalsFile.load(self.evals_file.path)
         elif self.evals_file.changed_on_disk():
             fresh = EvalsFile.load(self.evals_file.path)
+            pane.apply_form()  # a key typed a moment ago is an unsaved edit too
             # With unsaved edits, keep the file as loaded: saving then meets the conflict
             # check instead of silently overwriting the other editor's change.
             if not pane.dirty:

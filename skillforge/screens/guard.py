@@ -25,7 +25,10 @@ class UnsavedGuard:
     def unsaved_edits(self) -> str | None:
         """What is unsaved, as a sentence, or None."""
         pane = self.pane("EvalsPane")
-        if pane is None or not pane.dirty:
+        if pane is None:
+            return None
+        pane.apply_form()  # keys typed just before q count as edits
+        if not pane.dirty:
             return None
         skill = self.current.name if self.current is not None else "this skill"
         return f"{EVALS_PATH} of {skill} has unsaved edits"
@@ -59,12 +62,12 @@ class UnsavedGuard:
         blocker = pane.editor.save_blocker()
         if blocker is not None:
             self.run_worker(self.action_show_tab("evals-pane"), group="guard")
-            pane.action_save()  # shows the problem and selects the case that has it
+            pane.save()  # shows the problem and selects the case that has it
             self.notify(f"{blocker} Fix it, or choose Discard.",
                         title="Unsaved changes", severity="error", timeout=8)
             return
         self._after_save = then
-        pane.action_save()
+        pane.save()
 
     def saved_then_continue(self, ok: bool, why: str = "") -> None:
         """Called by the Evals tab after a save: go on with what the save was for."""

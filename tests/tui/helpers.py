@@ -7,6 +7,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from textual import events
+from textual.keys import _character_to_key
 from textual.message import Message
 
 from skillforge.app import SkillforgeApp, build_app
@@ -52,6 +54,18 @@ async def wait_for(pilot, condition: Callable[[], bool], timeout: float = 10.0, 
             raise AssertionError(f"timed out after {timeout}s waiting for {what or condition}")
         await asyncio.sleep(POLL_S)
     await pilot.pause(0)
+
+
+async def burst(pilot, *keys: str) -> None:
+    """Send `keys` the way a terminal delivers fast typing: all at once, with no pause for
+    the app between them (`pilot.press` waits for the app to go idle after every key).
+    Single characters are typed; other names (`shift+down`, `ctrl+s`) are keys."""
+    app = pilot.app
+    for key in keys:
+        event = (events.Key(_character_to_key(key), key) if len(key) == 1
+                 else events.Key(key, None))
+        event.set_sender(app)
+        app.post_message(event)
 
 
 def table(app: SkillforgeApp) -> FindingsTable:
