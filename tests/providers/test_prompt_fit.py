@@ -131,13 +131,13 @@ def big_skill() -> Skill:
                     {"references/guide.md": ref, "references/api.md": ref})
 
 
-def overflowing(limit: int, message: str):
+def overflowing(limit: int, message: str, answer: dict | None = None):
     """A server whose context holds `limit` tokens (by its own count, bytes / 3)."""
     def handler(req):
         size = estimate_tokens(req.all_text())
         if size > limit:
             return error(400, message.replace("17919", str(size)).replace("8192", str(limit)))
-        return structured(ANSWER)
+        return structured(answer or ANSWER)
     return handler
 
 
@@ -240,3 +240,44 @@ async def test_the_messages_sent_keep_user_message_shape(llm_server, make_client
         client, "hello", system="s", schema=response_schema(),
         parse=lambda done, _a: done.text, retry_prompt=lambda *_: ""))
     assert llm_server.completions[0].body["messages"][-1]["content"] == "hello"
+
+
+async def test_a_judged_trial_with_a_long_trajectory_fits_a_small_window(llm_server,
+                                                                       make_client):
+    """The trial judge at 8,192 tokens: the middle of a long trajectory goes, the judge is
+    told, and the trial's evidence says what it did not see."""
+    from skillforge.metrics.judged import judged_metrics
+    from tests.metrics.builders import bash, case, trajectory
+    from tests.metrics.test_judged import ASSERTIONS, answer
+
+    steps = [bash(f"python3 step{i}.py", "output line\n" * 200) for i in range(40)]
+    traj = trajectory(*steps, final="Jan 1200, Feb 950, Mar 1410.", task="Sum by month.")
+    judged = case(ground_truth="Jan 1200", expected_behavior=ASSERTIONS)
+    # The judge may cite only steps it saw; the answer cites the final one.
+    final_step = traj.steps[-1].step_id
+    llm_server.handler = overflowing(8192, OPENAI_STYLE,
+                                     answer(8, "met", ("yes", "yes"), step=final_step))
+
+    result = await judged_metrics(traj, judged, [make_client("openai", model="j")])
+
+    assert result.errors == {} and result.accuracy == 0.8
+    fitted = llm_server.completions[-1]
+    assert estimate_tokens(fitted.all_text()) <= 8192
+    cut = result.evidence["accuracy"]["not_shown_to_judge"]["j"]
+    assert any(note.startswith("the trajectory:") for note in cut)
+
+
+async def test_trigger_drafting_fits_a_small_window(llm_server, make_client):
+    from skillforge.authoring.trigger_drafting import draft_triggers
+
+    def item(i):
+        return {"id": f"q{i}", "query": f"What are the monthly totals in file {i}?",
+                "rationale": "r"}
+    reply = {"should_trigger": [item(1)], "should_not_trigger": [item(2)]}
+    llm_server.handler = overflowing(8192, LLAMA_CPP_PYTHON, reply)
+
+    proposal = await draft_triggers(big_skill(), make_client("openai"), count=1,
+                                    max_tokens=1024)
+
+    assert len(llm_server.completions) == 2
+    assert any("not shown to the model" in w for w in proposal.warnings)
