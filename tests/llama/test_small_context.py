@@ -1,6 +1,10 @@
-"""Every sample skill judged and drafted by a local model with an 8,192-token context, as a
-user types it (issue 37): llama-cpp-python's server started with `--n_ctx 8192`, nothing
-configured but the server's address and `[provider] max_tokens = 2048` (docs/providers.md).
+"""`skillforge judge`, `evals draft` and `evals refine` against llama-cpp-python's server with
+the 8,192-token context a laptop's model has, as a user types them (issue 37): every sample
+skill judged and drafted, nothing configured but the server's address and `[provider]
+max_tokens = 2048` (docs/providers.md); the real structured-output fallbacks (the server
+answers HTTP 500 to `response_format: json_schema`). SmolLM2-135M's opinions are noise; what
+is checked is the plumbing: the command succeeds, its document has the promised shape, tokens
+were counted, what it writes validates.
 
 Before prompts were sized to the model, the judge's prompt for csv-insights was 17,919
 tokens and the draft prompt for lab-units 17,162: the server answered HTTP 400 "maximum
@@ -11,7 +15,6 @@ whole, references cut or left out) and says in the result what the model was not
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
 from pathlib import Path
@@ -19,8 +22,9 @@ from pathlib import Path
 import pytest
 
 from skillforge.models.judge import CRITERIA
+from skillforge.models.proposals import EDITABLE_FIELDS
 from tests.conftest import CORPUS
-from tests.llama.cli import skillforge
+from tests.llama.cli import no_model, skillforge
 
 pytestmark = pytest.mark.timeout(2400)
 
@@ -43,54 +47,58 @@ def test_the_samples_are_the_tour_s_three():
 def test_judge_and_draft_every_sample_at_8k(llama_server, name, tmp_path):
     skill = copy(name, tmp_path)
     home = tmp_path / "home"
+    judge = ("judge", str(skill), "--format", "json", "--fail-under", "0")
+    before = json.loads((skill / "evals" / "evals.json").read_text())
 
-    judged = skillforge(llama_server, home, "judge", str(skill), "--format", "json",
-                        "--fail-under", "0", cwd=tmp_path)
+    judged = skillforge(llama_server, home, *judge, cwd=tmp_path)
     drafted = skillforge(llama_server, home, "evals", "draft", str(skill), "--kinds",
-                         "explicit", "--count", "1", "--format", "json", cwd=tmp_path)
+                         "explicit", "--count", "1", "--write", "--format", "json",
+                         cwd=tmp_path)
 
     assert judged.returncode == 0, judged.explain()
-    assert "maximum context length" not in judged.stderr
     [result] = judged.json()["skills"]
     assert [c["criterion"] for c in result["criteria"]] == list(CRITERIA)
-    assert result["tokens_in"] > 0
-    assert drafted.returncode == 0, drafted.explain()
-    proposal = drafted.json()["proposal"]
-    assert proposal["call"]["tokens_in"] > 0
+    assert all(0 <= c["score"] <= 10 and c["evidence"].strip() for c in result["criteria"])
+    [verdict] = result["judges"]
+    assert verdict["model"] == llama_server.model and verdict["attempts"] >= 1
+    assert result["tokens_in"] > 0 and result["tokens_out"] > 0
     # SKILL.md plus references and scripts is more than the window holds: something was
     # cut, and the result says what.
     assert result["left_out"], result
     assert all(":" in note for note in result["left_out"])
+    assert drafted.returncode == 0, drafted.explain()
+    doc = drafted.json()
+    proposal = doc["proposal"]
+    assert proposal["call"]["tokens_in"] > 0 and proposal["call"]["tokens_out"] > 0
     assert any("not shown to the model" in w for w in proposal["warnings"]), proposal
+    for case in proposal["cases"]:
+        assert case["kind"] == "explicit" and case["prompt"].strip()
+    after = json.loads((skill / "evals" / "evals.json").read_text())
+    assert len(after["evals"]) == len(before["evals"]) + len(doc["accepted"])
+    valid = no_model("evals", "validate", str(skill), home=home, cwd=tmp_path)
+    assert valid.returncode == 0, valid.explain()
+    if name == NAMES[0]:
+        # Stored: the same skill, judge and rubric is answered from the cache, no request.
+        again = skillforge(llama_server, home, *judge, cwd=tmp_path)
+        assert again.returncode == 0, again.explain()
+        [cached] = again.json()["skills"]
+        assert cached["cached"] is True and cached["score"] == result["score"]
 
 
-def test_trigger_drafting_and_refining_fit_8k(llama_server, tmp_path, monkeypatch):
-    """The workbench's trigger drafting (no command of its own) in process, and
-    `evals refine` from a long real session, typed."""
-    from skillforge.authoring.trigger_drafting import draft_triggers
-    from skillforge.models.config import Settings
-    from skillforge.models.skill_loader import load_skill
-    from skillforge.providers.select import select_provider
-
+def test_refine_from_a_long_real_session_fits_8k(llama_server, tmp_path):
+    """`evals refine` from a real Claude Code session whose steps alone exceed the window."""
     skill = copy("csv-insights", tmp_path)
-    for key, value in llama_server.env().items():
-        monkeypatch.setenv(key, value)
-    settings = Settings.model_validate({"provider": {
-        "name": "openai", "model": llama_server.model, "max_tokens": 2048,
-        "timeout_sec": 1800}})
-
-    async def triggers():
-        async with select_provider(settings) as client:
-            return await draft_triggers(load_skill(skill), client, count=2, max_tokens=2048)
-
-    proposal = asyncio.run(triggers())
-    assert proposal.call is not None and proposal.call.tokens_in > 0
-    assert any("not shown to the model" in w for w in proposal.warnings)
-
     home = tmp_path / "home"
-    refined = skillforge(llama_server, home, "evals", "refine", str(skill), "--case",
-                         "monthly-revenue", "--from", str(LONG_SESSION), "--format", "json",
-                         cwd=tmp_path)
-    assert refined.returncode == 0, refined.explain()
-    diff = json.loads(refined.stdout)
-    assert any("the session:" in w for w in diff["diff"]["warnings"]), diff
+
+    ran = skillforge(llama_server, home, "evals", "refine", str(skill), "--case",
+                     "monthly-revenue", "--from", str(LONG_SESSION), "--write", "--format",
+                     "json", cwd=tmp_path)
+
+    assert ran.returncode == 0, ran.explain()
+    diff = ran.json()["diff"]
+    assert diff["case_id"] == "monthly-revenue" and "(claude_code)" in diff["trajectory"]
+    assert {c["field"] for c in diff["changes"]} <= set(EDITABLE_FIELDS)
+    assert diff["call"]["tokens_in"] > 0 and diff["call"]["tokens_out"] > 0
+    assert any("the session:" in w for w in diff["warnings"]), diff
+    valid = no_model("evals", "validate", str(skill), home=home, cwd=tmp_path)
+    assert valid.returncode == 0, valid.explain()
