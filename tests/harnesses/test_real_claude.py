@@ -39,8 +39,9 @@ def claude_cli(llm_server, tmp_path, trial_image):
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path / "home"),
            "XDG_CONFIG_HOME": str(tmp_path / "config"), "COLUMNS": "160",
            "ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": llm_server.anthropic_base_url}
-    if "DOCKER_HOST" in os.environ:
-        env["DOCKER_HOST"] = os.environ["DOCKER_HOST"]
+    for name in ("DOCKER_HOST", "PYTHONPATH"):  # the same skillforge as this test imports
+        if name in os.environ:
+            env[name] = os.environ[name]
 
     def run(skill: Path, *args: str, wait: bool = True):
         argv = [SKILLFORGE, "trial", str(skill), "--agent", "claude-code", "--image",
@@ -217,6 +218,40 @@ def test_a_subagent_that_never_stops_is_ended_at_the_turn_limit(claude_cli, csv_
     assert trial["error"] is None and time.monotonic() - t0 < 240
     assert any(S.SUBTASK in S.first_user_text(r) for r in llm_server.completions)
     assert managed_containers(json.loads(proc.stdout)["run_id"]) == []
+
+
+def test_background_subagents_and_tasks_are_ended_at_the_turn_limit(claude_cli, csv_skill,
+                                                                   llm_server, tmp_path):
+    # The case: work left running in the background (a subagent that never stops,
+    # `sleep`s that wake the main thread up again) keeps Claude Code going past --max-turns
+    # and would run to the trial timeout (300 s here).
+    llm_server.handler = S.background_work
+    t0 = time.monotonic()
+    proc = claude_cli(csv_skill, "--conditions", "with_skill", "--max-turns", "8",
+                      "--timeout", "300")
+    took = time.monotonic() - t0
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    doc = json.loads(proc.stdout)
+    (trial,) = doc["trials"]
+    traj = load_trajectory(trial["trajectory_path"])
+    proxy = traj.extra["proxy"]
+    # exactly eight model calls reached the server, counted by the proxy; none after
+    assert proxy["model_calls"] == len(llm_server.completions) == 8, proxy
+    assert proxy["limit_reached"] and traj.extra["stop_reason"] == "max_turns"
+    assert trial["status"] == "ok" and trial["error"] is None and took < 200, took
+    # both kinds of background work were running when the limit struck
+    names = [c.function_name for _, _, c in tool_calls(traj)]
+    main = [S.turn(r) for r in llm_server.completions if S.SUBTASK not in S.first_user_text(r)]
+    print(f"background work: {took:.0f} s, main-thread turns {main}, tools {names}")
+    assert len(main) < 8 and max(main) >= 4, main  # the subagent called; a sleep woke main
+    # what the CLI did before it is kept: the summary it wrote (graded), its stream, the
+    # session logs (the subagent's too), and its container is gone
+    assert trial["grader"] == 1.0
+    assert names[:3] == ["Bash", "Agent", "Bash"], names
+    logs = [p.relative_to(session_dir(trial["trajectory_path"])).as_posix()
+            for p in session_dir(trial["trajectory_path"]).rglob("*.jsonl")]
+    assert any("/subagents/" in name for name in logs), logs
+    assert managed_containers(doc["run_id"]) == []
 
 
 def test_a_cli_killed_mid_run_is_an_error_of_the_agent_stage(claude_cli, csv_skill,
