@@ -281,6 +281,10 @@ class ModelProxy:
             if rest:
                 await response.write(rest)
             await response.write_eof()
+        except ConnectionResetError:
+            # The CLI hung up (killed at the timeout or the limit): the upstream call is
+            # dropped with it, and counted as far as it went.
+            record["client_gone"] = True
         finally:
             upstream.release()
             usage = tap.close()
