@@ -287,7 +287,7 @@ def test_a_cli_killed_mid_run_is_an_error_of_the_agent_stage(claude_cli, csv_ski
 
 async def test_a_baseline_whose_requests_carry_the_target_is_left_out(csv_skill, llm_server,
                                                                       trial_image, run_id,
-                                                                      tmp_path):
+                                                                      observed, tmp_path):
     # A decoy skill that names the target, where staging never looks: baked into the
     # image's home (planted here with the harness's extra files), so the CLI lists it in
     # both conditions. The proxy reads the baseline's requests and catches it.
@@ -309,7 +309,15 @@ async def test_a_baseline_whose_requests_carry_the_target_is_left_out(csv_skill,
         environ={"ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": llm_server.anthropic_base_url},
         extra_files={"/home/agent/.claude/skills/sheet-helper/SKILL.md": (leaky.encode(),
                                                                           0o644)})
-    llm_server.handler = lambda req: S.BASELINE[min(S.turn(req), 2)]()
+    def replies(req):
+        # The baseline's CLI waits 15 s for its second answer: long enough for telemetry,
+        # were it on, to give up sending and make its folder (below).
+        reply = S.BASELINE[min(S.turn(req), 2)]()
+        reply.delay = 15.0 if S.turn(req) == 1 and not S.skilled(req) else 0.0
+        return reply
+
+    llm_server.handler = replies
+    boxes = observed()  # each container looked into before it is removed
     spec = RunSpec(skill_path=str(csv_skill), case_ids=["monthly-revenue"], attempts=1,
                    agent="claude-code", image=trial_image, limits=Limits(memory_mb=1024))
     (case,) = load_cases(spec)
@@ -322,6 +330,15 @@ async def test_a_baseline_whose_requests_carry_the_target_is_left_out(csv_skill,
             with_, base = [await run_trial(ctx, TrialPlan(case, c, 1))
                            for c in ("with_skill", "baseline")]
     assert with_.status == base.status == "ok"
+    # Telemetry is off: Claude Code wrote its state to ~/.claude, and no telemetry/ folder.
+    # Without DISABLE_TELEMETRY and CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC it tries to
+    # send (no route out: the attempts hang) and makes ~/.claude/telemetry/ for the events
+    # it could not send (1p_failed_events.*.json; seen in the baseline's long wait).
+    print("~/.claude of each trial:", [b["claude_home"] for b in boxes])
+    assert len(boxes) == 2
+    for box in boxes:
+        assert "projects" in box["claude_home"], box["claude_home"]
+        assert "telemetry" not in box["claude_home"], box["claude_home"]
     assert with_.contamination is None and not with_.excluded  # the skill is its to see
     assert base.excluded and base.contamination
     hit = base.contamination[0]
