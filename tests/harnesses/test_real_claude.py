@@ -141,30 +141,40 @@ def _trial_box(docker_client, proc) -> dict:
     return box
 
 
+# Run inside a trial container: which processes' environment or command line, and which
+# files, hold the key; what could not be read (a process gone meanwhile is not counted);
+# whether the trial's token was seen in a process environment; whether the internet answers.
 INSIDE = r"""
 import json, os, socket, sys
-key, out = sys.argv[1].encode(), {"environ": [], "cmdline": [], "files": [], "token": False}
+key = sys.argv[1].encode()
+out = {"environ": [], "cmdline": [], "files": [], "token": False, "unread": [], "procs": 0}
 for pid in filter(str.isdigit, os.listdir("/proc")):
     if int(pid) == os.getpid():  # this probe, whose own argv holds the needle
         continue
+    out["procs"] += 1
     for what in ("environ", "cmdline"):
         try:
             data = open(f"/proc/{pid}/{what}", "rb").read()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
         except OSError:
+            out["unread"].append(f"/proc/{pid}/{what}")
             continue
         if key in data:
             out[what].append(pid)
         if what == "environ" and b"ANTHROPIC_API_KEY=sk-skillforge-" in data:
             out["token"] = True
-for top, dirs, files in os.walk("/"):
+for top, dirs, files in os.walk("/", onerror=lambda e: out["unread"].append(e.filename)):
     dirs[:] = [d for d in dirs if os.path.join(top, d) not in ("/proc", "/sys", "/dev")]
     for name in files:
         path = os.path.join(top, name)
         try:
             if os.path.isfile(path) and key in open(path, "rb").read():
                 out["files"].append(path)
-        except OSError:
+        except FileNotFoundError:
             pass
+        except OSError:
+            out["unread"].append(path)
 try:
     socket.create_connection(("1.1.1.1", 443), timeout=3)
     out["internet"] = True
@@ -176,8 +186,11 @@ print(json.dumps(out))
 
 def test_the_key_is_nowhere_in_a_running_trial_and_the_net_is_only_the_proxy(
         claude_cli, csv_skill, llm_server, docker_client, tmp_path):
-    # The second reply waits, so the CLI is running while we look inside as the agent's
-    # user (whose processes it can read, as a hostile skill script could) and as root.
+    # The second reply waits, so the CLI is running while we look inside, twice: as the
+    # agent's user (what a hostile skill script could read) and as root. Root in a trial
+    # has no capabilities (and `docker exec --privileged` cannot give them to it here), so
+    # it cannot read the agent's processes' environments, nor the agent the files only root
+    # may read: between them the two probes must have read everything.
     proc = _baseline_waiting_on_its_second_call(claude_cli, csv_skill, llm_server, 20.0)
     try:
         box = _trial_box(docker_client, proc)
@@ -197,7 +210,11 @@ def test_the_key_is_nowhere_in_a_running_trial_and_the_net_is_only_the_proxy(
     for user, found in seen.items():
         assert found["environ"] == found["cmdline"] == found["files"] == [], (user, found)
         assert found["internet"] is not True, user  # no route out: only the proxy
-    assert seen["1000:1000"]["token"] is True  # the CLI holds its trial's token instead
+    # so "nowhere" above means nowhere: nothing was unreadable to both; the agent's user
+    # read the CLI's environment (it holds the trial's token), which root could not
+    root, agent = seen["0:0"], seen["1000:1000"]
+    assert root["procs"] >= 3 and not set(root["unread"]) & set(agent["unread"]), seen
+    assert agent["token"] is True and root["token"] is False
     assert network == "skillforge-proxy" and not any(KEY in e for e in config_env)
     assert json.loads(out)["trials"][0]["status"] == "ok"
     _no_key_stored(tmp_path / "state")
