@@ -5,7 +5,9 @@ is required: lint and evals editing work with no provider and no Docker. The jud
 drafting need a provider; trials need a provider and Docker; `harbor run` on Harbor's
 Docker environment needs docker compose v2; script lint uses ruff and shellcheck when present. Those lines say "warn" and what to do. With --ping a 1-token
 request goes through the configured provider, and a failed ping is an error (exit 1).
-No network call is made without --ping.
+No network call is made without --ping. With `[trial] harness_cli = "image"` the Claude
+Code line runs `claude --version` in the trial image (a container with no network, removed
+after).
 """
 
 from __future__ import annotations
@@ -189,21 +191,53 @@ def check_tool(name: str, package: str, needed_for: str) -> Check:
 
 
 def check_claude_code(settings: Settings) -> Check:
-    """The Claude Code CLI `--agent claude-code` layers onto the trial image, and its version."""
+    """The Claude Code CLI `--agent claude-code` layers onto the trial image, and its version;
+    with `harness_cli = "image"`, the version the trial image's own `claude` prints."""
     from skillforge.harnesses import ClaudeCodeHarness, HarnessError
     from skillforge.harnesses.image import IMAGE, cli_binary, cli_version
 
     choice = settings.trial.harness_cli
     try:
         binary = cli_binary(ClaudeCodeHarness({}), choice)
+        if binary is None and choice == IMAGE:
+            return check_image_claude(settings.trial.image)
         if binary is None:
-            what = ("the trial image's own `claude`" if choice == IMAGE else "not installed")
-            return Check("claude code", "ok" if choice == IMAGE else "warn", what,
-                         "" if choice == IMAGE else "pip install 'skillforge[claude-code]' "
-                         "(the pinned Claude Code, for --agent claude-code)")
+            return Check("claude code", "warn", "not installed",
+                         "pip install 'skillforge[claude-code]' (the pinned Claude Code, for "
+                         "--agent claude-code)")
         return Check("claude code", "ok", f"{cli_version(binary)} ({binary})")
     except HarnessError as exc:
         return Check("claude code", "warn", str(exc), "[trial] harness_cli in skillforge.toml")
+
+
+def check_image_claude(image: str) -> Check:
+    """`claude --version` in the trial image itself (no network, removed after), or why not."""
+    from skillforge.harnesses import HarnessError
+    from skillforge.harnesses.image import IMAGE_VERSION_TIMEOUT_S, image_cli_version
+
+    what = f"the trial image's own `claude` ({image})"
+    fix = ("--agent claude-code needs `claude` on the image's PATH for uid 1000; or set [trial] "
+           "harness_cli = \"auto\" to layer the pinned Claude Code onto it (docs/harnesses.md)")
+    try:
+        import docker  # deferred: a slow import that only this check needs
+
+        probe = docker.from_env(timeout=DOCKER_TIMEOUT)
+        try:
+            probe.ping()
+        finally:
+            probe.close()
+        client = docker.from_env(timeout=IMAGE_VERSION_TIMEOUT_S + 10)
+    except Exception as exc:  # noqa: BLE001 - any failure means "not usable", and we say why
+        reason = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
+        return Check("claude code", "warn", f"{what}: version unknown, Docker is not "
+                     f"reachable to run it ({reason})", "start Docker, then run doctor again")
+    try:
+        return Check("claude code", "ok", f"{image_cli_version(client, image, 'claude')}, "
+                     f"{what}")
+    except HarnessError as exc:
+        return Check("claude code", "warn", f"{what}: version unknown: {exc}", fix)
+    finally:
+        client.close()
 
 
 def _writable(folder: Path) -> str | None:
@@ -274,8 +308,8 @@ STYLE = {"ok": "green", "warn": "yellow", "fail": "bold red", "info": "dim"}
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 def doctor(do_ping: bool, fmt: str) -> None:
-    """Check this machine: Python, configuration, Docker and compose, providers, linters,
-    folders.
+    """Check this machine: Python, configuration, Docker and compose, providers, Claude
+    Code, linters, folders.
 
     Only Python >= 3.11 and a loadable configuration are required (exit 1 otherwise, or
     when --ping fails); everything else is needed by some features only, and said so.

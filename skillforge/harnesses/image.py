@@ -16,6 +16,10 @@ A binary is layered onto the trial image once, by the local Docker Engine, nothi
 
 tagged `skillforge-harness/<harness>:<cli version>-<12 chars of the trial image's id>`, so a
 new trial image or CLI version builds a new one and an unchanged pair is reused.
+
+`image_cli_version` reads the version of an image's own CLI (for `skillforge doctor` with
+`harness_cli = "image"`): `<cli> --version` as uid 1000, in a throwaway container with no
+network and no capabilities.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import io
 import re
 import subprocess
 import tarfile
+import time
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
@@ -32,6 +37,7 @@ from skillforge.harnesses.base import Harness, HarnessError
 from skillforge.sandbox.base import SandboxUnavailable
 
 AUTO, IMAGE = "auto", "image"
+IMAGE_VERSION_TIMEOUT_S = 30
 _VERSION = re.compile(r"\d+\.\d+\.\d+[0-9A-Za-z.+-]*")
 INSTALL_PATH = "/usr/local/bin"
 
@@ -73,6 +79,56 @@ def cli_version(binary: Path) -> str:
     if done.returncode != 0 or not found:
         raise HarnessError(f"`{binary} --version` printed no version (exit {done.returncode}"
                            f"): {(done.stdout + done.stderr).strip()[:200]}")
+    return found.group(0)
+
+
+def image_cli_version(client: Any, image: str, binary: str,
+                      timeout_s: float = IMAGE_VERSION_TIMEOUT_S) -> str:
+    """The version `binary --version` prints in `image`, run as a trial runs it (uid 1000,
+    the image's PATH) with no network, no capabilities and no key; HarnessError says why
+    there is none (the image is not here, has no such CLI, it printed no version...)."""
+    import docker.errors
+
+    script = (f"command -v {binary} >/dev/null 2>&1 || {{ echo 'skillforge: no {binary}'; "
+              f"exit 127; }}; {binary} --version 2>&1 | head -n 5")
+    api = client.api
+    try:
+        api.inspect_image(image)
+        cid = api.create_container(
+            image, entrypoint=["sh", "-c"], command=[script], user="1000:1000",
+            environment={"HOME": "/tmp", "DISABLE_AUTOUPDATER": "1", "DISABLE_TELEMETRY": "1",
+                         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"},
+            network_disabled=True, labels={"skillforge.doctor": "cli-version"},
+            host_config=api.create_host_config(network_mode="none", cap_drop=["ALL"],
+                                               security_opt=["no-new-privileges"],
+                                               mem_limit="1g", pids_limit=256))["Id"]
+    except docker.errors.ImageNotFound as exc:
+        raise HarnessError(f"the trial image {image!r} is not on this machine (`docker pull "
+                           f"{image}` or build it)") from exc
+    except docker.errors.APIError as exc:
+        raise HarnessError(f"could not start the trial image {image!r}: "
+                           f"{exc.explanation or exc}") from exc
+    try:
+        t0 = time.monotonic()
+        api.start(cid)
+        try:
+            code = api.wait(cid, timeout=timeout_s).get("StatusCode")
+        except Exception as exc:  # noqa: BLE001 - a read timeout, whatever the transport
+            raise HarnessError(f"`{binary} --version` in {image!r} gave no answer within "
+                               f"{time.monotonic() - t0:.0f} s") from exc
+        text = api.logs(cid, stdout=True, stderr=True).decode("utf-8", "replace").strip()
+    finally:
+        try:
+            api.remove_container(cid, force=True)
+        except docker.errors.APIError:
+            pass
+    if code == 127 and f"skillforge: no {binary}" in text:
+        raise HarnessError(f"the trial image {image!r} has no `{binary}` on the PATH of "
+                           "uid 1000")
+    found = _VERSION.search(text)
+    if code != 0 or not found:
+        raise HarnessError(f"`{binary} --version` in {image!r} printed no version (exit "
+                           f"{code}): {' '.join(text.split())[:200]}")
     return found.group(0)
 
 

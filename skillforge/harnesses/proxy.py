@@ -15,7 +15,11 @@ proxy's address, in the CLI's usual variables (`ANTHROPIC_API_KEY` + `ANTHROPIC_
 3. reads it for the target skill's marks when the trial is a baseline
    (skillforge.harnesses.contamination);
 4. forwards it with the real credentials in place of the token, streaming the answer back
-   unchanged while reading the token counts off it (skillforge.harnesses.usage_tap).
+   unchanged while reading the token counts off it (skillforge.harnesses.usage_tap). One
+   change: a streamed Chat Completions request that did not ask for its usage goes up with
+   `stream_options.include_usage` (the only way such a stream carries token counts), and
+   the usage chunk that adds is kept from the client; a provider that answers that with 400
+   gets the request as the client sent it.
 
 So the key lives only in this process: never in a container, its environment, a command
 line or a stored file, whatever the harness or the skill's code does. What the proxy
@@ -35,7 +39,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from skillforge.harnesses.contamination import Scanner
-from skillforge.harnesses.usage_tap import CallUsage, UsageTap
+from skillforge.harnesses.usage_tap import (
+    CallUsage,
+    UsageChunkFilter,
+    UsageTap,
+    ask_for_usage,
+)
 
 MAX_REQUEST_BYTES = 64 << 20
 MODEL_CALL_SUFFIXES = ("/messages", "/chat/completions", "/responses")
@@ -242,23 +251,40 @@ class ModelProxy:
                                   "model": parsed.get("model") if isinstance(parsed, dict)
                                   else None}
         lease.requests.append(record)
+        asked = ask_for_usage(request.path, parsed) if model_call else None
         try:
-            upstream = await self._session.request(request.method, url, data=body or None,
-                                                   headers=headers)
+            upstream = await self._session.request(request.method, url,
+                                                   data=asked or body or None, headers=headers)
+            if asked is not None and upstream.status == 400:
+                # a server that does not take stream_options: the client's request as it was
+                upstream.release()
+                asked = None
+                upstream = await self._session.request(request.method, url, data=body,
+                                                       headers=headers)
         except (ClientError, asyncio.TimeoutError, OSError) as exc:
             record.update(status=502, seconds=round(time.monotonic() - t0, 3))
             return web.Response(status=502, body=_error_body(
                 f"skillforge's model proxy could not reach {self.upstream.origin}: "
                 f"{exc or type(exc).__name__}", "api_error"), content_type="application/json")
         tap = UsageTap(upstream.headers.get("content-type", ""))
+        hide = UsageChunkFilter() if asked is not None and tap.sse else None
         response = web.StreamResponse(status=upstream.status, headers={
             k: v for k, v in upstream.headers.items() if k.lower() not in _DROP_RESPONSE})
         try:
             await response.prepare(request)
             async for chunk in upstream.content.iter_any():
                 tap.feed(chunk)
-                await response.write(chunk)
+                out = hide.feed(chunk) if hide is not None else chunk
+                if out:
+                    await response.write(out)
+            rest = hide.close() if hide is not None else b""
+            if rest:
+                await response.write(rest)
             await response.write_eof()
+        except ConnectionResetError:
+            # The CLI hung up (killed at the timeout or the limit): the upstream call is
+            # dropped with it, and counted as far as it went.
+            record["client_gone"] = True
         finally:
             upstream.release()
             usage = tap.close()

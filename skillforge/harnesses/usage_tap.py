@@ -6,7 +6,10 @@ The proxy passes every response through unchanged and feeds a copy, chunk by chu
 - Anthropic Messages: a JSON body with `usage`, or Server-Sent Events where `message_start`
   carries the input side (`input_tokens`, `cache_creation_input_tokens`,
   `cache_read_input_tokens`) and `message_delta` the output count so far;
-- OpenAI Chat Completions: `usage` in the body, or in the last streamed chunk;
+- OpenAI Chat Completions: `usage` in the body, or in the last streamed chunk, which the
+  provider sends only when the request set `stream_options.include_usage`: the proxy sets it
+  on a streamed request that did not (`ask_for_usage`) and keeps that usage-only chunk from
+  the client, which gets the stream it asked for (`UsageChunkFilter`);
 - OpenAI Responses: `usage` in the body, or in the `response.completed` event.
 
 Counts follow skillforge's convention (skillforge.models.llm.Usage): input counts everything
@@ -35,6 +38,60 @@ class CallUsage:
         self.output_tokens += other.output_tokens
         self.cached_tokens += other.cached_tokens
         self.cache_write_tokens += other.cache_write_tokens
+
+
+CHAT_SUFFIX = "/chat/completions"
+
+
+def ask_for_usage(path: str, body: Any) -> bytes | None:
+    """The body of a streamed Chat Completions request that did not ask for its usage, with
+    `stream_options.include_usage` set (without it the provider streams no token counts);
+    None when the request goes as it is."""
+    if not path.endswith(CHAT_SUFFIX) or not isinstance(body, dict) or \
+            body.get("stream") is not True:
+        return None
+    options = body.get("stream_options")
+    if options is not None and not isinstance(options, dict) or \
+            (options or {}).get("include_usage"):
+        return None
+    asked = {**body, "stream_options": {**(options or {}), "include_usage": True}}
+    return json.dumps(asked, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+class UsageChunkFilter:
+    """A Chat Completions stream minus the usage-only chunk (`"choices": []`) that
+    `ask_for_usage` made the provider add: what the client would have got without it."""
+
+    def __init__(self) -> None:
+        self._pending = b""
+
+    def feed(self, chunk: bytes) -> bytes:
+        self._pending += chunk
+        out = bytearray()
+        while True:
+            ends = [i + len(sep) for sep in (b"\n\n", b"\r\n\r\n")
+                    if (i := self._pending.find(sep)) >= 0]
+            if not ends:
+                return bytes(out)
+            cut = min(ends)
+            event, self._pending = self._pending[:cut], self._pending[cut:]
+            if not _usage_only(event):
+                out += event
+
+    def close(self) -> bytes:
+        rest, self._pending = self._pending, b""
+        return b"" if _usage_only(rest) else rest
+
+
+def _usage_only(event: bytes) -> bool:
+    data = b"".join(line.strip()[5:].strip() for line in event.splitlines()
+                    if line.strip().startswith(b"data:"))
+    try:
+        doc = json.loads(data) if data else None
+    except ValueError:
+        return False
+    return isinstance(doc, dict) and doc.get("choices") == [] and \
+        isinstance(doc.get("usage"), dict)
 
 
 def _int(value: Any) -> int:

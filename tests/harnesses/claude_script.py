@@ -66,6 +66,34 @@ def looping_subagent(req: Request) -> Reply:
     return text("done")
 
 
+def background_work(req: Request) -> Reply:
+    """The issue's failure case: work left running in the background restarts the loop.
+
+    The main thread writes the summary with the skill's script, starts a subagent in the
+    background (which never stops running commands, one a second) and a short background
+    `sleep`, then answers; when the `sleep` ends Claude Code wakes the main thread up again,
+    which starts another one, and so on: without a limit on every model call the trial
+    would run until its timeout."""
+    if SUBTASK in first_user_text(req):
+        reply = tool_call("Bash", {"command": "wc -l sales.csv", "description": "Count"})
+        reply.delay = 1.0
+        return reply
+    step = turn(req)
+    if step == 0:
+        return WITH_SKILL[1]()  # /workspace/summary.md, the right one
+    if step == 1:
+        return tool_call("Agent", {"description": "Count rows", "subagent_type":
+                                   "general-purpose", "prompt": f"{SUBTASK}: count the rows "
+                                   "of sales.csv, again and again", "run_in_background": True})
+    if step % 2 == 0:
+        return tool_call("Bash", {"command": f"sleep 2; echo {BACKGROUND_MARK}",
+                                  "description": "Wait a little", "run_in_background": True})
+    return text("Monthly revenue is in /workspace/summary.md; counting goes on.")
+
+
+BACKGROUND_MARK = "BG-TICK-5E"
+
+
 def usage_by_session(requests: list[Request]) -> dict[str, dict[str, int]]:
     """What the server said each Claude Code session used, summed over its replies."""
     out: dict[str, dict[str, int]] = defaultdict(lambda: {"in": 0, "out": 0, "calls": 0})

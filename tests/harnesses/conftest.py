@@ -4,8 +4,8 @@ The stand-ins (tests/harnesses/standins/) go into the container through the harn
 `extra_files` (the trial's initial archive), with the corpus transcript they replay. The
 observer looks inside each trial container just before it is removed: the stand-in's record
 (outside /workspace), a scan of every file for the key as root and as the agent user (root
-in a container without capabilities cannot read the agent's private files), and the
-container's configured environment.
+in a container without capabilities cannot read the agent's private files), what is in
+`~/.claude`, and the container's configured environment.
 """
 
 from __future__ import annotations
@@ -101,6 +101,9 @@ class _Observed:
                            "/home/agent/.agents /home/agent/.agents/skills 2>/dev/null; true",
                            timeout_s=20)
         found["stat"] = ls.stdout.splitlines()
+        # What Claude Code keeps in ~/.claude (a telemetry/ folder, were telemetry on)
+        state = await sb.exec("ls -A /home/agent/.claude; true", timeout_s=20)
+        found["claude_home"] = state.stdout.split()
         info = sb.client.api.inspect_container(sb.container_id)
         found["config_env"] = info["Config"]["Env"]
         return found

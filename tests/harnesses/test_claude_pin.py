@@ -44,8 +44,6 @@ def test_the_cli_choice_and_doctor_name_it():
     assert cli_binary(harness, IMAGE) is None
     check = check_claude_code(Settings())
     assert (check.status, check.detail.split()[0]) == ("ok", version)
-    image = check_claude_code(Settings(trial={"harness_cli": "image"}))
-    assert image.detail == "the trial image's own `claude`"
     missing = check_claude_code(Settings(trial={"harness_cli": "/nonexistent/claude"}))
     assert missing.status == "warn" and "no such file" in missing.detail
 

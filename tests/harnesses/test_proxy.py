@@ -165,3 +165,31 @@ async def test_a_finished_trials_open_request_is_dropped_not_waited_for(llm_serv
             await asyncio.wait_for(call, 10)
         await client.close()
     assert lease.in_flight == set() and time.monotonic() - t0 < 15
+
+
+async def test_a_client_gone_mid_stream_ends_its_request_quietly(llm_server, caplog):
+    # A CLI killed at the trial timeout hangs up while its answer streams: the proxy stops
+    # forwarding it, with no traceback on the user's terminal.
+    import asyncio
+    import logging
+
+    import aiohttp
+
+    reply = text("a long answer " * 50)
+    reply.delay = 1.0
+    llm_server.handler = lambda req: reply
+    upstream = Upstream(llm_server.anthropic_base_url, {"x-api-key": KEY})
+    caplog.set_level(logging.DEBUG)
+    async with ModelProxy(upstream) as proxy:
+        lease = proxy.lease("trial-1")
+        async with aiohttp.ClientSession() as http:
+            resp = await http.post(proxy.base_url() + "/v1/messages", headers={
+                "x-api-key": lease.token, "anthropic-version": "2023-06-01"}, json={
+                "model": "m", "max_tokens": 50, "stream": True,
+                "messages": [{"role": "user", "content": "go"}]})
+            assert (await resp.content.readany()).startswith(b"event: message_start")
+            resp.connection.transport.abort()  # the CLI is killed
+            resp.release()
+        await asyncio.sleep(2.0)  # the rest of the answer arrives for nobody
+    assert lease.requests[0]["status"] == 200 and lease.requests[0]["client_gone"]
+    assert not [r for r in caplog.records if r.exc_info], caplog.text

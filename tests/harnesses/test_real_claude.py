@@ -39,8 +39,9 @@ def claude_cli(llm_server, tmp_path, trial_image):
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path / "home"),
            "XDG_CONFIG_HOME": str(tmp_path / "config"), "COLUMNS": "160",
            "ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": llm_server.anthropic_base_url}
-    if "DOCKER_HOST" in os.environ:
-        env["DOCKER_HOST"] = os.environ["DOCKER_HOST"]
+    for name in ("DOCKER_HOST", "PYTHONPATH"):  # the same skillforge as this test imports
+        if name in os.environ:
+            env[name] = os.environ[name]
 
     def run(skill: Path, *args: str, wait: bool = True):
         argv = [SKILLFORGE, "trial", str(skill), "--agent", "claude-code", "--image",
@@ -140,30 +141,40 @@ def _trial_box(docker_client, proc) -> dict:
     return box
 
 
+# Run inside a trial container: which processes' environment or command line, and which
+# files, hold the key; what could not be read (a process gone meanwhile is not counted);
+# whether the trial's token was seen in a process environment; whether the internet answers.
 INSIDE = r"""
 import json, os, socket, sys
-key, out = sys.argv[1].encode(), {"environ": [], "cmdline": [], "files": [], "token": False}
+key = sys.argv[1].encode()
+out = {"environ": [], "cmdline": [], "files": [], "token": False, "unread": [], "procs": 0}
 for pid in filter(str.isdigit, os.listdir("/proc")):
     if int(pid) == os.getpid():  # this probe, whose own argv holds the needle
         continue
+    out["procs"] += 1
     for what in ("environ", "cmdline"):
         try:
             data = open(f"/proc/{pid}/{what}", "rb").read()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
         except OSError:
+            out["unread"].append(f"/proc/{pid}/{what}")
             continue
         if key in data:
             out[what].append(pid)
         if what == "environ" and b"ANTHROPIC_API_KEY=sk-skillforge-" in data:
             out["token"] = True
-for top, dirs, files in os.walk("/"):
+for top, dirs, files in os.walk("/", onerror=lambda e: out["unread"].append(e.filename)):
     dirs[:] = [d for d in dirs if os.path.join(top, d) not in ("/proc", "/sys", "/dev")]
     for name in files:
         path = os.path.join(top, name)
         try:
             if os.path.isfile(path) and key in open(path, "rb").read():
                 out["files"].append(path)
-        except OSError:
+        except FileNotFoundError:
             pass
+        except OSError:
+            out["unread"].append(path)
 try:
     socket.create_connection(("1.1.1.1", 443), timeout=3)
     out["internet"] = True
@@ -175,8 +186,11 @@ print(json.dumps(out))
 
 def test_the_key_is_nowhere_in_a_running_trial_and_the_net_is_only_the_proxy(
         claude_cli, csv_skill, llm_server, docker_client, tmp_path):
-    # The second reply waits, so the CLI is running while we look inside as the agent's
-    # user (whose processes it can read, as a hostile skill script could) and as root.
+    # The second reply waits, so the CLI is running while we look inside, twice: as the
+    # agent's user (what a hostile skill script could read) and as root. Root in a trial
+    # has no capabilities (and `docker exec --privileged` cannot give them to it here), so
+    # it cannot read the agent's processes' environments, nor the agent the files only root
+    # may read: between them the two probes must have read everything.
     proc = _baseline_waiting_on_its_second_call(claude_cli, csv_skill, llm_server, 20.0)
     try:
         box = _trial_box(docker_client, proc)
@@ -196,7 +210,11 @@ def test_the_key_is_nowhere_in_a_running_trial_and_the_net_is_only_the_proxy(
     for user, found in seen.items():
         assert found["environ"] == found["cmdline"] == found["files"] == [], (user, found)
         assert found["internet"] is not True, user  # no route out: only the proxy
-    assert seen["1000:1000"]["token"] is True  # the CLI holds its trial's token instead
+    # so "nowhere" above means nowhere: nothing was unreadable to both; the agent's user
+    # read the CLI's environment (it holds the trial's token), which root could not
+    root, agent = seen["0:0"], seen["1000:1000"]
+    assert root["procs"] >= 3 and not set(root["unread"]) & set(agent["unread"]), seen
+    assert agent["token"] is True and root["token"] is False
     assert network == "skillforge-proxy" and not any(KEY in e for e in config_env)
     assert json.loads(out)["trials"][0]["status"] == "ok"
     _no_key_stored(tmp_path / "state")
@@ -217,6 +235,40 @@ def test_a_subagent_that_never_stops_is_ended_at_the_turn_limit(claude_cli, csv_
     assert trial["error"] is None and time.monotonic() - t0 < 240
     assert any(S.SUBTASK in S.first_user_text(r) for r in llm_server.completions)
     assert managed_containers(json.loads(proc.stdout)["run_id"]) == []
+
+
+def test_background_subagents_and_tasks_are_ended_at_the_turn_limit(claude_cli, csv_skill,
+                                                                   llm_server, tmp_path):
+    # The issue's case: work left running in the background (a subagent that never stops,
+    # `sleep`s that wake the main thread up again) keeps Claude Code going past --max-turns
+    # and would run to the trial timeout (300 s here).
+    llm_server.handler = S.background_work
+    t0 = time.monotonic()
+    proc = claude_cli(csv_skill, "--conditions", "with_skill", "--max-turns", "8",
+                      "--timeout", "300")
+    took = time.monotonic() - t0
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    doc = json.loads(proc.stdout)
+    (trial,) = doc["trials"]
+    traj = load_trajectory(trial["trajectory_path"])
+    proxy = traj.extra["proxy"]
+    # exactly eight model calls reached the server, counted by the proxy; none after
+    assert proxy["model_calls"] == len(llm_server.completions) == 8, proxy
+    assert proxy["limit_reached"] and traj.extra["stop_reason"] == "max_turns"
+    assert trial["status"] == "ok" and trial["error"] is None and took < 200, took
+    # both kinds of background work were running when the limit struck
+    names = [c.function_name for _, _, c in tool_calls(traj)]
+    main = [S.turn(r) for r in llm_server.completions if S.SUBTASK not in S.first_user_text(r)]
+    print(f"background work: {took:.0f} s, main-thread turns {main}, tools {names}")
+    assert len(main) < 8 and max(main) >= 4, main  # the subagent called; a sleep woke main
+    # what the CLI did before it is kept: the summary it wrote (graded), its stream, the
+    # session logs (the subagent's too), and its container is gone
+    assert trial["grader"] == 1.0
+    assert names[:3] == ["Bash", "Agent", "Bash"], names
+    logs = [p.relative_to(session_dir(trial["trajectory_path"])).as_posix()
+            for p in session_dir(trial["trajectory_path"]).rglob("*.jsonl")]
+    assert any("/subagents/" in name for name in logs), logs
+    assert managed_containers(doc["run_id"]) == []
 
 
 def test_a_cli_killed_mid_run_is_an_error_of_the_agent_stage(claude_cli, csv_skill,
@@ -252,7 +304,7 @@ def test_a_cli_killed_mid_run_is_an_error_of_the_agent_stage(claude_cli, csv_ski
 
 async def test_a_baseline_whose_requests_carry_the_target_is_left_out(csv_skill, llm_server,
                                                                       trial_image, run_id,
-                                                                      tmp_path):
+                                                                      observed, tmp_path):
     # A decoy skill that names the target, where staging never looks: baked into the
     # image's home (planted here with the harness's extra files), so the CLI lists it in
     # both conditions. The proxy reads the baseline's requests and catches it.
@@ -274,7 +326,15 @@ async def test_a_baseline_whose_requests_carry_the_target_is_left_out(csv_skill,
         environ={"ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": llm_server.anthropic_base_url},
         extra_files={"/home/agent/.claude/skills/sheet-helper/SKILL.md": (leaky.encode(),
                                                                           0o644)})
-    llm_server.handler = lambda req: S.BASELINE[min(S.turn(req), 2)]()
+    def replies(req):
+        # The baseline's CLI waits 15 s for its second answer: long enough for telemetry,
+        # were it on, to give up sending and make its folder (below).
+        reply = S.BASELINE[min(S.turn(req), 2)]()
+        reply.delay = 15.0 if S.turn(req) == 1 and not S.skilled(req) else 0.0
+        return reply
+
+    llm_server.handler = replies
+    boxes = observed()  # each container looked into before it is removed
     spec = RunSpec(skill_path=str(csv_skill), case_ids=["monthly-revenue"], attempts=1,
                    agent="claude-code", image=trial_image, limits=Limits(memory_mb=1024))
     (case,) = load_cases(spec)
@@ -287,6 +347,15 @@ async def test_a_baseline_whose_requests_carry_the_target_is_left_out(csv_skill,
             with_, base = [await run_trial(ctx, TrialPlan(case, c, 1))
                            for c in ("with_skill", "baseline")]
     assert with_.status == base.status == "ok"
+    # Telemetry is off: Claude Code wrote its state to ~/.claude, and no telemetry/ folder.
+    # Without DISABLE_TELEMETRY and CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC it tries to
+    # send (no route out: the attempts hang) and makes ~/.claude/telemetry/ for the events
+    # it could not send (1p_failed_events.*.json; seen in the baseline's long wait).
+    print("~/.claude of each trial:", [b["claude_home"] for b in boxes])
+    assert len(boxes) == 2
+    for box in boxes:
+        assert "projects" in box["claude_home"], box["claude_home"]
+        assert "telemetry" not in box["claude_home"], box["claude_home"]
     assert with_.contamination is None and not with_.excluded  # the skill is its to see
     assert base.excluded and base.contamination
     hit = base.contamination[0]
