@@ -106,7 +106,7 @@ def lift_table(report: LiftReport) -> Group:
                 f"{report.inventory.error} error, {report.inventory.timeout} timeout)",
                 style="bold")
     overall = report.metrics.get("overall")
-    verdict = overall.verdict if overall is not None and overall.n else ""
+    verdict = H.headline_verdict(report)[0] if overall is not None and overall.n else ""
     parts: list[Any] = [head, Text(H.headline(report), style=VERDICT_STYLE.get(verdict, "")),
                         table]
     use = H.use_text(report)
