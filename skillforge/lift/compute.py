@@ -61,7 +61,7 @@ from skillforge.models.lift import (
     VerdictRule,
     WithheldVerdict,
 )
-from skillforge.models.verdicts import Headline, PassTest
+from skillforge.models.verdicts import NO_TASK_METRIC, Headline, PassTest
 from skillforge.models.trial import (
     DIMENSIONS,
     OUTCOME_METRICS,
@@ -252,11 +252,14 @@ def compute_lift(
     negatives, evidence = triage(cases)
     statuses = [t.status for t in selected]
     process = [m for m in PROCESS_METRICS if m not in rows]
+    overall_of = [m for m in OUTCOME_METRICS if any(trial_value(t, m) is not None for t in kept)]
+    headline = headline_verdict(rows, paired_pass)
+    if cases and not overall_of:
+        headline.note = NO_TASK_METRIC
     extra = LiftExtra(
         label=VERSION_DELTA if baseline_version else SKILL_LIFT,
         baseline_version=baseline_version,
-        overall_of=[m for m in OUTCOME_METRICS
-                    if any(trial_value(t, m) is not None for t in kept)],
+        overall_of=overall_of,
         no_judge=no_judge,
         ci_method=ci,
         confidence=confidence,
@@ -283,7 +286,7 @@ def compute_lift(
         judge_agreement=judge_agreement,
         use=use_summary(cases) if process else None,
         pass_test=paired_pass,
-        headline=headline_verdict(rows, paired_pass),
+        headline=headline,
         errors=errors,
     )
     return LiftReport(

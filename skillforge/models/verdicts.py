@@ -57,6 +57,11 @@ class PassTest(_Model):
     withheld: str | None = None
 
 
+# The headline of a run that measured no task metric (`Headline.note`; every renderer).
+NO_TASK_METRIC = ("No task metric was measured (no grader, no judge, no security scan), so "
+                  "there is no overall lift: how the skill was used is not a lift.")
+
+
 class Headline(_Model):
     """The verdict a report leads with: over the task, never the routing (section 8).
 

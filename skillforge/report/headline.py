@@ -9,6 +9,7 @@ use; nothing here escapes text.
 from __future__ import annotations
 
 from skillforge.models.lift import LiftReport
+from skillforge.models.verdicts import NO_TASK_METRIC
 from skillforge.models.trial import OUTCOME_METRICS
 from skillforge.report.facts import DASH, ci_text, num, paired_metrics, pct, signed
 
@@ -21,8 +22,7 @@ def headline(report: LiftReport, components: bool = True) -> str:
     unmeasured = set(OUTCOME_METRICS) - {"grader"} <= set(report.extra.missing_metrics) \
         and "grader" not in report.metrics
     if report.extra.cases and unmeasured and (row is None or row.lift is None):
-        return ("No task metric was measured (no grader, no judge, no security scan), so "
-                "there is no overall lift: how the skill was used is not a lift.")
+        return NO_TASK_METRIC
     if row is None or row.lift is None:
         paired = [(m, n) for m, n in paired_metrics(report) if m != "overall"]
         if not paired:
