@@ -51,8 +51,12 @@ from skillforge.models.llm import (
 )
 from skillforge.sandbox import WORKSPACE, Sandbox, SandboxError
 from skillforge.models.stage import TrialStage, VisibleSkill
+from skillforge.models.trial import PROVIDER_FAILED, ErrorCause
 
 AGENT_NAME = "skillforge-builtin"
+# A provider's refusal of the request itself (bad request, payload too large), as opposed
+# to the provider failing: the conversation the run built is at fault.
+REFUSED_STATUS = (400, 413, 422)
 StopReason = Literal["final_answer", "max_turns", "timeout", "error", "cancelled"]
 
 
@@ -125,6 +129,8 @@ class AgentResult:
     usage: Usage
     cost_usd: float | None
     error: str | None = None
+    # With stop `error`: its cause when known here (skillforge.models.trial.ErrorCause).
+    cause: ErrorCause | None = None
 
 
 @dataclass
@@ -230,7 +236,13 @@ class AgentRun:
                 done = await self.client.complete(conv, system=self.system, tools=list(self.tools),
                                                   max_tokens=self.max_tokens)
             except (ProviderError, StructuredOutputError) as exc:
-                return self.partial("error", f"model request failed: {exc}")
+                result = self.partial("error", f"{PROVIDER_FAILED}: {exc}")
+                # The provider down or unreachable is infrastructure; a refusal of the
+                # conversation this run built (it outgrew the context: HTTP 400/413) or an
+                # unusable answer is the run's own failure.
+                refused = not isinstance(exc, ProviderError) or exc.status in REFUSED_STATUS
+                result.cause = "run" if refused else "infrastructure"
+                return result
             conv.append(done.message())
             if not done.tool_calls:
                 self.rec.final_answer = done.text

@@ -5,7 +5,8 @@ engines apart:
 
 - status: no exception -> `ok`; Harbor's AgentTimeoutError -> `timeout` (its grader still
   ran, and its reward is kept, as locally); CancelledError -> `cancelled`; anything else ->
-  `error` (`error_stage` `agent` when the agent took a turn, else `setup`). A failure of the
+  `error` (`error_stage` `agent` when the agent took a turn, else `setup`; `error_cause` as
+  locally: skillforge.models.trial.error_cause_of). A failure of the
   verifier after the agent ran (or no usable reward) is a failed grade, as locally: the
   agent's status stays, the grade is 0, `error_stage` is `grader` (fail-closed).
 - grader: the reward file the task's test.sh copied into `verifier/` (or, when the folder
@@ -32,7 +33,13 @@ from skillforge.trajectory import facts as facts
 from skillforge.harbor.results import TEST_STDOUT, TRAJECTORY, VERIFIER_DIR, TrialResult
 from skillforge.metrics.deterministic import deterministic_metrics
 from skillforge.models.evals import EvalCase
-from skillforge.models.trial import DETERMINISTIC_METRICS, Condition, TrialRecord, TrialStatus
+from skillforge.models.trial import (
+    DETERMINISTIC_METRICS,
+    Condition,
+    TrialRecord,
+    TrialStatus,
+    error_cause_of,
+)
 from skillforge.sandbox.grading import GraderError, parse_reward
 
 # Where Harbor agents find their skills: /skills (the task's skills_dir, read by terminus-2)
@@ -162,6 +169,7 @@ def build_trial(trial_dir: Path, result: TrialResult, *, run_id: str, case: Eval
     _resources(record, result, traj)
     if record.status == "error":
         record.error_stage = "agent" if record.turns else "setup"
+        record.error_cause = error_cause_of(record.error_stage, record.error, record.turns)
     if traj is not None:
         metrics, evidence, activated, runs, runs_ok = deterministic_scores(
             traj, case, target_skill=target_skill, condition=condition)

@@ -1,9 +1,11 @@
 """Trial records grouped by case and side: per-trial overall, S(i,m,c), D(i,m) and pass.
 
-CONTRACTS.md sections 7-8. Trials whose agent run did not complete (`TrialRecord.excluded`:
-an error before or during it, or a cancellation) are left out of the groups and only counted
-(`CaseTrials.excluded`, skillforge.lift.errors); a grader that failed after the agent ran
-is a grade of 0, fail-closed. Of the others a metric's value is taken as recorded whatever
+CONTRACTS.md sections 7-8. Trials left out of the lift (`TrialRecord.excluded`: an
+infrastructure error, a cancellation, a contaminated baseline) are left out of the groups
+and only counted (`CaseTrials.left_out`, skillforge.lift.errors). A run that broke off for
+another cause is a failed trial (`fail_closed`: it fails, and scores 0 on every outcome
+metric the run measures), and a grader that failed after the agent ran is a grade of 0:
+both fail-closed. Of the others a metric's value is taken as recorded whatever
 the status ("the attempts that have a value"): a timed-out trial is scored on what it did.
 Passing is stricter: only an `ok` trial can pass.
 """
@@ -145,7 +147,29 @@ def select_trials(
     for t in trials:
         if t.condition in conditions:
             by_key[t.key] = t
-    return list(by_key.values())
+    return fail_closed(list(by_key.values()))
+
+
+def fail_closed(trials: list[TrialRecord]) -> list[TrialRecord]:
+    """The trials with each failed run (`TrialRecord.failed_run`) scored as a failure: 0 on
+    every outcome metric some completed trial of the selection has, and a grade of 0 when
+    its case is graded (some trial of the case, else of the selection, has a grade).
+    Copies; the records given are not changed."""
+    done = [t for t in trials if not t.excluded and not t.failed_run]
+    measured = [m for m in OUTCOME_METRICS[1:] if any(trial_value(t, m) is not None
+                                                       for t in done)]
+    graded = {t.case_id for t in done if trial_grader(t) is not None}
+    out = []
+    for t in trials:
+        if t.failed_run:
+            zeros = dict.fromkeys(measured, 0.0)
+            grade = 0.0 if t.case_id in graded or (graded and not any(
+                d.case_id == t.case_id for d in done)) else None
+            if grade is not None:
+                zeros["grader"] = grade
+            t = t.model_copy(update={"metrics": {**t.metrics, **zeros}, "grader": grade})
+        out.append(t)
+    return out
 
 
 def group_cases(

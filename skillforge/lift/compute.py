@@ -15,8 +15,9 @@ lift rows.
 `with`/`base` in a metric row are the means of S(i, m, c) over the *paired* cases (those
 that also give D), so `lift == with - base` holds in every row; cases with one side missing
 are counted in `inventory.missing_pairs` (for `overall`) and `extra.unpaired` (per metric).
-Trials whose agent run did not complete are left out and counted (`extra.errors`); when they
-fall on one side more than chance allows, no metric may read `helps`.
+Infrastructure errors are left out and counted, runs that broke off count as failed trials
+(`extra.errors`, skillforge.lift.errors); when errors are one-sided, no metric may read
+`helps`.
 
 Version delta: when the baseline side ran an earlier version of the skill
 (`RunSpec.baseline_version`), the statistics are the same and the report is labelled
@@ -60,7 +61,7 @@ from skillforge.models.lift import (
     VerdictRule,
     WithheldVerdict,
 )
-from skillforge.models.verdicts import Headline, PassTest
+from skillforge.models.verdicts import NO_TASK_METRIC, Headline, PassTest
 from skillforge.models.trial import (
     DIMENSIONS,
     OUTCOME_METRICS,
@@ -110,8 +111,8 @@ def withheld_verdict(row: MetricLift, plan: SamplePlan | None,
         return WithheldVerdict(
             reason=ONE_SIDED, n=row.n, min_cases=MIN_VERDICT_CASES,
             note=(f"inconclusive: the interval is above 0, but the {one_sided} side errored "
-                  "more than chance allows and its errored trials are left out, so 'helps' "
-                  "is withheld."))
+                  "(runs that broke off on that side only, or more errors than chance "
+                  "allows), so 'helps' is withheld."))
     if reason is None or row.n == 0:
         return None
     needed = plan.cases_needed if plan is not None else None
@@ -251,11 +252,14 @@ def compute_lift(
     negatives, evidence = triage(cases)
     statuses = [t.status for t in selected]
     process = [m for m in PROCESS_METRICS if m not in rows]
+    overall_of = [m for m in OUTCOME_METRICS if any(trial_value(t, m) is not None for t in kept)]
+    headline = headline_verdict(rows, paired_pass)
+    if cases and not overall_of:
+        headline.note = NO_TASK_METRIC
     extra = LiftExtra(
         label=VERSION_DELTA if baseline_version else SKILL_LIFT,
         baseline_version=baseline_version,
-        overall_of=[m for m in OUTCOME_METRICS
-                    if any(trial_value(t, m) is not None for t in kept)],
+        overall_of=overall_of,
         no_judge=no_judge,
         ci_method=ci,
         confidence=confidence,
@@ -282,7 +286,7 @@ def compute_lift(
         judge_agreement=judge_agreement,
         use=use_summary(cases) if process else None,
         pass_test=paired_pass,
-        headline=headline_verdict(rows, paired_pass),
+        headline=headline,
         errors=errors,
     )
     return LiftReport(

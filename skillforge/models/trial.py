@@ -24,11 +24,29 @@ from skillforge.models.skill_mode import CacheMode
 
 TrialStatus = Literal["ok", "error", "timeout", "cancelled"]
 # Where a trial failed: `setup` before the agent took a turn (staging, the sandbox, the
-# harness, a provider that never answered) and `agent` during its run (status `error`: the
-# trial is left out of the lift and counted); `grader` when the grader crashed, could not
+# harness, a provider that never answered) and `agent` during its run (status `error`;
+# ErrorCause says whether it is left out or counted as a failure); `grader` when the grader crashed, could not
 # start or wrote no reward after the agent ran (the status stays the agent's, the grade is
 # 0: fail-closed).
 ErrorStage = Literal["setup", "agent", "grader"]
+# Why a trial errored (status `error`, skillforge.lift.errors): `infrastructure` when
+# nothing the skill or the agent did can have caused it (before the agent's first turn; the
+# model provider failing or unreachable; Docker itself going away): left out of the lift and
+# shown. `run` when the agent's run broke off for any other reason (the harness CLI
+# crashed, the container stopped under the agent's own commands, the provider refused the
+# conversation the run built): a failed trial, counted (pass false, outcome metrics 0), since
+# a skill that crashes its runs must not have exactly its failures left out.
+ErrorCause = Literal["infrastructure", "run"]
+# How the built-in loop words a provider failure (skillforge.agent.loop); records stored
+# before `error_cause` existed are classified by it.
+PROVIDER_FAILED = "model request failed"
+
+
+def error_cause_of(stage: ErrorStage | None, error: str | None, turns: int) -> ErrorCause:
+    """The cause of an error when its source did not say: infrastructure before the agent's
+    first turn or when the provider failed, else the run's own."""
+    before = stage == "setup" or (stage is None and not turns)
+    return "infrastructure" if before or (error or "").startswith(PROVIDER_FAILED) else "run"
 # Stored before error_stage existed: a grader failure was `status: error, error: "grader: ..."`.
 _LEGACY_GRADER_ERROR = "grader: "
 
@@ -121,6 +139,8 @@ class TrialRecord(BaseModel):
     status: TrialStatus = "ok"
     error: str | None = None
     error_stage: ErrorStage | None = None
+    # Set with status `error` (not for a failed grade): see ErrorCause.
+    error_cause: ErrorCause | None = None
     trajectory_path: str | None = None
     metrics: dict[str, float | None] = Field(default_factory=dict)
     grader: float | None = None
@@ -153,6 +173,8 @@ class TrialRecord(BaseModel):
         if (self.error_stage is None and self.status == "error" and self.error
                 and self.error.startswith(_LEGACY_GRADER_ERROR)):
             self.error_stage = "grader"
+        if self.error_cause is None and self.status == "error" and self.error_stage != "grader":
+            self.error_cause = error_cause_of(self.error_stage, self.error, self.turns)
         return self
 
     @property
@@ -161,11 +183,18 @@ class TrialRecord(BaseModel):
 
     @property
     def excluded(self) -> bool:
-        """Left out of the lift: the agent's run did not complete (an error before or during
-        it) or was cancelled, or its requests carried the skill it must not see (a
-        contaminated baseline). A grader failure is not excluded: it is a failed grade."""
+        """Left out of the lift: an infrastructure error (ErrorCause), a cancellation, or
+        requests that carried the skill the trial must not see (a contaminated baseline).
+        A run that broke off otherwise is a failed trial (`failed_run`), and a grader
+        failure a failed grade: both are counted."""
         return self.status == "cancelled" or bool(self.contamination) or (
-            self.status == "error" and self.error_stage != "grader")
+            self.status == "error" and self.error_cause == "infrastructure")
+
+    @property
+    def failed_run(self) -> bool:
+        """The agent's run broke off for a cause that is not infrastructure: counted as a
+        failed trial (pass false, outcome metrics 0; skillforge.lift.cases.fail_closed)."""
+        return self.status == "error" and self.error_cause == "run" and not self.excluded
 
     @property
     def grader_failed(self) -> bool:

@@ -57,6 +57,11 @@ class PassTest(_Model):
     withheld: str | None = None
 
 
+# The headline of a run that measured no task metric (`Headline.note`; every renderer).
+NO_TASK_METRIC = ("No task metric was measured (no grader, no judge, no security scan), so "
+                  "there is no overall lift: how the skill was used is not a lift.")
+
+
 class Headline(_Model):
     """The verdict a report leads with: over the task, never the routing (section 8).
 
@@ -70,18 +75,21 @@ class Headline(_Model):
 
 
 class ErrorSummary(_Model):
-    """Trials that errored, by side: excluded ones (the agent's run did not complete) and
-    failed grades (counted, as 0), and whether the excluded ones fell on one side."""
+    """Trials that errored, by side: excluded ones (infrastructure, contaminated), failed
+    runs and failed grades (both counted, as failures), and whether they fell on one side
+    (skillforge.lift.errors says when)."""
 
     trials: dict[str, int] = Field(default_factory=dict)
     excluded: dict[str, int] = Field(default_factory=dict)
-    # Of the excluded, those that failed before the agent took a turn (infrastructure).
+    # Of the excluded, those that failed before the agent took a turn.
     setup: dict[str, int] = Field(default_factory=dict)
+    # Runs that broke off for a cause that is not infrastructure: failed trials, counted.
+    failed_runs: dict[str, int] = Field(default_factory=dict)
     # Of the excluded, baselines whose model requests carried the target skill (the harness
     # proxy's contamination check).
     contaminated: dict[str, int] = Field(default_factory=dict)
     grader_failed: dict[str, int] = Field(default_factory=dict)
-    # Fisher's exact test of the excluded errors between the sides.
+    # Fisher's exact test of the errored trials (excluded and failed runs) between the sides.
     p_value: float | None = None
     one_sided: Literal["with", "base"] | None = None
     note: str = ""

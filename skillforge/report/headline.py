@@ -9,6 +9,7 @@ use; nothing here escapes text.
 from __future__ import annotations
 
 from skillforge.models.lift import LiftReport
+from skillforge.models.verdicts import NO_TASK_METRIC
 from skillforge.models.trial import OUTCOME_METRICS
 from skillforge.report.facts import DASH, ci_text, num, paired_metrics, pct, signed
 
@@ -21,8 +22,7 @@ def headline(report: LiftReport, components: bool = True) -> str:
     unmeasured = set(OUTCOME_METRICS) - {"grader"} <= set(report.extra.missing_metrics) \
         and "grader" not in report.metrics
     if report.extra.cases and unmeasured and (row is None or row.lift is None):
-        return ("No task metric was measured (no grader, no judge, no security scan), so "
-                "there is no overall lift: how the skill was used is not a lift.")
+        return NO_TASK_METRIC
     if row is None or row.lift is None:
         paired = [(m, n) for m, n in paired_metrics(report) if m != "overall"]
         if not paired:
@@ -97,23 +97,35 @@ def pass_test_text(report: LiftReport) -> str:
 
 
 def errors_text(report: LiftReport) -> str:
-    """The errored trials behind this lift, by side, in one sentence ("" when none): those
-    left out (their agent run did not complete) and grader failures counted as 0. A lift
-    over what remains reads like a lift over every trial unless this is said beside it."""
+    """The errored trials behind this lift, by side and stage, and how each was counted, in
+    one sentence ("" when none): infrastructure errors left out, runs that broke off and
+    grader failures counted as failures. A lift over what remains reads like a lift over
+    every trial unless this is said beside it."""
     e = report.extra.errors
     w, b = report.conditions[:2] if len(report.conditions) >= 2 else ("with", "base")
     said = []
-    for counts, what in ((e.excluded, "left out of this lift"),
-                         (e.grader_failed, "counted as failed grades (0)")):
+    setup = sum(e.setup.values())
+    left = sum(e.excluded.values())
+    stages = ", ".join(part for part in (
+        f"{setup} before the agent's first turn" if setup else "",
+        f"{left - setup} the provider or Docker failing during its run" if left - setup else "",
+    ) if part)
+    for counts, what, why in (
+            (e.excluded, "left out of this lift", f"infrastructure: {stages}"),
+            (e.failed_runs, "counted as failed trials", "the agent's run broke off"),
+            (e.grader_failed, "counted as failed grades (0)",
+             "the grader failed after the agent ran")):
         cw, cb = counts.get("with", 0), counts.get("base", 0)
         if cw + cb:
-            said.append(f"{cw + cb} errored trial(s) {what}: {cw} {w}, {cb} {b}")
+            said.append(f"{cw + cb} errored trial(s) {what}: {cw} {w}, {cb} {b} ({why})")
     if not said:
         return ""
     if e.one_sided:
         side = w if e.one_sided == "with" else b
-        why = (f"they fall on the {side} side more than chance allows, so no 'helps' "
-               "verdict is given")
+        why = (f"they fall on the {side} side, so no 'helps' verdict is given and --gate "
+               "fails")
+    elif any(e.excluded.values()):
+        why = "the numbers are over the other trials"
     else:
-        why = "the numbers are over the trials that completed"
+        why = "the numbers count them"
     return "; ".join(said) + f" ({why}; the Trials tab says why they failed)."

@@ -38,8 +38,11 @@ def _header(report: LiftReport) -> str:
     facts = "".join(f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in F.header_facts(report))
     row = report.metrics.get("overall")
     if row is not None and row.lift is not None:
+        # The headline's verdict (overall, the grader and the pass rate together), the one
+        # the sentence beside it says; overall's own is in its table row.
+        verdict = H.headline_verdict(report)[0]
         big = (f'<span class="big">{e(F.signed(row.lift))}</span>'
-               f'<span class="badge {e(row.verdict)}">{e(row.verdict)}</span>')
+               f'<span class="badge {e(verdict)}">{e(verdict)}</span>')
     else:
         big = '<span class="big">—</span>'
     notes = "".join(f'<div class="note">{e(n)}</div>' for n in F.missing_metric_notes(report))

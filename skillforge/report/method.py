@@ -84,12 +84,15 @@ def method_notes(report: LiftReport) -> list[str]:
         "cases where the sides disagree (with several attempts per case: each case's pass "
         "rate, the bounded interval of their differences and the exact sign test). A pass "
         f"verdict needs both the interval and the test (p < {rule.alpha:g}). {pass_sentence()}",
-        "Errors: a trial whose agent run did not complete (the container or the harness "
-        "failed before the agent took a turn, or its run broke off) is left out of the lift "
-        "and counted by side; a grader that crashes, cannot start or writes no reward after "
-        "the agent ran grades 0 (fail-closed), so a skill cannot turn its failures into "
-        "left-out errors. When the left-out errors fall on one side more than chance allows "
-        f"(Fisher's exact test, p < {rule.alpha:g}) no metric reads helps, and `--gate` fails.",
+        "Errors: an infrastructure error (before the agent took a turn, or the model "
+        "provider or Docker failing) is left out of the lift and counted by side. A run that "
+        "broke off for any other cause (the harness crashed, the container stopped under the "
+        "agent's commands) is a failed trial: it fails and scores 0 on every outcome metric. "
+        "A grader that crashes, cannot start or writes no reward after the agent ran grades 0 "
+        "(fail-closed). So a skill cannot turn its failures into left-out errors. When runs "
+        "broke off on one side only, or the errored trials differ between the sides more "
+        f"than chance allows (Fisher's exact test, p < {rule.alpha:g}), no metric reads "
+        "helps, and `--gate` fails.",
     ]
     if report.extra.no_judge:
         notes.append("The run used --no-judge: accuracy, goal_accuracy and behavior_check "

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from sessions.store import DB_NAME, RunStore
 from skillforge.lift.compute import lift_for_run
+from skillforge.report.headline import headline_verdict
 from skillforge.models.trial import RunRecord, TrialRecord
 
 
@@ -58,7 +59,8 @@ def overview(run: RunRecord, trials: list[TrialRecord]) -> RunOverview:
         report = lift_for_run(run, trials)
         row = report.metrics.get("overall")
         if row is not None and row.lift is not None:
-            lift, verdict = row.lift, row.verdict
+            # Coloured as the headline reads (the grader or the pass rate can decide it).
+            lift, verdict = row.lift, headline_verdict(report)[0]
     return RunOverview(
         run_id=run.run_id, created_at=run.created_at, skill_name=run.skill_name,
         status=run.status, engine=run.engine, trials=len(trials), ok=statuses.count("ok"),

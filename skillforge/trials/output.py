@@ -15,7 +15,8 @@ from skillforge.models.trial import RunSpec, TrialRecord
 from skillforge.report import facts as F
 from skillforge.report import headline as H
 
-TRIAL_KEYS = ("case_id", "condition", "attempt", "status", "error", "error_stage", "metrics",
+TRIAL_KEYS = ("case_id", "condition", "attempt", "status", "error", "error_stage",
+              "error_cause", "metrics",
               "grader", "tokens_in", "tokens_out", "cost_usd", "judge_tokens_in",
               "judge_tokens_out", "judge_cost_usd", "contamination", "turns", "tool_calls",
               "wall_s", "trajectory_path")
@@ -58,7 +59,8 @@ def gate_failures(report: LiftReport) -> list[str]:
     - `overall` (the headline) or the grader reads `hurts`;
     - the paired pass rate falls significantly (the pass test reads `hurts`: its interval
       is below 0 and its exact test agrees);
-    - errored trials, left out of the lift, fall on one side more than chance allows.
+    - errors are one-sided (skillforge.lift.errors): runs that broke off on one side only,
+      or errored trials that differ between the sides more than chance allows.
 
     The gate follows the verdicts and nothing else: an interval below 0 that the verdict
     rule withholds (too few cases) is noise, and a gate that failed on it would be a
@@ -104,7 +106,7 @@ def lift_table(report: LiftReport) -> Group:
                 f"{report.inventory.error} error, {report.inventory.timeout} timeout)",
                 style="bold")
     overall = report.metrics.get("overall")
-    verdict = overall.verdict if overall is not None and overall.n else ""
+    verdict = H.headline_verdict(report)[0] if overall is not None and overall.n else ""
     parts: list[Any] = [head, Text(H.headline(report), style=VERDICT_STYLE.get(verdict, "")),
                         table]
     use = H.use_text(report)

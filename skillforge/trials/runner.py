@@ -9,8 +9,9 @@ harness's own skills folder); run the case's grader in the same sandbox; the
 sandbox is removed (always: error, timeout, cancellation); score the trajectory; save the
 trajectory and upsert the trial with its metric rows in one transaction. The record's
 status is `ok` (the agent answered or used all its turns), `timeout`, `error` (with the
-reason, and `error_stage`: `setup` when the agent never took a turn, `agent` when its run
-broke off) or `cancelled`. A cancelled trial is still stored, with what it recorded so far.
+reason, `error_stage`: `setup` when the agent never took a turn, `agent` when its run
+broke off, and `error_cause`: `infrastructure`, left out of the lift, or `run`, a failed
+trial; skillforge.models.trial.ErrorCause) or `cancelled`. A cancelled trial is still stored, with what it recorded so far.
 A grader that crashes, cannot start or writes no reward after the agent ran is a failed
 grade: the trial keeps the agent's status, its grade is 0 and `error_stage` is `grader`
 (fail-closed: a skill must not turn its failures into errors the lift leaves out).
@@ -38,7 +39,14 @@ from skillforge.harnesses.run import HarnessRun
 from skillforge.models.evals import EvalCase
 from skillforge.models.llm import ModelClient
 from skillforge.models.skill_mode import SkillCache, SkillOrigin
-from skillforge.models.trial import Condition, ErrorStage, RunSpec, TrialRecord
+from skillforge.models.trial import (
+    Condition,
+    ErrorCause,
+    ErrorStage,
+    RunSpec,
+    TrialRecord,
+    error_cause_of,
+)
 from skillforge.sandbox import SKILLS_DIR, SandboxError, SandboxUnavailable, open_sandbox
 from skillforge.sandbox.grading import GraderError, GraderResult, run_grader
 from skillforge.trials.harness_session import HarnessSession, trial_usage
@@ -247,12 +255,16 @@ class _Trial:
             turns = recorder.turns if recorder is not None else 0
         return "agent" if turns > 0 else "setup"
 
-    def finish_record(self, status: str, error: str | None) -> None:
+    def finish_record(self, status: str, error: str | None,
+                      cause: ErrorCause | None = None) -> None:
         rec = self.record
         rec.status = status  # type: ignore[assignment]
         rec.error = error
         if status == "error":
             rec.error_stage = self.failed_stage()
+            if cause is None and self.result is not None:
+                cause = self.result.cause
+            rec.error_cause = cause or error_cause_of(rec.error_stage, error, 0)
         elif self.grader_error is not None:
             rec.error_stage = "grader"
         rec.finished_at = _now()
@@ -334,8 +346,8 @@ async def run_trial(ctx: TrialContext, plan: TrialPlan,
         trial.finish_record("cancelled", "cancelled before the trial finished")
         traj = trial.agent.partial("cancelled").trajectory if trial.agent else None
         return await asyncio.shield(_store_quietly(trial, traj))
-    except SandboxUnavailable as exc:
-        trial.finish_record("error", str(exc))
+    except SandboxUnavailable as exc:  # Docker itself went away
+        trial.finish_record("error", str(exc), "infrastructure")
         await _store_quietly(trial, trial.agent.partial("error").trajectory
                              if trial.agent else None)
         raise

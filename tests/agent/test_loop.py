@@ -148,6 +148,17 @@ async def test_a_provider_failure_ends_the_run_with_an_error(llm_server, agent_c
     result = await _run(agent_client, _stage(csv_skill))
     assert result.stop == "error" and "HTTP 401" in result.error
     assert result.turns == 1  # the turn before the failure is kept
+    assert result.cause == "infrastructure"  # left out of the lift, not the run's failure
+
+
+async def test_a_conversation_the_provider_refuses_is_the_runs_own_failure(
+        llm_server, agent_client, csv_skill):
+    # A 400 mid-run (the conversation outgrew the context) can be the skill's doing: the trial
+    # counts as a failure instead of being left out (skillforge.models.trial.ErrorCause).
+    llm_server.script(tool_call("bash", {"command": "true"}),
+                      error(400, "prompt is too long"))
+    result = await _run(agent_client, _stage(csv_skill))
+    assert result.stop == "error" and result.cause == "run"
 
 
 async def test_per_step_metrics_follow_the_provider_usage(llm_server, agent_client, csv_skill):

@@ -48,3 +48,14 @@ def paired_cases(deltas: list[float], base: float = 0.5, run_id: str = "run-1") 
         out.append(trial(f"case-{i}", "with_skill", overall=base + d, run_id=run_id))
         out.append(trial(f"case-{i}", "baseline", overall=base, run_id=run_id))
     return out
+
+
+def grader_harm() -> list[TrialRecord]:
+    """Eight graded cases the skill turns from pass (grader 1) to fail (0) while the judged
+    accuracy rises on its side: overall (their mean) is inconclusive, the headline, decided
+    by the grader and the pass rate, reads "hurts" (the audit's uniform-harm run)."""
+    out = []
+    for i, acc in enumerate([1.0, 1.0, 0.9, 1.0, 0.8, 1.0, 1.0, 0.7]):
+        out.append(trial(f"case-{i}", "with_skill", metrics={"accuracy": acc}, grader=0.0))
+        out.append(trial(f"case-{i}", "baseline", metrics={"accuracy": 0.1 * i}, grader=1.0))
+    return out

@@ -58,11 +58,11 @@ def test_pass_at_k_curve_averages_cases():
 
 def test_errored_trials_are_left_out_and_cases_never_run_count_as_zero():
     # Three cases. "ok": every attempt passes on both sides. "crashed": all three with-skill
-    # attempts errored (the agent never finished), baseline passes 1 of 3. "never-ran":
-    # planned, no trial at all.
+    # attempts errored (the provider failed mid-run: infrastructure, left out), baseline
+    # passes 1 of 3. "never-ran": planned, no trial at all.
     trials = [trial("ok", W, i, overall=0.9) for i in range(3)]
     trials += [trial("ok", B, i, overall=0.9) for i in range(3)]
-    trials += [trial("crashed", W, i, status="error", error="agent crashed",
+    trials += [trial("crashed", W, i, status="error", error="model request failed: HTTP 503",
                      error_stage="agent") for i in range(3)]
     trials += [trial("crashed", B, i, overall=v) for i, v in enumerate([0.9, 0.2, 0.2])]
     report = compute_lift(trials, case_ids=["ok", "crashed", "never-ran"])

@@ -184,3 +184,17 @@ def test_hostile_text_from_skills_cases_and_trajectories_renders_as_text():
     # the text is there, shown as text: as message, tool name, command, output, case id
     assert dom.text.count('<script>alert("x")</script>') >= 10
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page
+
+
+def test_the_headline_badge_shows_the_headlines_verdict_not_overalls():
+    # Overall alone is inconclusive; the grader and the pass rate make the headline "hurts":
+    # the big badge beside the sentence must not say "inconclusive" (issue 33).
+    from skillforge.lift.compute import compute_lift
+    from tests.lift.builders import grader_harm
+
+    report = compute_lift(grader_harm())
+    assert report.metrics["overall"].verdict == "inconclusive"
+    dom = Dom(render_html(report))
+    badges = [a["class"].split() for t, a in dom.tags
+              if t == "span" and "badge" in a.get("class", "").split()]
+    assert badges and badges[0] == ["badge", "hurts"]

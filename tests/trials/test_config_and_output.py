@@ -199,3 +199,14 @@ def test_prepare_runner_for_a_new_run_and_a_resume(csv_skill, tmp_path, monkeypa
         again = prepare_runner(settings, store, resume="r9", overrides={"concurrency": 7})
         assert again.run_id == "r9" and again.spec.concurrency == 7
         assert again.spec.case_ids == ["order-stats"]
+
+
+def test_the_cli_headline_is_styled_by_the_headlines_verdict():
+    # Overall inconclusive, headline "hurts" (grader and pass rate): red, not yellow.
+    from skillforge.lift.compute import compute_lift
+    from skillforge.trials.output import lift_table
+    from tests.lift.builders import grader_harm
+
+    report = compute_lift(grader_harm())
+    head = lift_table(report).renderables[1]
+    assert ": hurts" in head.plain and head.style == "bold red"

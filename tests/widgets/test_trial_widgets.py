@@ -123,6 +123,24 @@ async def test_the_runs_list_shows_runs_and_posts_the_selected_one():
         assert runs.selected_run_id == "20261119T090000-bbb"
 
 
+async def test_the_runs_list_colours_a_run_by_its_headline_verdict():
+    # The audit's case: overall alone inconclusive, the grader and the pass rate say "hurts";
+    # the run's lift in the Trials tab's list is red like its headline, not yellow.
+    from skillforge.models.trial import RunRecord
+    from skillforge.trials.history import overview
+    from tests.lift.builders import grader_harm
+
+    run = RunRecord(run_id="20261120T100300-harm", created_at=datetime(2026, 11, 20, tzinfo=UTC),
+                    skill_name="uniform-harm", status="finished")
+    runs = RunsList()
+    app = Host(runs)
+    async with app.run_test(size=SIZE) as pilot:
+        runs.show([overview(run, grader_harm())])
+        await pilot.pause()
+        lift = runs.get_row_at(0)[6]
+        assert lift.plain.startswith("-") and lift.style == "bold red"
+
+
 async def test_the_form_posts_start_with_the_overrides():
     form = TrialConfigForm(["monthly-revenue", "missing-values", "order-stats"],
                            {"attempts": 3, "concurrency": 2, "sandbox": "docker"})
