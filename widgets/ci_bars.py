@@ -122,16 +122,21 @@ def plan_cell(plan: SamplePlan | None) -> str:
     return f"~{plan.cases_needed} cases"
 
 
-def dimensions_table(report: LiftReport, bar_width: int) -> Table:
-    """The stakeholder dimensions: mean lift of their metrics, as a marker on the scale."""
+def dimensions_table(report: LiftReport, bar_width: int, width: int | None = None) -> Table:
+    """The stakeholder dimensions: mean lift of their metrics, as a marker on the scale.
+    In `width` cells the list of metrics wraps; the name, the lift and the bar keep theirs
+    (left to Rich, a long list squeezed them to "li…" and "Discoverabi…", issue 37)."""
+    rows = F.dimension_rows(report)
+    name_width = max([len("dimension"), *(len(name) for name, _v, _m in rows)])
     table = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0),
                   header_style="bold", title_justify="left")
-    table.add_column("dimension", no_wrap=True)
+    table.add_column("dimension", no_wrap=True, width=name_width)
     table.add_column("lift", justify="right", width=6)
     table.add_column("", width=bar_width, no_wrap=True)
-    table.add_column("metrics", style="dim", overflow="ellipsis", no_wrap=True)
+    rest = None if width is None else max(12, width - name_width - 6 - bar_width - 3)
+    table.add_column("metrics", style="dim", overflow="fold", max_width=rest)
     scale = min(1.0, F.nice_scale(list(report.extra.dimensions.values())))
-    for name, value, metrics in F.dimension_rows(report):
+    for name, value, metrics in rows:
         sign = "helps" if (value or 0) > 0 else "hurts" if (value or 0) < 0 else "inconclusive"
         table.add_row(name, Text(F.signed(value), style=VERDICT_STYLE[sign]),
                       ci_bar(value, None, None, scale, bar_width, sign), metrics)

@@ -89,9 +89,10 @@ scored higher, red where lower).
     DEFAULT_CSS = """
     CompareView { height: 1fr; }
     CompareView #compare-title { height: auto; padding: 0 1; }
+    CompareView #compare-heads { height: auto; }
     CompareView #compare-sides { height: 1fr; }
     CompareView .compare-side { width: 1fr; height: 1fr; }
-    CompareView .compare-head { height: auto; padding: 0 1; }
+    CompareView .compare-head { width: 1fr; height: auto; padding: 0 1; }
     CompareView #compare-bottom { height: 9; }
     CompareView.-short #compare-bottom { height: 5; }
     CompareView #compare-evidence {
@@ -133,11 +134,14 @@ scored higher, red where lower).
     def compose(self) -> ComposeResult:
         yield Static(Text("No case chosen: press Enter on a case in the Lift tab.",
                           style="dim"), id="compare-title")
+        # The heads share one row, as tall as the taller: in a column each above its own
+        # trajectory, a head that wrapped put its side's steps a row below the other's.
+        with Horizontal(id="compare-heads"):
+            for side in SIDES:
+                yield Static(classes="compare-head", id=f"head-{side}")
         with Horizontal(id="compare-sides"):
             for side in SIDES:
-                with Vertical(classes="compare-side", id=f"side-{side}"):
-                    yield Static(classes="compare-head", id=f"head-{side}")
-                    yield TrajectoryView(id=f"view-{side}")
+                yield TrajectoryView(classes="compare-side", id=f"view-{side}")
         with Horizontal(id="compare-bottom"):
             yield OptionList(id="compare-evidence")
             with VerticalScroll(id="compare-diff"):

@@ -5,7 +5,9 @@ publishes "bindings updated"), several times per tab switch; with a few hundred 
 the screen those rebuilds were a third of a tab switch's time (cProfile over
 tests/bench/bench_tui.py). This footer renders the same keys as one line of text: requests
 of a frame are coalesced, nothing is redrawn when the keys are the same, and a key that
-does not fit is left out whole instead of cut mid-word. A click on a key presses it.
+does not fit is left out whole instead of cut mid-word. The app's own keys (`q` Quit, `f1`
+Help) always keep their room: at 80 columns a tab's keys pushed them off (issue 37), and F1
+is where every key left out is listed. A click on a key presses it.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class KeyFooter(Widget):
         super().__init__(**kwargs)
         self._pending = False
         self.keys: tuple[tuple[str, str, str, bool], ...] = ()  # (key, shown, description, on)
+        self.app_keys: frozenset[str] = frozenset()  # the keys bound by the app itself
         self.palette: tuple[str, str] | None = None
 
     def on_mount(self) -> None:
@@ -58,17 +61,20 @@ class KeyFooter(Widget):
             return
         app = self.app
         keys: list[tuple[str, str, str, bool]] = []
+        own: set[str] = set()
         seen_actions: set[str] = set()
         palette = None
-        for key, (_node, binding, enabled, _tip) in self.screen.active_bindings.items():
+        for key, (node, binding, enabled, _tip) in self.screen.active_bindings.items():
             if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
                 palette = (app.get_key_display(binding), "palette")
             if not binding.show or binding.action in seen_actions:
                 continue
             seen_actions.add(binding.action)
             keys.append((key, app.get_key_display(binding), binding.description, enabled))
+            if node is app:
+                own.add(key)
         if tuple(keys) != self.keys or palette != self.palette:
-            self.keys, self.palette = tuple(keys), palette
+            self.keys, self.palette, self.app_keys = tuple(keys), palette, frozenset(own)
             self.refresh()
 
     @property
@@ -85,15 +91,27 @@ class KeyFooter(Widget):
             right.append(f"{self.palette[0]}", style=key_style)
             right.append(f" {self.palette[1]} ", style=desc_style)
         room = max(0, self.size.width - right.cell_len)
-        line = Text(no_wrap=True)
+        pieces = []
         for key, shown, description, enabled in self.keys:
             piece = Text()
             click = Style.from_meta({"@click": f"press({key!r})"})
             dim = Style(dim=True) if not enabled else Style()
             piece.append(f" {shown} ", style=key_style + dim + click)
             piece.append(f"{description} ", style=desc_style + dim)
-            if line.cell_len + piece.cell_len > room:
-                break  # left out whole: F1 lists every key
+            pieces.append((piece, key in self.app_keys))
+        # The app's keys are counted first, so the tab's keys fill only what they leave.
+        kept = sum(p.cell_len for p, own in pieces if own)
+        line = Text(no_wrap=True)
+        full = False
+        for piece, own in pieces:
+            if not own:
+                if full or line.cell_len + piece.cell_len + kept > room:
+                    full = True  # left out whole: F1 lists every key
+                    continue
+            else:
+                kept -= piece.cell_len
+                if line.cell_len + piece.cell_len > room:
+                    break
             line.append_text(piece)
         line.pad_right(room - line.cell_len)
         line.append_text(right)

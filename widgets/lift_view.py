@@ -285,8 +285,9 @@ When the baseline ran an earlier version of the skill the label reads **version 
         use = use_section(r)
         statics["use"].update(Group(Text("How the skill was used (not a lift)", style="bold"),
                                     use) if use else "")
+        body = max(20, (self.size.width or 100) - 4)  # the padding and scrollbar left out
         statics["dimensions"].update(Group(Text("Stakeholder dimensions", style="bold"),
-                                           dimensions_table(r, self._bar_width())))
+                                           dimensions_table(r, self._bar_width(), body)))
         statics["pass"].update(Group(Text("Pass rates", style="bold"), pass_section(r)))
         statics["efficiency"].update(Group(Text("Efficiency and cost", style="bold"),
                                            efficiency_section(r)))

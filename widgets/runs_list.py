@@ -35,7 +35,7 @@ class RunsList(DataTable):
     """One row per stored run, newest first."""
 
     HELP = """## Runs
-Every trial run in this folder's store, newest first: when it ran, the skill, how many
+Every trial run in this folder's store, newest first: when it ran, the skill (from 100 columns), how many
 trials finished ok / failed (error or timeout), and the overall Skill Lift (green: the CI
 is above 0, red: below, yellow: inconclusive). Under the list: why the trials of the run
 under the cursor failed. **Enter** opens a run.
@@ -46,7 +46,9 @@ under the cursor failed. **Enter** opens a run.
     """
     COLUMNS = (("run", 22), ("date", 16), ("skill", 18), ("status", 9), ("ok", 4),
                ("err", 4), ("lift", 8))
-    NARROW = {"date": 11, "skill": 12}  # under 100 columns: a short date, a shorter skill
+    # Under 100 columns: a short date and no skill column (the list holds the open skill's
+    # runs only), so no horizontal scrollbar takes the row an 80x24 terminal has for runs.
+    NARROW = {"date": 11, "skill": 0}
 
     class Selected(Message):
         def __init__(self, run_id: str) -> None:
@@ -75,8 +77,9 @@ under the cursor failed. **Enter** opens a run.
 
     def _add_columns(self) -> None:
         for name, width in self.COLUMNS:
-            self.add_column(name, key=name,
-                            width=self.NARROW.get(name, width) if self._narrow else width)
+            width = self.NARROW.get(name, width) if self._narrow else width
+            if width:
+                self.add_column(name, key=name, width=width)
 
     def on_resize(self) -> None:
         if self._is_narrow() != self._narrow:
@@ -95,7 +98,7 @@ under the cursor failed. **Enter** opens a run.
             self.add_row(
                 row.run_id,
                 row.created_at.strftime("%m-%d %H:%M" if self._narrow else "%Y-%m-%d %H:%M"),
-                row.skill_name or "-",
+                *([] if self._narrow else [row.skill_name or "-"]),
                 Text(row.status, style=STATUS_STYLE.get(row.status, "")),
                 Text(str(row.ok), style="green" if row.ok else "dim"),
                 Text(str(err), style="red" if err else "dim"),
@@ -139,6 +142,12 @@ class RunFailures(Static):
     RunFailures { height: auto; max-height: 4; padding: 0 1; display: none; }
     """
     SHOWN = 2  # reasons; the run's err column counts them all
+
+    def on_resize(self) -> None:
+        # Shown (or grown) under the list the author is reading: on a short terminal the
+        # Trials tab scrolls down to it, the list staying in view above (issue 37).
+        if self.display and isinstance(self.screen.focused, RunsList):
+            self.scroll_visible(animate=False)
 
     def show(self, row: Any | None) -> None:
         failed = [(f.key, f.status, f.error) for f in getattr(row, "failures", None) or []]

@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 
 from skillforge.models.findings import LintReport
 
+MARKS_INDENT = 6  # under the name, past "A 100 "
 GRADE_STYLE = {"A": "green", "B": "green", "C": "yellow", "D": "dark_orange", "F": "bold red"}
 
 
@@ -58,6 +59,7 @@ Use the arrow keys and **Enter** to switch skill (or `n`/`p` from anywhere).
         self.clear_options()
         for e in self._entries:
             label = Text(no_wrap=True, overflow="ellipsis")
+            marks = Text()
             if e.report is None:
                 label.append("·   … ", style="dim")
             else:
@@ -67,13 +69,19 @@ Use the arrow keys and **Enter** to switch skill (or `n`/`p` from anywhere).
                 # The grade is structural only: a skill with a critical finding or a failing
                 # gate must not read "A 100" here.
                 if not r.passed_gate:
-                    label.append("FAIL ", style="bold red")
+                    marks.append("FAIL ", style="bold red")
                 if r.security_score < 100:
-                    label.append(f"sec {r.security_score} ", style="red")
+                    marks.append(f"sec {r.security_score} ", style="red")
             label.append(e.name)
             if names.count(e.name) > 1:
                 # Same name twice (copies, fixtures): the parent folder tells them apart.
                 label.append(f"  {e.path.parent.name}/", style="dim")
+            if marks:
+                # On a line of their own, under the name: before it, they left a 24-column
+                # sidebar one letter of a failing skill's name (issue 37).
+                label.append("\n" + " " * MARKS_INDENT)
+                label.append_text(marks)
+                label.rstrip()
             self.add_option(Option(label, id=str(e.path)))
         if current is not None:
             idx = next((i for i, e in enumerate(self._entries) if e.path == current), None)

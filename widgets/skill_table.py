@@ -28,6 +28,7 @@ from skillforge.report import skillcraft as SC
 
 # The report's per-skill columns (SC.SKILL_HEAD), headed short so 80 columns hold them all.
 HEAD = ["skill", "att.", "created by", "reused in", "runs", "exec rate", "failures", "inh."]
+WRAPPED = ("created by", "reused in", "failures")  # the long lists, wrapped when narrow
 
 
 class SkillTable(DataTable):
@@ -68,24 +69,58 @@ passed the quality check), and its failures by kind.
         self.border_title = "Skills the agent saved"
         self.skills: list[SkillRow] = []
         self.run_id: str | None = None
+        self._sc: SkillcraftReport | None = None
+        self._shown_width = 0
 
     def show(self, run_id: str | None, sc: SkillcraftReport | None) -> None:
+        keep = self.cursor_row
         self.clear(columns=True)
-        self.run_id = run_id
+        self.run_id, self._sc = run_id, sc
         self.skills = list(sc.skills) if sc else []
+        rows = [SC.skill_cells(row) for row in self.skills]
+        wrap = self._wrap_widths(rows)
+        self._shown_width = self.size.width
         for head in HEAD:
-            self.add_column(head, key=head)
-        for i, row in enumerate(self.skills):
-            cells = SC.skill_cells(row)
+            self.add_column(head, key=head, width=wrap.get(head))
+        for i, (row, cells) in enumerate(zip(self.skills, rows, strict=True)):
             rate = row.exec_rate
             style = "" if rate is None else "green" if rate >= 0.9 else "yellow" if rate >= 0.5 \
                 else "red"
             cells[5] = Text(cells[5], style=style, justify="right")  # type: ignore[call-overload]
-            self.add_row(*cells, key=str(i))
+            self.add_row(*cells, key=str(i), height=None if wrap else 1)
+        if 0 < keep < len(self.skills):
+            self.move_cursor(row=keep)
         if sc is not None and not self.skills:
             self.add_row(Text("No skill was saved or inherited.", style="dim italic"),
                          *[""] * (len(HEAD) - 1), key="none")
         self.border_subtitle = f"{len(self.skills)} · v: harvest" if self.skills else "none"
+
+    def _wrap_widths(self, rows: list[list[str]]) -> dict[str, int]:
+        """Narrower widths for the WRAPPED columns when the table would not fit its width
+        (their text then wraps; the widest gives way first), else {}: scrolled sideways,
+        the table hid its right-hand columns at 120x40 with real case ids (issue 37)."""
+        room = self.size.width - 2  # the border
+        if room <= 2 or not rows:
+            return {}
+        natural = {h: max([len(h), *(len(str(r[i])) for r in rows)]) for i, h in enumerate(HEAD)}
+        over = sum(natural.values()) + 2 * len(HEAD) - room
+        if over <= 0:
+            return {}
+        if len(rows) > self.size.height - 3:
+            over += 2  # a scrollbar will take two columns
+        widths: dict[str, int] = {}
+        while over > 0:
+            head = max(WRAPPED, key=lambda h: widths.get(h, natural[h]))
+            width = widths.get(head, natural[head])
+            if width <= 10:
+                break  # past this, scrolled sideways rather than one word a line
+            widths[head] = width - 1
+            over -= 1
+        return widths
+
+    def on_resize(self) -> None:
+        if self.skills and self.size.width != self._shown_width:
+            self.show(self.run_id, self._sc)
 
     def current(self) -> SkillRow | None:
         r = self.cursor_row

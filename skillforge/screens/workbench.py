@@ -41,7 +41,8 @@ from widgets.skill_list import SkillEntry, SkillList
 __all__ = ["TABS", "WorkbenchScreen"]
 # Below this width a single skill's file tree gives its columns to the tabs (ctrl+b shows it).
 SIDEBAR_MIN_WIDTH = 100
-# Below this height the tabs' fixed-height parts (run lists) shrink so tables keep rows.
+# Below this height the tabs' fixed-height parts (heat legend, cases list) shrink so tables
+# keep rows.
 SHORT_HEIGHT = 30
 
 
@@ -73,9 +74,13 @@ class WorkbenchScreen(LiveLint, FixActions, JudgeTab, EvalsTab, TrialsTab, LiftT
     #main { width: 1fr; }
     #lint-pane { height: 1fr; }
     #lint-body { height: 1fr; }
-    #run-picker { height: 8; }
-    #runs { height: 1fr; min-height: 4; }
-    #main.-short #run-picker { height: 4; }
+    /* The Lift tab's runs take a third of it, 3 to 5 runs; at 80x24 a fixed 4 rows left one
+       run of twelve in sight (issue 37). */
+    #run-picker { height: 1fr; min-height: 6; max-height: 8; }
+    #lift { height: 2fr; }
+    /* Header and 4 runs at least: the Trials tab scrolls to them (focus scrolls them into
+       view) when the form and the grid take the screen. */
+    #runs { height: 1fr; min-height: 7; }
     #main.-short #heat-legend { max-height: 1; }
     #main.-short #trial-form #cases { height: 3; }
     #lift-heatmap { min-height: 5; }
