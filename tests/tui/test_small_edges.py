@@ -1,0 +1,67 @@
+"""Issue 37, item 9: the workbench's smaller rough edges, each pressed as a person would."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+
+import pytest
+
+from skillforge.models.config import Settings
+from tests.conftest import SAMPLE_SKILLS
+from tests.judge.answers import rubric_answer
+from tests.llm_server import structured
+from tests.tui.helpers import SIZE, make_app, screen_text, settle, wait_for
+from widgets.key_footer import KeyFooter
+
+
+@pytest.fixture
+def skill(tmp_path: Path) -> Path:
+    return shutil.copytree(SAMPLE_SKILLS / "lab-units", tmp_path / "lab-units")
+
+
+@pytest.fixture
+def provider(monkeypatch, llm_server):
+    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("SKILLFORGE_PROVIDER__MODEL", "judge-model")
+    return llm_server
+
+
+def footer(app) -> str:
+    return app.screen.query_one(KeyFooter).text
+
+
+async def test_x_shows_while_judging_and_hangs_up_on_the_server(skill: Path, provider):
+    provider.llama_cpp = True
+    provider.handler = lambda req: structured(rubric_answer(), delay=30)
+    app = make_app(skill, Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("j")
+        # llama.cpp refuses a json_schema answer (HTTP 500) at once: the second request,
+        # asking for a JSON object, is the one the model computes.
+        await wait_for(pilot, lambda: len(provider.completions) == 2, 10, "the judge request")
+        await wait_for(pilot, lambda: "x Cancel judge" in footer(app), 5, "x in the footer")
+        await pilot.press("x")
+        # The server was told: the connection closed, so a local model stops computing.
+        assert await asyncio.to_thread(provider.completions[-1].disconnected.wait, 3.0)
+        await wait_for(pilot, lambda: "judge cancelled" in screen_text(app), 5, "the notice")
+        assert "x Cancel judge" not in footer(app)
+
+
+async def test_the_last_judgment_shows_after_a_restart_without_a_request(skill: Path, provider):
+    provider.script(structured(rubric_answer({"workflow": 3}, default=8)))
+    async with make_app(skill, Settings()).run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("j")
+        await wait_for(pilot, lambda: "judge score" in screen_text(pilot.app), 15, "a verdict")
+    # A new workbench on the unchanged skill: the Judge tab shows that verdict at once.
+    app = make_app(skill, Settings())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await wait_for(pilot, lambda: "judge score" in screen_text(app), 5, "the last verdict")
+        assert "(from cache)" in screen_text(app) and "STALE" not in screen_text(app)
+    assert len(provider.completions) == 1
