@@ -65,3 +65,27 @@ async def test_the_last_judgment_shows_after_a_restart_without_a_request(skill: 
         await wait_for(pilot, lambda: "judge score" in screen_text(app), 5, "the last verdict")
         assert "(from cache)" in screen_text(app) and "STALE" not in screen_text(app)
     assert len(provider.completions) == 1
+
+
+async def test_the_lint_footer_shows_the_fix_keys_and_ctrl_z_after_a_fix(tmp_path: Path):
+    skill = shutil.copytree(SAMPLE_SKILLS / "csv-insights", tmp_path / "csv-insights")
+    md = skill / "SKILL.md"  # an unknown key (SF112), which F moves under metadata:
+    md.write_text(md.read_text("utf-8").replace("license: MIT\n", "license: MIT\ncategory: data\n", 1))
+    app = make_app(skill)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert " f Fix " in footer(app) and " F Fix all " in footer(app)
+        assert "Undo fix" not in footer(app)  # nothing to undo yet
+        await pilot.press("F")
+        await wait_for(pilot, lambda: "^z Undo fix" in footer(app), 5, "ctrl+z in the footer")
+        await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: "Undo fix" not in footer(app), 5, "nothing left to undo")
+
+
+async def test_the_evals_footer_shows_ctrl_n_and_ctrl_k(skill: Path):
+    app = make_app(skill)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await wait_for(pilot, lambda: "^s Save" in footer(app), 5, "the Evals tab's keys")
+        assert "^n New case" in footer(app) and "^k Triggers" in footer(app)
