@@ -89,3 +89,51 @@ async def test_the_evals_footer_shows_ctrl_n_and_ctrl_k(skill: Path):
         await pilot.press("3")
         await wait_for(pilot, lambda: "^s Save" in footer(app), 5, "the Evals tab's keys")
         assert "^n New case" in footer(app) and "^k Triggers" in footer(app)
+
+
+async def test_the_palette_offers_triggers_evals_undo_redo_and_one_theme_entry(skill: Path):
+    from tests.tui.test_palette import palette_rows, search
+
+    app = make_app(skill)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        rows = await search(pilot, "theme", "theme")
+        assert len([r for r in rows if "theme" in r.lower()]) == 1, rows
+        await pilot.press("escape")
+        await search(pilot, "triggers", "Triggers: trigger queries")
+        await pilot.press("escape")
+        await pilot.press("3")
+        await wait_for(pilot, lambda: "^s Save" in footer(app), 5, "the Evals tab")
+        await search(pilot, "evals: undo", "Evals: undo")
+        await pilot.press("escape")
+        await search(pilot, "evals: redo", "Evals: redo")
+        assert any("Evals: redo" in r for r in palette_rows(app))
+
+
+async def test_the_palette_offers_parts_agreement_on_an_ablation_run(tmp_path: Path,
+                                                                     monkeypatch):
+    from tests.tui.helpers import open_lift
+    from tests.tui.test_palette import search
+    from tests.tui.test_parts_view import workspace
+
+    app = make_app(workspace(tmp_path, monkeypatch), Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        lift = await open_lift(pilot)
+        await search(pilot, "agreement", "Lift: judge agreement")
+        await pilot.press("escape")
+        await search(pilot, "lift: parts", "Lift: Parts")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: lift.section == "parts", 5, "the Parts view")
+
+
+async def test_the_palette_offers_skill_mode_on_a_skill_mode_run(tmp_path: Path, monkeypatch):
+    from tests.tui.helpers import open_lift
+    from tests.tui.test_palette import search
+    from tests.tui.test_skill_mode_view import workspace
+
+    app = make_app(workspace(tmp_path, monkeypatch), Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        lift = await open_lift(pilot)
+        await search(pilot, "skill mode", "Lift: Skill Mode")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: lift.section == "skill_mode", 5, "the Skill Mode view")
