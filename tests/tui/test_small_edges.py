@@ -137,3 +137,30 @@ async def test_the_palette_offers_skill_mode_on_a_skill_mode_run(tmp_path: Path,
         await search(pilot, "skill mode", "Lift: Skill Mode")
         await pilot.press("enter")
         await wait_for(pilot, lambda: lift.section == "skill_mode", 5, "the Skill Mode view")
+
+
+async def test_the_trials_case_list_follows_a_case_saved_in_the_evals_tab(tmp_path: Path):
+    from textual.widgets import SelectionList
+
+    skill = shutil.copytree(SAMPLE_SKILLS / "csv-insights", tmp_path / "csv-insights")
+    app = make_app(skill, Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("4")  # the Trials tab, filled with today's cases
+        await wait_for(pilot, lambda: app.screen.query("#cases"), 5, "the run form")
+        await pilot.press("3")
+        await wait_for(pilot, lambda: app.screen.query("#field-id"), 5, "the Evals tab")
+        field = app.screen.query_one("#field-id")
+        field.focus()
+        await pilot.pause()
+        field.value = ""
+        await pilot.press(*"renamed-case")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: '"renamed-case"' in (skill / "evals" / "evals.json")
+                       .read_text(), 5, "the save")
+        await pilot.press("escape")
+        app.screen.set_focus(None)
+        await pilot.press("4")
+        cases = app.screen.query_one("#cases", SelectionList)
+        await wait_for(pilot, lambda: "renamed-case" in screen_text(app), 5,
+                       f"the renamed case in the run form: {cases._options}")
