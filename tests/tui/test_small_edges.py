@@ -164,3 +164,33 @@ async def test_the_trials_case_list_follows_a_case_saved_in_the_evals_tab(tmp_pa
         cases = app.screen.query_one("#cases", SelectionList)
         await wait_for(pilot, lambda: "renamed-case" in screen_text(app), 5,
                        f"the renamed case in the run form: {cases._options}")
+
+
+async def test_the_evals_form_sets_and_unsets_should_trigger(tmp_path: Path):
+    import json
+
+    skill = shutil.copytree(SAMPLE_SKILLS / "csv-insights", tmp_path / "csv-insights")
+    path = skill / "evals" / "evals.json"
+    app = make_app(skill, Settings())
+
+    def first_case() -> dict:
+        return json.loads(path.read_text())["evals"][0]
+
+    async def choose(*keys: str) -> None:
+        app.screen.query_one("#field-should_trigger").focus()
+        await pilot.pause()
+        await pilot.press("enter", *keys, "enter")  # open the choices, pick one
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await wait_for(pilot, lambda: app.screen.query("#field-should_trigger"), 5, "the field")
+        assert "should_trigger" in screen_text(app) and "should_trigger" not in first_case()
+        await choose("down", "down")  # (not set) → true → false
+        await wait_for(pilot, lambda: first_case().get("should_trigger") is False, 5, "false")
+        await choose("up")
+        await wait_for(pilot, lambda: first_case().get("should_trigger") is True, 5, "true")
+        await choose("up")
+        await wait_for(pilot, lambda: "should_trigger" not in first_case(), 5, "unset again")
