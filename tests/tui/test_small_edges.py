@@ -194,3 +194,30 @@ async def test_the_evals_form_sets_and_unsets_should_trigger(tmp_path: Path):
         await wait_for(pilot, lambda: first_case().get("should_trigger") is True, 5, "true")
         await choose("up")
         await wait_for(pilot, lambda: "should_trigger" not in first_case(), 5, "unset again")
+
+
+async def test_compare_m_offers_only_the_metrics_a_judge_scored(tmp_path: Path, monkeypatch):
+    from tests.tui.test_compare_tab import open_worst_case
+    from tests.widgets.lift_fixture import build_store
+    from widgets.heatmap import SHORT
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(SAMPLE_SKILLS / "csv-insights", tmp_path / "csv-insights")
+    build_store(tmp_path / ".skillforge").close()
+    # No judge scored behavior_check on this run: m must not offer it.
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / ".skillforge" / "skillforge.db") as db:
+        db.execute("UPDATE trial_metrics SET judge_model = NULL "
+                   "WHERE metric = 'behavior_check'")
+    app = make_app(tmp_path / "csv-insights", Settings())
+    async with app.run_test(size=(140, 44)) as pilot:
+        view = await open_worst_case(pilot)
+        await wait_for(pilot, lambda: view.progress[1] > 0, 10, "the judgments")
+        you = next(line for line in screen_text(app).splitlines() if "you: " in line)
+        picked = []
+        for _ in range(5):
+            picked.append(view.label_metric)
+            await pilot.press("m")
+        # Every metric m lands on is one the screen shows a judgment of.
+        assert all(f"{SHORT.get(m, m)} " in you for m in picked), (picked, you)
