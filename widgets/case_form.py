@@ -38,6 +38,7 @@ OPTIONAL = ("expected_skill", "expected_script", "ground_truth", "grader", "note
 HINTS = {
     "id": "unique name of the case",
     "kind": "explicit, implicit, contextual or negative",
+    "should_trigger": "for trigger evals: should this request open the skill?",
     "prompt": "the task given to the agent",
     "files": "input files copied into the workspace, e.g. evals/files/sales.csv",
     "expected_skill": "the skill that should be used (empty for negative cases)",
@@ -48,9 +49,12 @@ HINTS = {
     "notes": "anything for the next reader",
     "reference_turns": "turns a good run needs (default 10)",
 }
-ORDER = ("id", "kind", "prompt", "files", "expected_skill", "expected_script", "ground_truth",
+ORDER = ("id", "kind", "should_trigger", "prompt", "files", "expected_skill", "expected_script", "ground_truth",
          "expected_behavior", "grader", "notes", "reference_turns")
 
+
+# should_trigger is tri-state: unset (the blank), true or false, written as JSON booleans.
+TRIGGER_CHOICES = (("true: should open the skill", True), ("false: should not", False))
 
 EMPTY_HINT = "No case selected: pick one on the left, or add one with a (or ctrl+n)."
 
@@ -132,6 +136,9 @@ adds an item, **Backspace** in an empty item removes it, **Alt+↑/↓** moves i
         if name == "kind":
             return Select([(k, k) for k in KINDS], prompt="(not set: counts as explicit)",
                           allow_blank=True, compact=True, id=wid)
+        if name == "should_trigger":
+            return Select(TRIGGER_CHOICES, prompt="(not set)", allow_blank=True, compact=True,
+                          id=wid)
         if name in TEXT_AREAS:
             return TextArea(soft_wrap=True, compact=True, show_line_numbers=False, id=wid,
                             tab_behavior="focus")
@@ -217,7 +224,8 @@ adds an item, **Backspace** in an empty item removes it, **Alt+↑/↓** moves i
             if widget.text != text:
                 widget.load_text(text)
         elif isinstance(widget, Select):
-            wanted = value if value in KINDS else Select.NULL
+            allowed = (True, False) if name == "should_trigger" else KINDS
+            wanted = value if value in allowed and value is not None else Select.NULL
             if widget.value != wanted:
                 widget.value = wanted
         elif isinstance(widget, Input):
@@ -325,7 +333,7 @@ adds an item, **Backspace** in an empty item removes it, **Alt+↑/↓** moves i
     @on(Select.Changed)
     def _select_changed(self, event: Select.Changed) -> None:
         event.stop()
-        self._post("kind", typed=False)
+        self._post(self._field_of(event.select) or "kind", typed=False)
 
     @on(ListEditor.Changed)
     def _list_changed(self, event: ListEditor.Changed) -> None:
@@ -336,7 +344,7 @@ adds an item, **Backspace** in an empty item removes it, **Alt+↑/↓** moves i
 
     def action_edit_external(self) -> None:
         name = self._field_of(self.screen.focused) or "prompt"
-        if self.case is None or name == "kind":
+        if self.case is None or name in ("kind", "should_trigger"):
             return
         widget = self.query_one(f"#field-{name}")
         if isinstance(widget, ListEditor):

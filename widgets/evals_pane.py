@@ -76,11 +76,10 @@ proposal you accept or reject piece by piece, and nothing is written until you s
         Binding("ctrl+s", "save", "Save", id="evals.save", priority=True),
         Binding("ctrl+z", "undo", "Undo", id="evals.undo", priority=True),
         Binding("ctrl+y", "redo", "Redo", id="evals.redo", priority=True),
-        Binding("ctrl+n", "add_case", "New case", id="evals.new_case", show=False),
+        Binding("ctrl+n", "add_case", "New case", id="evals.new_case"),
         Binding("ctrl+g", "draft", "Draft", id="evals.draft"),
         Binding("ctrl+r", "refine", "Refine", id="evals.refine"),
-        Binding("ctrl+k", "draft_triggers", "Draft triggers", id="evals.draft_triggers",
-                show=False),
+        Binding("ctrl+k", "draft_triggers", "Triggers", id="evals.draft_triggers"),
     ]
 
     def __init__(self, **kwargs) -> None:

@@ -52,7 +52,8 @@ the Lift tab and reports measure how well each judge agrees with you.
     """
     BINDINGS = [
         Binding("j", "judge", "Judge", id="judge.run"),
-        Binding("x", "cancel", "Cancel judge", id="judge.cancel", show=False),
+        # Shown (and bound) only while a judge runs: check_action.
+        Binding("x", "cancel", "Cancel judge", id="judge.cancel"),
         Binding("down", "cursor(1)", "Next criterion", id="judge.label_next", show=False),
         Binding("up", "cursor(-1)", "Previous criterion", id="judge.label_prev", show=False),
         Binding("a", "accept", "Accept score", id="judge.label_accept"),
@@ -78,6 +79,7 @@ the Lift tab and reports measure how well each judge agrees with you.
         self.result: JudgeResult | None = None
         self.stale = False
         self.running: list[str] = []
+        self.judging = False  # a judge of the current skill is in flight (x cancels it)
         self.labels: dict[str, Label] = {}  # criterion -> the author's label of this content
         self.cursor = 0
         self._status: Text | None = Text("Press j to judge this skill with the configured model.",
@@ -94,6 +96,12 @@ the Lift tab and reports measure how well each judge agrees with you.
         self.refresh_bindings()
         self._status = None if result is not None else self._status
         self._refresh_body()
+
+    def set_judging(self, judging: bool) -> None:
+        """A judge started or ended: the footer offers x only while one runs."""
+        if judging != self.judging:
+            self.judging = judging
+            self.refresh_bindings()
 
     def show_labels(self, labels: dict[str, Label]) -> None:
         """The author's labels of the shown result's content, by criterion."""
@@ -193,6 +201,8 @@ the Lift tab and reports measure how well each judge agrees with you.
         # The label keys show (and work) only while there is a result to label.
         if action in ("accept", "override", "cursor"):
             return self.result is not None
+        if action == "cancel":
+            return self.judging
         return True
 
     def _selected(self):

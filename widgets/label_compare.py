@@ -44,6 +44,9 @@ class CompareLabels:
             self.judgments.setdefault((j.condition or "", j.attempt or 0), {}) \
                 .setdefault(j.metric, []).append(j)
         self.author, self.progress = dict(author), progress
+        judged = self.judged_metrics()
+        if judged and self.label_metric not in judged:
+            self.label_metric = judged[0]  # m picks among what was judged
         self._refresh_view()
 
     def _label_line(self, condition: str, attempt: int) -> Text:
@@ -78,9 +81,21 @@ class CompareLabels:
             return None
         return side, js
 
+    def judged_metrics(self) -> list[str]:
+        """The labelable metrics a judge scored on the attempts on screen (either side)."""
+        shown = [a for side in SIDE_LABEL if (a := self.attempt(side)) is not None]
+        judged = {m for a in shown
+                  for m in self.judgments.get((a.trial.condition, a.trial.attempt), {})}
+        return [m for m in TRIAL_LABEL_METRICS if m in judged]
+
     def action_label_metric(self) -> None:
-        i = TRIAL_LABEL_METRICS.index(self.label_metric)
-        self.label_metric = TRIAL_LABEL_METRICS[(i + 1) % len(TRIAL_LABEL_METRICS)]
+        """The next metric with a judgment to label; metrics no judge scored are skipped."""
+        metrics = self.judged_metrics()
+        if not metrics:
+            self.notify("No judged metric to label on these attempts.", timeout=3)
+            return
+        i = metrics.index(self.label_metric) if self.label_metric in metrics else -1
+        self.label_metric = metrics[(i + 1) % len(metrics)]
         self._refresh_view()
 
     def action_label_confirm(self) -> None:

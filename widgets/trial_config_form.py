@@ -161,6 +161,18 @@ and whether the LLM **judge** scores the run. The values are remembered per skil
         self.query_one("#judge", Checkbox).value = d.get("judge", True) is not False
         self.show_problem("")
 
+    def set_cases(self, case_ids: Sequence[str]) -> None:
+        """The eval set changed (saved in the Evals tab): list its cases now, keeping the
+        picks that still exist and every other field as typed."""
+        ids = [str(c) for c in case_ids]
+        if ids == self._case_ids:
+            return
+        cases = self.query_one("#cases", SelectionList)
+        picked = set(cases.selected)
+        self._case_ids = ids
+        cases.clear_options()
+        cases.add_options([(cid, cid, cid in picked) for cid in ids])
+
     def show_problem(self, text: str) -> None:
         """A problem of the values, or why the last start failed ("" hides it)."""
         problems = self.query_one("#problems", Static)

@@ -5,11 +5,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from textual import events
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.screen import Screen
 
 from skillforge.app.commands import WorkbenchCommands
 from skillforge.app.idle_gc import CHECK_EVERY_S, IdleCollector
@@ -60,6 +62,11 @@ class SkillforgeApp(App[None]):
         if isinstance(event, (events.Key, events.MouseEvent)):
             self.idle_gc.input_seen()
         await super().on_event(event)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        # Textual's "Theme" picker would stand beside our light/dark toggle (ctrl+t) as a
+        # second theme entry: the palette offers one.
+        yield from (c for c in super().get_system_commands(screen) if c.title != "Theme")
 
     def make_workbench(self) -> WorkbenchScreen:
         return WorkbenchScreen(self.workspace, debounce_ms=self.settings.ui.watch_debounce_ms)

@@ -24,6 +24,9 @@ def tab_commands(wb: WorkbenchScreen) -> list[Command]:
     if active == "evals-pane" and (pane := wb.pane("EvalsPane")) is not None:
         cmds += [("Evals: save", pane.save, "ctrl+s: write evals/evals.json"),
                  ("Evals: new case", pane.action_add_case, "ctrl+n"),
+                 ("Evals: undo", pane.action_undo, "ctrl+z"),
+                 ("Evals: redo", pane.action_redo, "ctrl+y"),
+                 ("Evals: draft trigger queries", pane.action_draft_triggers, "ctrl+k"),
                  ("Evals: draft cases with the model", pane.action_draft, "ctrl+g"),
                  ("Evals: refine the selected case from a trajectory", pane.action_refine,
                   "ctrl+r")]
@@ -33,7 +36,15 @@ def tab_commands(wb: WorkbenchScreen) -> list[Command]:
     elif active == "lift-pane" and (view := wb.pane("LiftView")) is not None:
         cmds += [("Lift: metrics", partial(view.action_section, "metrics"), "m"),
                  ("Lift: cases × metrics heatmap", partial(view.action_section, "cases"), "h"),
-                 ("Lift: negative-lift cases", partial(view.action_section, "triage"), "t")]
+                 ("Lift: negative-lift cases", partial(view.action_section, "triage"), "t"),
+                 ("Lift: judge agreement with your labels",
+                  partial(view.action_section, "agreement"), "a")]
+        # Skill Mode and Parts exist only for some runs: offered when the run has them.
+        if view.has_skill_mode:
+            cmds.append(("Lift: Skill Mode", partial(view.action_section, "skill_mode"), "k"))
+        if view.check_action("section", ("parts",)):
+            cmds.append(("Lift: Parts (what each part of the skill adds)",
+                         partial(view.action_section, "parts"), "p"))
     return cmds
 
 
@@ -42,6 +53,8 @@ def workbench_commands(wb: WorkbenchScreen) -> list[Command]:
     cmds: list[Command] = [("Lint now", wb.action_lint_now,
                             "Re-run every linter on the current skill"),
                            ("Run the judge", wb.action_judge, "j: the LLM rubric"),
+                           ("Triggers: trigger queries and the description loop", wb.action_open_triggers,
+                            "7: the Triggers view"),
                            ("Toggle the sidebar", wb.action_toggle_sidebar, "ctrl+b"),
                            ("Fix: apply the highlighted finding's fix", wb.action_fix_one,
                             "f: shown as a diff in the Detail panel"),

@@ -82,6 +82,8 @@ def _case_document(case: EvalCase, style: dict[str, str]) -> dict[str, Any]:
         value = getattr(case, canon)
         name = case.field_names.get(canon) or style.get(canon, canon)
         if name in raw:
+            if value is None and canon == "should_trigger":
+                continue  # unset in the form: the key goes (null is not a valid flag)
             if _same(parsed_value(canon, raw[name]), value):
                 values[name] = raw[name]  # unchanged: the author's exact value
             elif canon in ("files", "expected_behavior") and isinstance(value, list):

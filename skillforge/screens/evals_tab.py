@@ -79,6 +79,7 @@ class EvalsTab:
         elif pane is None:
             if self.evals_file.changed_on_disk():
                 self.evals_file = EvalsFile.load(self.evals_file.path)
+                self.trials_cases_changed()
         elif self.evals_file.changed_on_disk():
             fresh = EvalsFile.load(self.evals_file.path)
             pane.apply_form()  # a key typed a moment ago is an unsaved edit too
@@ -86,6 +87,7 @@ class EvalsTab:
             # check instead of silently overwriting the other editor's change.
             if not pane.dirty:
                 self.evals_file = fresh
+                self.trials_cases_changed()
             pane.file_changed_on_disk(fresh)
 
     # --- saving -------------------------------------------------------------------------
@@ -104,6 +106,7 @@ class EvalsTab:
             self.saved_then_continue(False, str(exc))
         else:
             pane.saved(True)
+            self.trials_cases_changed()
             self.saved_then_continue(True)
 
     def on_save_requested(self, message: SaveRequested) -> None:
@@ -120,6 +123,7 @@ class EvalsTab:
         if path is not None:
             self.evals_file = EvalsFile.load(path)
             self.pane("EvalsPane").load(self.evals_file, keep_undo=True)
+            self.trials_cases_changed()
 
     def on_diff_requested(self, message: DiffRequested) -> None:
         """Show the file on disk against the author's edits."""

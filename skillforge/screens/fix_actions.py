@@ -57,6 +57,7 @@ class FixActions:
             self.notify(why, title="Not fixed", severity="warning", timeout=6)
             return
         self.fix_undo.push(record)
+        self.refresh_bindings()  # ctrl+z joins the footer
         self.notify(f"{fix.title} (ctrl+z undoes it)", title="Fixed", timeout=4)
         self.lint(self.current)
 
@@ -74,6 +75,7 @@ class FixActions:
             self.notify(str(exc), title="Not fixed", severity="warning", timeout=6)
             return
         self.fix_undo.push(record)
+        self.refresh_bindings()  # ctrl+z joins the footer
         refused = f"; {len(outcome.refused)} refused" if outcome.refused else ""
         self.notify(f"{len(outcome.applied)} safe fixes applied{refused} (ctrl+z undoes them)",
                     title="Fixed", timeout=4)
@@ -82,6 +84,7 @@ class FixActions:
     def action_fix_undo(self) -> None:
         try:
             record = self.fix_undo.undo()
+            self.refresh_bindings()
         except UndoRefused as exc:
             self.notify(str(exc), title="Not undone", severity="warning", timeout=6)
             return

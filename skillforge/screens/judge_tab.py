@@ -35,14 +35,24 @@ class JudgeDone(Message):
         self.path, self.result, self.error, self.not_configured = path, result, error, not_configured
 
 
+class JudgeRecalled(Message):
+    """The last verdict on the skill's current content, read from the judge's disk cache."""
+
+    def __init__(self, path: Path, result: JudgeResult) -> None:
+        super().__init__()
+        self.path, self.result = path, result
+
+
 class JudgeTab:
     """Judge state and handlers; mixed into WorkbenchScreen."""
 
     judge_results: dict[Path, JudgeResult]
     _auto_judge_timer: Timer | None = None
+    _judging: Path | None = None  # the skill whose judge is in flight
 
     def judge_init(self) -> None:
         self.judge_results = {}
+        self._recalled: set[tuple[Path, str]] = set()  # (skill, content hash) looked up
         from skillforge.providers.select import provider_label
 
         settings, _err = self.ws.settings(self.current)
@@ -53,8 +63,10 @@ class JudgeTab:
         if path is None:
             return
         settings, _err = self.ws.settings(path)
+        self._judging = path
         if (pane := self.pane(JudgePane)) is not None:
             pane.show_message("starting the judge…")
+            pane.set_judging(True)
 
         async def work() -> None:
             from skillforge.authoring.judge.run import run_judge
@@ -79,12 +91,17 @@ class JudgeTab:
     def on_judge_pane_cancel_requested(self, message: JudgePane.CancelRequested) -> None:
         message.stop()
         cancelled = self.workers.cancel_group(self, "judge")
-        if cancelled and (pane := self.pane(JudgePane)) is not None:
-            pane.show_message("judge cancelled; its requests were stopped")
+        self._judging = None
+        if (pane := self.pane(JudgePane)) is not None:
+            pane.set_judging(False)
+            if cancelled:
+                pane.show_message("judge cancelled; its requests were stopped")
 
     def judge_failed(self, failure) -> None:
         """The judge's worker failed unexpectedly: the pane says so instead of 'running'."""
+        self._judging = None
         if (pane := self.pane(JudgePane)) is not None:
+            pane.set_judging(False)
             pane.show_message(failure.message, error=True)
 
     # --- the author's labels (issue 19) -------------------------------------------------
@@ -131,6 +148,10 @@ class JudgeTab:
 
     def on_judge_done(self, message: JudgeDone) -> None:
         pane = self.pane(JudgePane)
+        if message.path == self._judging:
+            self._judging = None
+            if pane is not None:
+                pane.set_judging(False)
         if message.result is not None:
             self.judge_results[message.path] = message.result
             if message.path == self.current and pane is not None:
@@ -144,10 +165,39 @@ class JudgeTab:
         lint = self.results.get(path)
         return bool(result and lint and result.skill_hash != lint.content_hash)
 
+    def _recall_judgment(self, path: Path) -> None:
+        """Show the last judgment of unchanged content after a restart: the verdicts are
+        cached on disk by content, so no request is made (a thread: it reads a few files)."""
+        lint = self.results.get(path)
+        if lint is None or path in self.judge_results or path == self._judging:
+            return
+        key = (path, lint.content_hash)
+        if key in self._recalled:
+            return
+        self._recalled.add(key)
+        settings, _err = self.ws.settings(path)
+        skill = lint.skill
+
+        def work() -> None:
+            from skillforge.authoring.judge.run import last_judgment
+
+            result = last_judgment(skill, settings)
+            if result is not None:
+                self.post_message(JudgeRecalled(path, result))
+
+        self.run_worker(work, name="judge-recall", group="judge-recall", thread=True,
+                        exit_on_error=False)
+
+    def on_judge_recalled(self, message: JudgeRecalled) -> None:
+        if message.path in self.judge_results or message.path == self._judging:
+            return  # a judge ran meanwhile: its answer is the newer one
+        self.on_judge_done(JudgeDone(message.path, message.result))
+
     def judge_after_lint(self, path: Path) -> None:
         """Called when a lint of `path` finished: update staleness, maybe auto-judge."""
         if path != self.current:
             return
+        self._recall_judgment(path)
         stale = self._judge_is_stale(path)
         if (pane := self.pane(JudgePane)) is not None:
             pane.mark_stale(stale)
@@ -165,6 +215,7 @@ class JudgeTab:
         """Give the Judge tab the current skill's last verdict (also when it first mounts)."""
         pane = self.pane(JudgePane)
         if pane is not None and self.current is not None:
+            pane.set_judging(self._judging == self.current)
             result = self.judge_results.get(self.current)
             pane.show_result(result, stale=self._judge_is_stale(self.current))
             pane.show_labels(self._rubric_labels(result) if result is not None else {})

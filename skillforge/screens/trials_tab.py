@@ -117,6 +117,12 @@ class TrialsTab:
         if (form := self.pane("TrialConfigForm")) is not None:
             form.load(cases, self._trial_form_values())
 
+    def trials_cases_changed(self) -> None:
+        """The eval set was saved or reloaded: the run form lists its cases as they are now."""
+        evalset = self.evals_file.evalset if getattr(self, "evals_file", None) else None
+        if (form := self.pane("TrialConfigForm")) is not None:
+            form.set_cases([str(c.id) for c in evalset.cases] if evalset else [])
+
     def trials_leaving(self) -> None:
         """The workbench is about to show another skill: keep this one's form values."""
         form = self.pane("TrialConfigForm")

@@ -56,10 +56,10 @@ class WorkbenchScreen(LiveLint, FixActions, JudgeTab, EvalsTab, TrialsTab, LiftT
         Binding("n", "next_skill", "Next skill", id="next_skill", show=False),
         Binding("p", "prev_skill", "Prev skill", id="prev_skill", show=False),
         Binding("j", "judge", "Judge", id="judge_now"),
-        # Not in the footer: the Detail panel names f and F when the finding has a fix.
-        Binding("f", "fix_one", "Fix", id="fix.one", show=False),
-        Binding("F", "fix_all", "Fix all safe", id="fix.all", show=False),
-        Binding("ctrl+z", "fix_undo", "Undo fix", id="fix.undo", show=False),
+        # In the Lint tab's footer (check_action); ctrl+z once there is a fix to undo.
+        Binding("f", "fix_one", "Fix", id="fix.one"),
+        Binding("F", "fix_all", "Fix all", id="fix.all"),
+        Binding("ctrl+z", "fix_undo", "Undo fix", id="fix.undo"),
         Binding("ctrl+b", "toggle_sidebar", "Sidebar", id="toggle_sidebar", show=False),
         Binding("1", "show_tab('lint-pane')", "Lint tab", id="tab.lint", show=False),
         Binding("2", "show_tab('judge-pane')", "Judge tab", id="tab.judge", show=False),
@@ -132,7 +132,9 @@ class WorkbenchScreen(LiveLint, FixActions, JudgeTab, EvalsTab, TrialsTab, LiftT
             if self.current is None:
                 return False  # the no-skill screen: nothing to lint, edit or judge
             tabs = self._tabs  # kept: a query here would run for every key on every redraw
-            return tabs is None or tabs.active == "lint-pane"
+            if tabs is not None and tabs.active != "lint-pane":
+                return False
+            return action != "fix_undo" or len(self.fix_undo) > 0
         return True
 
     def on_resize(self) -> None:

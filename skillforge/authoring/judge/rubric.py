@@ -70,9 +70,31 @@ def judge_cache_dir() -> Path:
 
 
 def cache_key(skill_hash: str, client: ModelClient, temperature: float | None) -> str:
-    """sha256 of (skill hash, rubric version, provider:model, temperature)."""
+    """sha256 of (skill hash, rubric version, provider:model, temperature); `client` needs
+    only `name` and `model` (a resolved ProviderChoice will do)."""
     parts = [skill_hash, RUBRIC_VERSION, f"{client.name}:{client.model}", repr(temperature)]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def cached_result(skill: Skill, judges: Sequence, temperature: float | None = 0.0,
+                  cache_dir: Path | None = None) -> JudgeResult | None:
+    """The verdict every judge gave this exact content before, from the disk cache alone
+    (no request), or None when any judge has none. `judges` need `name` and `model`."""
+    if not judges or skill.skill_md is None or skill.skill_md.text is None:
+        return None
+    try:
+        labels = client_labels(judges)
+    except ValueError:
+        return None
+    skill_hash = skill.content_hash()
+    cache = cache_dir or judge_cache_dir()
+    verdicts = []
+    for judge, label in zip(judges, labels, strict=True):
+        hit = _read_cache(cache / f"{cache_key(skill_hash, judge, temperature)}.json")
+        if hit is None:
+            return None
+        verdicts.append(hit.model_copy(update={"label": label, "cached": True}))
+    return aggregate(skill, skill_hash, verdicts, temperature)
 
 
 def _labels(clients: Sequence[ModelClient]) -> list[str]:

@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from skillforge.authoring.judge.rubric import judge_skill
+from skillforge.authoring.judge.rubric import cached_result, judge_skill
 from skillforge.models.config import Settings
 from skillforge.models.judge import JudgeEvent, JudgeResult
-from skillforge.models.llm import ModelClient
-from skillforge.models.skill import load_skill
+from skillforge.models.llm import ModelClient, ProviderNotConfigured
+from skillforge.models.skill import Skill, load_skill
 from skillforge.providers import aclose
-from skillforge.providers.select import select_provider
+from skillforge.providers.select import resolve_provider, select_provider
 
 
 def judge_clients(settings: Settings, models: list[str] | None = None,
@@ -36,3 +36,14 @@ async def run_judge(skill_dir: Path, settings: Settings, *, use_cache: bool = Tr
     finally:
         for c in clients:
             await aclose(c)
+
+
+def last_judgment(skill: Skill, settings: Settings) -> JudgeResult | None:
+    """The configured judges' verdict on this exact content if they gave one before (the
+    disk cache; no request, no client), else None: what the workbench shows at start-up."""
+    wanted = list(settings.judge.models) or [None]
+    try:
+        judges = [resolve_provider(settings, m) for m in wanted]
+    except ProviderNotConfigured:
+        return None
+    return cached_result(skill, judges, settings.provider.temperature)
