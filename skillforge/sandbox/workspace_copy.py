@@ -8,8 +8,9 @@ tar; the grader gets a copy in which
 - a symbolic link is kept only when resolving it the way the kernel would, one component
   at a time, following every link on the way (chains, links to folders, `..` through a
   link, absolute targets), never leaves /workspace and meets no loop; every other link is
-  replaced by a link to `.skillforge-unsafe-link`, a name that does not exist, so the
-  grader sees that a link was there and cannot follow it anywhere;
+  replaced by a link to `.skillforge-unsafe-link`, a name the copy never holds (a file or
+  folder of the agent's by that name is dropped), so the grader sees that a link was there
+  and opening it fails;
 - a hard link is kept when the file it names is kept;
 - devices, pipes and sockets are dropped, as is anything named outside /workspace.
 
@@ -39,7 +40,8 @@ from typing import BinaryIO
 from skillforge.sandbox.base import AGENT_GID, AGENT_UID, WORKSPACE
 
 # The target every unsafe link is rewritten to: relative, so it stays in its own folder,
-# and a name no real workspace uses.
+# and a name the copy never holds (copy_workspace drops the agent's own paths through it:
+# else an agent could make the replaced link open a file of its choosing).
 UNSAFE_MARKER = ".skillforge-unsafe-link"
 # Links followed in one resolution before it is called a loop (Linux's own limit is 40).
 MAX_LINKS = 40
@@ -90,12 +92,14 @@ def _inside(path: PurePosixPath) -> bool:
 
 
 def _named_inside(name: str) -> bool:
-    """A member name tar would extract under /workspace (no `..` anywhere in it).
+    """A member name tar would extract under /workspace (no `..` anywhere in it), and not
+    through the marker's name (UNSAFE_MARKER).
 
     The same answer as `_inside(_abs(name))` with no `..` part, in plain strings: it runs
     for every member of both passes, and pathlib was most of the time 300,000 files took."""
     parts = [p for p in name.split("/") if p not in ("", ".")]
-    return bool(parts) and parts[0] == ROOT.name and ".." not in parts
+    return bool(parts) and parts[0] == ROOT.name and ".." not in parts \
+        and UNSAFE_MARKER not in parts
 
 
 class LinkJudge:

@@ -116,6 +116,32 @@ TRAPS = {
         "        pass\n"
         "print(0)\n"
         "EOF", AS_AGENT_GRADER),
+    # Run under as-agent, the agent's code tries what in-process code could do: write the
+    # grader's files and output, its launcher, the proc files of the grader's process, and
+    # signal it. As another uid it can do none (docs/graders.md, as-agent).
+    "agent-code-run-as-the-agent-attacks-the-grader": (
+        "cat > /workspace/solution.py <<'EOF'\n"
+        "import glob, os, signal\n"
+        "targets = ['/logs/grader/reward.txt', '/logs/grader/reward.json',\n"
+        "           '/grader/check_as_agent.py', '/grader/.skillforge/launch.py',\n"
+        "           '/grader/.skillforge/run/rc', '/grader/.skillforge/run/stdout']\n"
+        "for pid in os.listdir('/proc'):\n"
+        "    if pid.isdigit() and int(pid) != os.getpid():\n"
+        "        targets += [f'/proc/{pid}/mem'] + glob.glob(f'/proc/{pid}/fd/*')\n"
+        "for path in targets:\n"
+        "    try:\n"
+        "        with open(path, 'w') as f:\n"
+        "            f.write('1')\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "print(41, flush=True)\n"
+        "for pid in os.listdir('/proc'):\n"
+        "    if pid.isdigit() and int(pid) != os.getpid():\n"
+        "        try:\n"
+        "            os.kill(int(pid), signal.SIGSTOP)\n"
+        "        except OSError:\n"
+        "            pass\n"
+        "EOF", AS_AGENT_GRADER),
 }
 
 

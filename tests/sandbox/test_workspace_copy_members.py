@@ -130,3 +130,18 @@ def test_copying_many_files_takes_memory_for_links_only():
             tracemalloc.stop()
     assert report.files == count
     assert peak < 2 << 20, f"peak {peak / 2**20:.1f} MiB"
+
+
+def test_the_marker_name_never_exists_in_the_copy():
+    # An agent's own `.skillforge-unsafe-link` would be what every replaced link opens:
+    # `answer.txt -> /grader/expected.txt` would read the agent's chosen bytes instead of
+    # failing. Paths through that name are dropped, so a replaced link always dangles.
+    src = _tar((_member(f"workspace/{UNSAFE_MARKER}"), b"42\n"),
+               (_member(f"workspace/d/{UNSAFE_MARKER}", tarfile.DIRTYPE, mode=0o755), None),
+               (_member(f"workspace/d/{UNSAFE_MARKER}/f"), b"42\n"),
+               (_member("workspace/answer.txt", tarfile.SYMTYPE,
+                        link="/grader/expected.txt"), None))
+    members, _, report = _copied(src)
+    assert set(members) == {"workspace/answer.txt"}
+    assert members["workspace/answer.txt"].linkname == UNSAFE_MARKER
+    assert report.dropped_count == 3
