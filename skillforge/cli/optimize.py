@@ -176,6 +176,7 @@ def optimize_description(path: Path, iterations: int, runs: int, holdout: float,
 
 def _run(skill_dir: Path, settings, store, store_dir: Path, *, fmt: str, dry_run: bool,
          write: bool, options: dict) -> None:
+    from skillforge.cli.stops import Stops
     from skillforge.authoring.describe_setup import LoopOptions, LoopSetupError, prepare_loop
     from skillforge.models.llm import ProviderError, ProviderNotConfigured
     from skillforge.providers import aclose
@@ -215,17 +216,26 @@ def _run(skill_dir: Path, settings, store, store_dir: Path, *, fmt: str, dry_run
         asyncio.run(_close(plan, aclose))
         return
 
+    stops = Stops()
+
     async def main():
+        stops.install()
         try:
             return await plan.loop.run()
         finally:
             await _close(plan, aclose)
 
+    cancelled = (f"loop {plan.history.loop_id} is stored as cancelled "
+                 f"({shown_path(plan.folder)}) and its containers were removed; nothing was "
+                 "written")
     try:
         history = asyncio.run(main())
     except KeyboardInterrupt:
-        _fail(f"interrupted: loop {plan.history.loop_id} is stored as cancelled "
-              f"({shown_path(plan.folder)}); nothing was written", 130)
+        _fail(f"interrupted: {cancelled}", 130)
+    except asyncio.CancelledError:
+        if stops.received is None:
+            raise
+        _fail(f"stopped by {stops.received.name}: {cancelled}", stops.exit_code())
     except (RunError, SandboxUnavailable, ProviderError) as exc:
         _fail(f"{exc} (loop {plan.history.loop_id} stored as failed)")
     if fmt == "json":

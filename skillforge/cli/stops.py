@@ -1,8 +1,9 @@
-"""SIGTERM and SIGHUP for `skillforge trial`: the Ctrl+C path.
+"""SIGTERM and SIGHUP for the commands that run containers (`skillforge trial`, its
+`--sweep-decoys`, `skillforge optimize-description`): the Ctrl+C path.
 
 What CI cancellation, `timeout`, `docker stop` and systemd send (SIGTERM), and a closed
-terminal (SIGHUP), must end a run as Ctrl+C does: containers removed, the run stored as
-cancelled, exit 143 / 129 (128 + the signal)."""
+terminal (SIGHUP), must end a run as Ctrl+C does: containers removed, the run (or the
+description loop) stored as cancelled, exit 143 / 129 (128 + the signal)."""
 
 from __future__ import annotations
 

@@ -116,6 +116,32 @@ TRAPS = {
         "        pass\n"
         "print(0)\n"
         "EOF", AS_AGENT_GRADER),
+    # Run under as-agent, the agent's code tries what in-process code could do: write the
+    # grader's files and output, its launcher, the proc files of the grader's process, and
+    # signal it. As another uid it can do none (docs/graders.md, as-agent).
+    "agent-code-run-as-the-agent-attacks-the-grader": (
+        "cat > /workspace/solution.py <<'EOF'\n"
+        "import glob, os, signal\n"
+        "targets = ['/logs/grader/reward.txt', '/logs/grader/reward.json',\n"
+        "           '/grader/check_as_agent.py', '/grader/.skillforge/launch.py',\n"
+        "           '/grader/.skillforge/run/rc', '/grader/.skillforge/run/stdout']\n"
+        "for pid in os.listdir('/proc'):\n"
+        "    if pid.isdigit() and int(pid) != os.getpid():\n"
+        "        targets += [f'/proc/{pid}/mem'] + glob.glob(f'/proc/{pid}/fd/*')\n"
+        "for path in targets:\n"
+        "    try:\n"
+        "        with open(path, 'w') as f:\n"
+        "            f.write('1')\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "print(41, flush=True)\n"
+        "for pid in os.listdir('/proc'):\n"
+        "    if pid.isdigit() and int(pid) != os.getpid():\n"
+        "        try:\n"
+        "            os.kill(int(pid), signal.SIGSTOP)\n"
+        "        except OSError:\n"
+        "            pass\n"
+        "EOF", AS_AGENT_GRADER),
 }
 
 
@@ -260,3 +286,18 @@ async def test_a_grader_that_fails_says_why_in_its_own_words(spec, tmp_path):
     # its stderr (and exit code) reach the trial's error, read back after the clean-up
     assert "exit code 1" in str(raised.value)
     assert "summary.md has no total row" in str(raised.value)
+
+
+async def test_sockets_and_pipes_the_agent_leaves_are_not_in_the_copy(spec):
+    # tar leaves sockets out of the agent's tar; the copy drops the pipe; neither stops
+    # grading (a failed copy would be a failed grade for real work).
+    async with open_sandbox("docker", spec()) as sb:
+        done = await sb.exec(
+            "cd /workspace && echo 42 > answer.txt && mkfifo fifo && python3 -c "
+            "\"import socket; socket.socket(socket.AF_UNIX).bind('/workspace/sock')\" && "
+            "test -S sock && test -p fifo", timeout_s=30)
+        assert done.ok, done.stderr
+        graded = await run_grader(sb, SKILL, PY_GRADER)
+    assert graded.reward == 1.0, graded.exec.stderr
+    assert graded.workspace["dropped"] == ["/workspace/fifo"]
+    assert graded.workspace["files"] == 1

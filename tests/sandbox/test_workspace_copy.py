@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from skillforge.sandbox.workspace_copy import UNSAFE_MARKER, copy_workspace
 from tests.hypothesis_budget import examples
-from tests.sandbox.workspace_trees import NAMES, SECRET, Entry, tar_of, token, trees
+from tests.sandbox.workspace_trees import NAMES, SECRET, Entry, chains, tar_of, token, trees
 
 
 def _extract(copy: bytes, root: Path) -> None:
@@ -93,7 +93,7 @@ CHAIN = [Entry("s", "link", "."), Entry("answer", "link", "s/../grader/secret.tx
 
 
 @settings(max_examples=examples(3000), deadline=None)
-@given(trees())
+@given(st.one_of(trees(), chains()))
 @example(CHAIN)
 @example([Entry("a", "link", "/workspace"), Entry("b", "link", "a/../grader/secret.txt")])
 @example([Entry("s", "link", "."), Entry("g", "link", "s/../grader"),

@@ -2,7 +2,9 @@
 leaves in /workspace, a grader that reads every path it can reach, following every link,
 never reads a byte from outside its copy of the workspace (issue 34).
 
-Hypothesis draws the trees (tests/sandbox/workspace_trees.py); each is built by the agent
+Hypothesis draws the trees (tests/sandbox/workspace_trees.py), half of them random trees and
+half built to chain (links through other links, `..` after a link, absolute links into
+/grader, loops); 120 examples, about four minutes on two busy cores. Each is built by the agent
 user in a real trial container, graded by the `walker` fixture's grader in a real grading
 container, and the grader's own report says whether it read the secret beside it or any
 file whose real path is outside /workspace. The same property on the host, with thousands
@@ -16,14 +18,15 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from skillforge.sandbox import open_sandbox
 from skillforge.sandbox.grading import run_grader
 from tests.hypothesis_budget import examples
 from tests.sandbox.test_workspace_copy import CHAIN
-from tests.sandbox.workspace_trees import Entry, shell_of, trees
+from tests.sandbox.workspace_trees import Entry, chains, shell_of, trees
 
-pytestmark = [pytest.mark.docker, pytest.mark.timeout(900)]
+pytestmark = [pytest.mark.docker, pytest.mark.timeout(1800)]
 
 WALKER = Path(__file__).parent / "fixtures" / "walker"
 GRADER = "evals/graders/walk.py"
@@ -37,9 +40,9 @@ async def _graded(spec, entries: list[Entry]) -> dict[str, float]:
     return graded.detail or {}
 
 
-@settings(max_examples=examples(40), deadline=None,
+@settings(max_examples=examples(120), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(trees(max_entries=8))
+@given(st.one_of(trees(max_entries=8), chains()))
 @example(CHAIN)
 @example([Entry("a", "link", "/workspace"), Entry("b", "link", "a/../grader/secret.txt")])
 @example([Entry("d", "dir"), Entry("d/f", "file"), Entry("s", "link", "."),

@@ -117,3 +117,23 @@ def shell_of(entries: list[Entry]) -> str:
         else:
             lines.append(f"ln -s {shlex.quote(e.target)} {q}")
     return "\n".join(lines)
+
+
+# What a chain's steps are made of: the other links' names, `..` and `.`, the folder and its
+# file, and the names that lead to the secret once a step has left the workspace.
+_STEPS = ("..", "..", ".", "a", "b", "s", "x", "d", "f", "grader", "secret.txt", "workspace")
+
+
+@st.composite
+def chains(draw) -> list[Entry]:
+    """A workspace built to chain: the folder d with the file d/f, and links a, b, s, x
+    whose targets start at another link (or `.`, `..`, /workspace, /grader, /) and go on
+    through more links, `..` and names: chains, `..` after a link, absolute links into
+    /grader and loops, which random trees() seldom build."""
+    out = [Entry("d", "dir"), Entry("d/f", "file")]
+    for name in ("a", "b", "s", "x"):
+        head = draw(st.sampled_from(("a", "b", "s", "x", "d", ".", "..", "/workspace",
+                                     "/grader", "/", "/workspace/..")))
+        tail = draw(st.lists(st.sampled_from(_STEPS), max_size=4))
+        out.append(Entry(name, "link", "/".join([head, *tail])))
+    return out

@@ -98,6 +98,8 @@ class ScriptedTriggers:
     proposals: list[str] = field(default_factory=lambda: list(PROPOSALS))
     proposer_requests: list[Request] = field(default_factory=list)
     agent_turns: int = 0
+    # Seconds every agent reply waits (a loop that hangs mid-trial, for the signal tests).
+    delay: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __call__(self, req: Request) -> Reply:
@@ -109,6 +111,11 @@ class ScriptedTriggers:
             return structured({"description": desc, "rationale": f"scripted proposal {n}"})
         with self._lock:
             self.agent_turns += 1
+        reply = self._agent_reply(req)
+        reply.delay = max(reply.delay, self.delay)
+        return reply
+
+    def _agent_reply(self, req: Request) -> Reply:
         qid = query_of(req)
         turn = turn_of(req)
         if qid is None:

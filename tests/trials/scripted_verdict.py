@@ -82,3 +82,13 @@ def routing_only(cases: int = 8) -> ScriptedAgent:
     return ScriptedAgent(with_skill=with_skill,
                          baseline={f"sum-{k}": _right(k) for k in range(1, cases + 1)},
                          skill_md=_skill(name), case_finder=case_of)
+
+
+def sparse_on_failure() -> ScriptedAgent:
+    """grader-crash's skill, but on set 1 the agent also leaves a 200 MiB sparse file (a hole
+    costs its own disk nothing) that the grading container cannot take, after a wrong answer."""
+    name = "grader-crash"
+    return ScriptedAgent(
+        with_skill={"sum-1": [read(_skill(name)), write("/workspace/answer.txt", "0"),
+                              bash("truncate -s 200M /workspace/big"), answer("Done.")]},
+        baseline={"sum-1": _right(1)}, skill_md=_skill(name), case_finder=case_of)

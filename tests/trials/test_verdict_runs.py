@@ -133,3 +133,18 @@ def test_a_skill_the_agent_only_reads_has_no_lift_only_use(cli, llm_server, tmp_
     assert "> Overall Skill Lift (mean of grader, security): 0.000" in md
     assert "## How the skill was used The agent used the skill in 8 of 8 cases" in md
     assert "| skill_execution |" not in md
+
+
+def test_a_sparse_file_left_on_a_wrong_answer_is_a_failed_grade(cli, llm_server, tmp_path):
+    # Issue 34: a workspace the grading container cannot hold turned the trial into an error
+    # the lift left out. It is the grade of a trial whose agent ran: 0, saying why.
+    proc, _state = _run(cli, llm_server, tmp_path, "grader-crash",
+                        scripted_verdict.sparse_on_failure(), "--cases", "sum-1",
+                        "--disk-mb", "256", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    (sparse,) = [t for t in doc["trials"] if t["condition"] == "with_skill"]
+    assert (sparse["status"], sparse["grader"], sparse["error_stage"]) == ("ok", 0.0, "grader")
+    assert "could not be copied" in sparse["error"] and "fail-closed" in sparse["error"]
+    assert doc["lift"]["extra"]["errors"]["grader_failed"] == {"with": 1, "base": 0}
+    assert managed_containers(doc["run_id"]) == []
