@@ -50,7 +50,7 @@ def _labelled_lab_units(tmp_path, llm_server, monkeypatch):
     server answers `faithful` and `other` truly, and `broken` with an HTTP 400."""
     def reply(req):
         if req.model == "broken":
-            return error(400, "This model's maximum context length is 4096 tokens")
+            return error(400, "The model `broken` does not exist or you do not have access to it")
         return structured(rubric_answer(TRUTH))
 
     llm_server.handler = reply
@@ -80,13 +80,13 @@ def test_a_failed_judge_is_reported_not_taken_for_missing_labels(tmp_path, llm_s
     alone = compare(skill, tmp_path / "state", "broken")
     assert alone.exit_code == 2, alone.output
     assert "label some first" not in alone.output, alone.output
-    assert "broken" in alone.stderr and "maximum context length" in alone.stderr, alone.stderr
+    assert "broken" in alone.stderr and "does not exist" in alone.stderr, alone.stderr
     # with a judge that answers: it is ranked, the failed one named with its error, exit 2
     both = compare(skill, tmp_path / "state", "faithful", "broken", fmt="json")
     assert both.exit_code == 2, both.output
     doc = json.loads(both.stdout)
     assert [d["judge"] for d in doc["judges"]] == ["faithful"]
-    assert [(d["judge"], "maximum context length" in d["error"]) for d in doc["not_compared"]] \
+    assert [(d["judge"], "does not exist" in d["error"]) for d in doc["not_compared"]] \
         == [("broken", True)]
 
 

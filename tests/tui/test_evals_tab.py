@@ -121,8 +121,8 @@ async def test_draft_from_the_tab_shows_a_proposal(skill: Path, monkeypatch, llm
                        f"the proposal (status: {_pane(app).status_text})")
         assert [c.id for c in view.proposal.cases] == ["dedupe-customers"]
         assert view.proposal.cases[0].kind == "negative" and view.proposal.cases[0].expected_skill is None
-        assert len(llm_server.requests) == 1
-        assert _asked_tokens(llm_server.requests[0]) == 1234
+        assert len(llm_server.completions) == 1
+        assert _asked_tokens(llm_server.completions[0]) == 1234
         # Nothing is written until the author accepts.
         assert "dedupe-customers" not in (skill / "evals" / "evals.json").read_text()
 
@@ -151,8 +151,8 @@ async def test_refine_from_the_tab_shows_a_case_diff(skill: Path, monkeypatch, l
         await wait_for(pilot, lambda: view.proposal is not None, 20,
                        f"the case diff (status: {_pane(app).status_text})")
         assert [c.field for c in view.proposal.changes] == ["expected_behavior"]
-        assert len(llm_server.requests) == 1
-        assert _asked_tokens(llm_server.requests[0]) == 1234
+        assert len(llm_server.completions) == 1
+        assert _asked_tokens(llm_server.completions[0]) == 1234
         assert "Uses Q4 2024 only" not in (skill / "evals" / "evals.json").read_text()
 
 

@@ -43,9 +43,9 @@ async def test_judge_runs_shows_criteria_and_goes_stale(skill: Path, provider):
         r = _pane(app).result
         assert len(r.criteria) == 9 and r.grade in "ABCDF"
         assert next(c for c in r.criteria if c.criterion == "workflow").score == 3
-        assert len(provider.requests) == 1
+        assert len(provider.completions) == 1
         # The skill goes in as delimited data, never as instructions.
-        assert "lab-units" in provider.requests[0].all_text()
+        assert "lab-units" in provider.completions[0].all_text()
         assert not _pane(app).stale
 
         md = skill / "SKILL.md"
@@ -58,7 +58,7 @@ async def test_judge_runs_shows_criteria_and_goes_stale(skill: Path, provider):
         await pilot.press("j")
         await wait_for(pilot, lambda: _pane(app).result is not None and _pane(app).result.cached, 10,
                        "a cached result")
-        assert len(provider.requests) == 1
+        assert len(provider.completions) == 1
 
 
 async def test_provider_error_is_shown_in_the_tab(skill: Path, provider, monkeypatch):
@@ -75,7 +75,7 @@ async def test_provider_error_is_shown_in_the_tab(skill: Path, provider, monkeyp
                        _pane(app)._status is not None and _pane(app)._status.style == "red", 60,
                        "the provider error in the tab")
         assert app.is_running and _pane(app).result is None
-        assert len(provider.requests) == 2  # the first try and the one retry asked for
+        assert len(provider.completions) == 2  # the first try and the one retry asked for
 
 
 async def test_no_provider_says_what_to_set(skill: Path):
