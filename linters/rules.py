@@ -42,6 +42,7 @@ def _import_rule_modules() -> None:
         installs,
         interactive,
         mcp_tools,
+        placeholders,
         reachability,
         script_commands,
         wording,

@@ -8,6 +8,11 @@ from collections.abc import Callable
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.text.literal_search import any_match, search_at_words
+from linters.text.scaffold_text import (
+    EVALS_PLACEHOLDERS,
+    SKILL_MD_PLACEHOLDERS,
+    holds_placeholders,
+)
 
 # Parts every skill must have. A rule about them is always applicable; if the part is
 # missing or unreadable the rule counts as failed.
@@ -61,6 +66,16 @@ def _mentions_mcp(body: str, low: str) -> bool:
     return search_at_words(_MCP, body, _MCP_STARTS, low) is not None
 
 
+def has_scaffold_text(ctx: LintContext) -> bool:
+    """SKILL.md or evals/evals.json still holds `skillforge new`'s placeholder text. Only
+    then does SF319 count: a rule every other skill passes by construction would lift the
+    score of any skill failing another reliability rule."""
+    if holds_placeholders(ctx.skill_md_text, SKILL_MD_PLACEHOLDERS):
+        return True
+    evals = ctx.skill.file("evals/evals.json")
+    return bool(evals and evals.text and holds_placeholders(evals.text, EVALS_PLACEHOLDERS))
+
+
 def _has_key(key: str) -> Callable[[LintContext], bool]:
     def present(ctx: LintContext) -> bool:
         fm = ctx.skill.frontmatter
@@ -82,6 +97,7 @@ _SUBJECTS: dict[str, Callable[[LintContext], bool]] = {
     "evals": lambda ctx: ctx.skill.file("evals/evals.json") is not None,
     "workflow": has_workflow,
     "mcp": mentions_mcp,
+    "scaffold_text": has_scaffold_text,
     "code_blocks": lambda ctx: bool(ctx.body.fences),
     "allowed_tools": _has_key("allowed-tools"),
     "compatibility": _has_key("compatibility"),

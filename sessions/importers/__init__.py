@@ -22,6 +22,7 @@ from sessions.importers.codex import import_codex
 from sessions.importers.gemini_cli import import_gemini_cli
 from sessions.importers.gemini_jsonl import is_log_record
 from sessions.importers.opencode import import_opencode, storage_root
+from sessions.importers.unreadable import EXPECTED, file_problem, not_a_trace
 
 __all__ = [
     "FORMATS", "ImportResult", "Skipped", "SkippedLine", "TraceImportError", "detect_format",
@@ -121,11 +122,16 @@ def import_path(path: Path | str, fmt: str | None = None) -> list[ImportResult]:
     path = Path(path)
     if not path.exists():
         raise TraceImportError(f"{path}: no such file or folder")
+    if path.is_file():
+        # Empty, compressed or UTF-16: no format reads it, so say that (and the fix) whatever
+        # format was asked for.
+        problem = file_problem(path)
+        if problem:
+            raise TraceImportError(problem)
     fmt = fmt or detect_format(path)
     if fmt is None:
-        raise TraceImportError(
-            f"{path}: not a trace skillforge can read; expected a Claude Code, Codex or Gemini CLI "
-            ".jsonl session log, an ATIF or Gemini CLI .json file, or an OpenCode storage folder")
+        raise TraceImportError(not_a_trace(path) if path.is_file() else
+                               f"{path}: not a trace skillforge can read; {EXPECTED}")
     if fmt == "opencode":
         return import_opencode(path)
     if fmt not in _SINGLE:

@@ -25,6 +25,7 @@ from sessions.atif import (
     Trajectory,
     sum_step_metrics,
 )
+from sessions.importers.unreadable import json_error
 
 MAX_EXAMPLES = 20
 
@@ -133,8 +134,7 @@ def read_json_file(path: Path) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise TraceImportError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: "
-                               f"{exc.msg}); is the file complete?") from exc
+        raise TraceImportError(json_error(path, exc)) from exc
 
 
 def as_int(value: Any) -> int | None:

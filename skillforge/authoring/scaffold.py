@@ -20,6 +20,24 @@ def suggest_name(raw: str) -> str:
     return re.sub(r"-{2,}", "-", slug)[:64].strip("-") or "my-skill"
 
 
+def reserved_word_problem(name: str) -> str | None:
+    """Why `name` breaks lint rule SF121 (a reserved word), with a name that would not; None
+    when it does not. `new` refuses such a name up front rather than scaffold a skill that
+    its own lint flags at once (and whose gate fails with `--target claude-ai`)."""
+    # The rule's own words and renaming; loaded here so that `new --help` loads no linter.
+    from linters.correctness.correctness import RESERVED_WORDS
+    from linters.correctness.correctness import suggest_name as spec_name
+
+    for word in RESERVED_WORDS:
+        if word in name:
+            rest = spec_name(name.replace(word, "-"))
+            hint = (f"for example {rest!r}, or a name for the task it does" if rest
+                    else "for example 'pdf-form-filler': a name for the task it does")
+            return (f"{name!r} contains the reserved word {word!r}, which claude.ai's skill "
+                    f"upload rejects (lint rule SF121); choose a name without it, {hint}")
+    return None
+
+
 def skill_md(name: str, description: str) -> str:
     title = name.replace("-", " ").capitalize()
     return f"""---
@@ -97,6 +115,9 @@ def create_skill(parent: Path, name: str, description: str | None = None) -> Pat
             f"{name!r} is not a valid skill name: use 1-64 lowercase letters, digits and single "
             f"hyphens, e.g. {suggest_name(name)!r}"
         )
+    reserved = reserved_word_problem(name)
+    if reserved:
+        raise ScaffoldError(reserved)
     root = Path(parent) / name
     if (root / "SKILL.md").exists():
         raise ScaffoldError(f"{root / 'SKILL.md'} already exists; pick another name or edit it")

@@ -9,10 +9,12 @@ caller then lints the skills again and reports what remains.
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from pathlib import Path
 
 import click
 
+from skillforge.models.findings import Finding
 from skillforge.models.lint_config import LintConfig
 from skillforge.workspace.fixing import FixWriteError, fix_skill, write_plan
 
@@ -46,9 +48,14 @@ def fix_skills(skills: list[Path], configs: dict[Path, LintConfig], shown: dict[
                 say(f"{label}: not fixed: {exc}")
                 continue
         count += len(outcome.applied)
-        if not (outcome.applied or outcome.refused or outcome.unsafe_left):
+        left = outcome.unfixable
+        if not (outcome.applied or outcome.refused or outcome.unsafe_left or left):
             continue
         printed = True
+        if not (outcome.applied or outcome.refused or outcome.unsafe_left):
+            # Not "nothing to fix": the findings are there, only no fixer can mend them.
+            say(f"{label}: nothing fixed: {_no_fix(left)}")
+            continue
         say(f"{label}: {verb} {len(outcome.applied)}, refused {len(outcome.refused)}, "
             f"unsafe not applied {len(outcome.unsafe_left)}")
         for fix in outcome.applied:
@@ -57,7 +64,18 @@ def fix_skills(skills: list[Path], configs: dict[Path, LintConfig], shown: dict[
             say(f"  refused   {fix.rule}  {fix.title}: {why}")
         for fix in outcome.unsafe_left:
             say(f"  unsafe    {fix.rule}  {fix.title} (add --unsafe to apply)")
+        if left:
+            say(f"  {_no_fix(left)}")
     if not printed and not errors:
         say("nothing to fix")
     sys.stdout.flush()
     return count, errors
+
+
+def _no_fix(findings: list[Finding]) -> str:
+    """"3 findings have no automatic fix (SF121, SF319 x2); fix them by hand"."""
+    by_rule = Counter(f.rule for f in findings)
+    rules = ", ".join(rule + (f" x{n}" if n > 1 else "") for rule, n in sorted(by_rule.items()))
+    n = len(findings)
+    return (f"{n} finding{'s' if n != 1 else ''} ha{'ve' if n != 1 else 's'} no automatic fix "
+            f"({rules}); fix {'them' if n != 1 else 'it'} by hand")

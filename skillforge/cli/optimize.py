@@ -74,7 +74,9 @@ def _rate(v: float | None) -> str:
     return "-" if v is None else f"{v:.2f}"
 
 
-def _write(skill_dir: Path, history, store_dir: Path, err: bool = False) -> None:
+def _write(skill_dir: Path, history, store_dir: Path, err: bool = False) -> str | None:
+    """Write the best description into SKILL.md and record it in loop.json. Returns why
+    nothing was written when SKILL.md could not be changed (the caller exits 2), else None."""
     from datetime import UTC, datetime
 
     from skillforge.authoring.describe_loop import loop_dir, save_history
@@ -84,16 +86,17 @@ def _write(skill_dir: Path, history, store_dir: Path, err: bool = False) -> None
     if best is None or cur is None or comp is None or comp.best_iteration == 0:
         click.echo("nothing written: the current description stays (no candidate beat it on "
                    "the test queries)", err=err)
-        return
+        return None
     try:
         path = write_description(skill_dir, best.description, expect=cur.description)
     except DescriptionEditError as exc:
-        _fail(f"{exc}; nothing was written")
+        return f"{exc}; nothing was written"
     history.written_at = datetime.now(UTC)
     save_history(loop_dir(store_dir, history.loop_id), history)
     click.echo(f"wrote the description of iteration {comp.best_iteration} to "
                f"{shown_path(path)}" + (" (within noise: see the warning)"
                                         if comp.within_noise else ""), err=err)
+    return None
 
 
 @click.command("optimize-description")
@@ -163,7 +166,13 @@ def optimize_description(path: Path, iterations: int, runs: int, holdout: float,
             _fail(f"no loop {apply_id!r} under {shown_path(store_dir)}/triggers ({exc})")
         if Path(history.skill_path).resolve() != skill_dir:
             _fail(f"loop {apply_id} optimised {history.skill_path}, not {skill_dir}")
-        _write(skill_dir, history, store_dir)
+        # As after a run: with --format json, stdout holds the loop history (loop.json, with
+        # written_at set when the description was written) and nothing else.
+        failure = _write(skill_dir, history, store_dir, err=fmt == "json")
+        if fmt == "json":
+            click.echo(history.model_dump_json(indent=2))
+        if failure:
+            _fail(failure)
         return
     _run(skill_dir, settings, RunStore(store_dir), store_dir, fmt=fmt, dry_run=dry_run,
          write=write, options=dict(
@@ -238,17 +247,23 @@ def _run(skill_dir: Path, settings, store, store_dir: Path, *, fmt: str, dry_run
         _fail(f"stopped by {stops.received.name}: {cancelled}", stops.exit_code())
     except (RunError, SandboxUnavailable, ProviderError) as exc:
         _fail(f"{exc} (loop {plan.history.loop_id} stored as failed)")
+    failure = None
     if fmt == "json":
+        # Written first, so the history printed says whether (written_at) it was.
+        if write:
+            failure = _write(skill_dir, history, store_dir, err=True)
         click.echo(history.model_dump_json(indent=2))
     else:
         click.echo(render_text(history))
         click.echo(f"\nloop {history.loop_id}: {shown_path(plan.folder / 'loop.json')}")
-    if write:
-        _write(skill_dir, history, store_dir, err=fmt == "json")
-    elif fmt == "text" and history.comparison and history.comparison.best_iteration:
-        click.echo(f"nothing written; accept with `skillforge optimize-description "
-                   f"{shown_path(skill_dir)} --apply {history.loop_id}` or `a` in the "
-                   "workbench's Triggers tab")
+        if write:
+            failure = _write(skill_dir, history, store_dir)
+        elif history.comparison and history.comparison.best_iteration:
+            click.echo(f"nothing written; accept with `skillforge optimize-description "
+                       f"{shown_path(skill_dir)} --apply {history.loop_id}` or `a` in the "
+                       "workbench's Triggers tab")
+    if failure:
+        _fail(failure)
 
 
 async def _close(plan, aclose) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from linters.context import LintContext
 from linters.engine import build_report, fast_findings
-from linters.fixes import fixes_for
+from linters.fixes import FindingKey, finding_key, fixes_for
 from linters.fixes.apply import FileChange, FixPlan, plan_fixes
 from skillforge.models.lint_config import LintConfig
 from skillforge.models.fileio import atomic_write_bytes
@@ -53,6 +53,9 @@ class FixOutcome:
     applied: list[Fix]
     refused: list[tuple[Fix, str]]
     unsafe_left: list[Fix]
+    # The findings left after the fixes that no fixer offers anything for: the author's to
+    # mend by hand (`lint --fix` says so rather than "nothing to fix").
+    unfixable: list[Finding] = field(default_factory=list)
 
 
 def findings_now(skill_dir: Path, config: LintConfig):
@@ -77,6 +80,8 @@ def fix_skill(skill_dir: Path, config: LintConfig, unsafe: bool = False,
         _skill, reported = findings_now(skill_dir, config)
     # A finding is known by its rule, file and message: its line moves as fixes insert lines.
     named = {(f.rule, f.path or "", f.message) for f in reported}
+    findings: list[Finding] = []
+    offered: dict[FindingKey, list[Fix]] = {}
     with tempfile.TemporaryDirectory(prefix="skillforge-fix-") as tmp:
         work = Path(tmp) / skill_dir.name
         _copy_skill(skill_dir, work)
@@ -85,7 +90,8 @@ def fix_skill(skill_dir: Path, config: LintConfig, unsafe: bool = False,
             findings = [f for f in findings if (f.rule, f.path or "", f.message) in named]
             chosen: list[Fix] = []
             unsafe_left = []
-            for options in fixes_for(skill, findings).values():
+            offered = fixes_for(skill, findings)
+            for options in offered.values():
                 fix = options[0]
                 if (fix.rule, fix.title) in refused_keys:
                     continue
@@ -111,7 +117,9 @@ def fix_skill(skill_dir: Path, config: LintConfig, unsafe: bool = False,
             if before != after or before_dir:
                 combined.changes[path] = FileChange(path, before, after, is_dir=before_dir and after is None,
                                                     before_encoding=encoding)
-    return FixOutcome(combined, applied, refused, unsafe_left)
+    # The last round found nothing more to apply, so its findings are what is left.
+    unfixable = [f for f in findings if finding_key(f) not in offered]
+    return FixOutcome(combined, applied, refused, unsafe_left, unfixable)
 
 
 def apply_fixes(skill_dir: Path, fixes: list[Fix], title: str) -> tuple[FixPlan, FixRecord | None]:

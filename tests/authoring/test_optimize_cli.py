@@ -1,10 +1,12 @@
 """`skillforge optimize-description` in process on the local sandbox: the text result (cost
-first, the table, the warning, the flips, the diff), --write, --dry-run --format json, and
-bad input with exit code 2 and a message saying what to do."""
+first, the table, the warning, the flips, the diff), --write, --dry-run --format json,
+--apply --format json, and bad input with exit code 2 and a message saying what to do."""
 
 from __future__ import annotations
 
 import json
+import os
+import stat
 
 import pytest
 from click.testing import CliRunner
@@ -64,3 +66,35 @@ def test_too_few_trigger_queries_is_exit_2_with_the_fix(run, tmp_path):
     res = run(str(skill), "--sandbox", "local")
     assert res.exit_code == 2
     assert "at least 2 of each" in res.output and "should_trigger" in res.output
+
+
+@pytest.fixture
+def umask_022():
+    old = os.umask(0o022)
+    yield
+    os.umask(old)
+
+
+def test_apply_with_json_prints_one_document(run, tmp_path, umask_022):
+    """Issue 37: `--apply ID --format json` printed text. Now stdout holds the loop history
+    (written_at set) and nothing else; what happened goes to stderr. And loop.json, made by
+    the loop, is readable by others as any new file (it was 0600)."""
+    skill = trigger_skills(tmp_path)
+    loop = run(str(skill), "--iterations", "2", "--runs", "1", "--holdout", "0.5",
+               "--decoys", "2", "--sandbox", "local", "--format", "json")
+    assert loop.exit_code == 0, loop.output
+    loop_id = json.loads(loop.stdout)["loop_id"]
+    loop_json = tmp_path / "state" / "triggers" / loop_id / "loop.json"
+    assert stat.S_IMODE(loop_json.stat().st_mode) == 0o644
+
+    applied = run(str(skill), "--apply", loop_id, "--format", "json")
+    assert applied.exit_code == 0, applied.output
+    doc = json.loads(applied.stdout)
+    assert doc["loop_id"] == loop_id and doc["written_at"] is not None
+    assert doc == json.loads(loop_json.read_text())  # what loop.json now says
+    assert "wrote the description of iteration 2" in applied.stderr
+    assert WITH_WORDS in (skill / "SKILL.md").read_text()
+    assert stat.S_IMODE(loop_json.stat().st_mode) == 0o644  # rewritten, mode kept
+
+    again = run(str(skill), "--apply", loop_id, "--format", "json")
+    assert again.exit_code == 2 and "changed since the loop started" in again.stderr

@@ -106,3 +106,38 @@ def test_help_and_list_rules_tell_about_fixes(tmp_path: Path):
     assert line.rstrip().endswith("unsafe")
     explain = run("lint", "--explain", "SF403", cwd=tmp_path).stdout
     assert "Fix (safe, `skillforge lint --fix`)" in explain and "## Contents" in explain
+
+
+def test_findings_with_no_fix_are_counted_not_called_nothing_to_fix(tmp_path: Path):
+    """Issue 37: an error no fixer can mend got "nothing to fix". Now --fix says how many
+    findings remain with no automatic fix, and which rules."""
+    skill = tmp_path / "csv-insights"
+    shutil.copytree(RULE_FIXTURES / "SF301" / "fail" / "csv-insights", skill)
+    proc = run("lint", "csv-insights", "--fix", "--no-scripts", cwd=tmp_path)
+    assert proc.returncode == 1  # the error (SF301) is still there, and fails the gate
+    first = proc.stdout.splitlines()[0]
+    assert "nothing to fix" not in proc.stdout
+    assert first == ("csv-insights: nothing fixed: 4 findings have no automatic fix (SF209, "
+                     "SF301, SF302, SF313); fix them by hand")
+    # With fixes applied too, what they leave is named after them.
+    md = skill / "SKILL.md"
+    md.write_bytes(BOM + md.read_bytes())
+    mixed = run("lint", "csv-insights", "--fix", "--no-scripts", cwd=tmp_path)
+    lines = mixed.stdout.splitlines()
+    assert lines[:3] == ["csv-insights: fixed 1, refused 0, unsafe not applied 0",
+                         "  fixed     SF118  Remove the byte-order mark from SKILL.md",
+                         "  4 findings have no automatic fix (SF209, SF301, SF302, SF313); "
+                         "fix them by hand"]
+    # --diff says it too (on stderr: stdout is the patch).
+    md.write_bytes(BOM + md.read_bytes())
+    diff = run("lint", "csv-insights", "--diff", "--no-scripts", cwd=tmp_path)
+    assert "4 findings have no automatic fix (SF209, SF301, SF302, SF313)" in diff.stderr
+
+
+def test_a_skill_without_findings_still_has_nothing_to_fix(tmp_path: Path):
+    skill = tmp_path / "csv-insights"
+    shutil.copytree(SAMPLE_SKILLS / "csv-insights", skill)
+    proc = run("lint", "csv-insights", "--fix", "--no-scripts", cwd=tmp_path)
+    assert proc.returncode == 0
+    assert proc.stdout.splitlines()[0] == "nothing to fix"
+    assert "no findings" in proc.stdout
