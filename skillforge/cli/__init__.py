@@ -43,7 +43,8 @@ COMMANDS: dict[str, LazyCommand] = {
     "new": LazyCommand("skillforge.cli.new:new", "Create NAME/ with SKILL.md and "
                        "evals/evals.json, ready to edit."),
     "doctor": LazyCommand("skillforge.cli.doctor:doctor", "Check this machine: Python, "
-                          "configuration, Docker and compose, providers, linters, folders."),
+                          "configuration, Docker and compose, providers, Claude Code, linters, "
+                          "folders."),
     "open": LazyCommand("skillforge.cli.open_cmd:open_cmd", "Open the workbench on PATH "
                         "(default: the current folder).", hidden=True),
     "lsp": LazyCommand("skillforge.cli.lsp:lsp", "Serve lint findings to an editor over the "

@@ -33,6 +33,7 @@ from skillforge.models.prompt_fit import (
 from skillforge.models.skill import Skill, SkillFile
 from skillforge.models.structured_ask import ask_validated
 from skillforge.providers import context
+from tests.hypothesis_budget import examples
 from tests.llm_server import error, structured
 
 # Real servers' words, as they send them.
@@ -75,7 +76,7 @@ def skills(draw) -> Skill:
     return skill_of(md, others)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(skill=skills(), window=st.integers(1024, 32768), asked=st.integers(256, 16384))
 def test_a_fitted_judge_prompt_fits_keeps_skill_md_and_names_what_it_cut(skill, window, asked):
     nonce = "0f0f0f0f0f0f"
