@@ -145,14 +145,13 @@ def _conditions(values: tuple[str, ...]) -> list[str] | None:
               show_default=True, help="json prints one document at the end.")
 @click.option("--gate", is_flag=True,
               help="Exit 1 when overall or the grader is `hurts`, when the paired pass rate "
-                   "falls significantly (exact McNemar or sign test), or when errors are one-sided: "
-                   "runs that broke off on one side only, or errored trials that differ "
-                   "between the sides more than chance allows (docs/ci.md).")
+                   "falls significantly (exact McNemar or sign test), or when errors are "
+                   "one-sided: runs that broke off on one side only, or errored trials that "
+                   "differ between the sides more than chance allows (docs/ci.md).")
 @click.option("--require-calibrated", is_flag=True,
-              help="Gate: exit 1 when a judged metric's judges are not shown to agree with "
-                   "the author's labels of the skill (weighted kappa under [judge] "
-                   "calibration_kappa, too few labels, or none; see `skillforge label`), "
-                   "as `skillforge report --require-calibrated`.")
+              help="Gate: exit 1 when a judged metric's judges do not agree with the author's "
+                   "labels (weighted kappa under [judge] calibration_kappa, too few labels, or "
+                   "none; see `skillforge label`), as `skillforge report --require-calibrated`.")
 @ci_option
 @click.option("--ablate", "ablate", multiple=True, metavar="PART[,PART...]|all",
               help="Also run the skill without each of these parts (one without:<part> "

@@ -79,7 +79,7 @@ def skills(draw) -> Skill:
 @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(skill=skills(), window=st.integers(1024, 32768), asked=st.integers(256, 16384))
 def test_a_fitted_judge_prompt_fits_keeps_skill_md_and_names_what_it_cut(skill, window, asked):
-    nonce = "0f0f0f0f0f0f"
+    nonce = NONCE
     system, schema = system_prompt(nonce), response_schema()
     completion = completion_budget(asked, window)
     try:
@@ -99,7 +99,7 @@ def test_a_fitted_judge_prompt_fits_keeps_skill_md_and_names_what_it_cut(skill, 
 
 def test_without_a_window_the_prompt_is_as_before():
     skill = skill_of("---\nname: demo\n---\nbody\n", {"references/a.md": "x" * 50_000})
-    nonce = "0f0f0f0f0f0f"
+    nonce = NONCE
     fitted = fit_prompt(lambda fit: user_prompt(skill, nonce, fit), system="s", schema=None,
                         window=None, completion=4096)
     assert fitted.text == user_prompt(skill, nonce, Fit())
@@ -132,6 +132,17 @@ def big_skill() -> Skill:
                     {"references/guide.md": ref, "references/api.md": ref})
 
 
+NONCE = "0f0f0f0f0f0f"
+
+
+async def judge(client, skill: Skill, *, max_tokens: int):
+    """The rubric judge's structured ask of `skill`, sized by prompt_fit."""
+    return await ask_validated(
+        client, lambda fit: user_prompt(skill, NONCE, fit), system=system_prompt(NONCE),
+        schema=response_schema(), parse=lambda done, _a: done.text, retry_prompt=lambda *_: "",
+        max_tokens=max_tokens)
+
+
 def overflowing(limit: int, message: str, answer: dict | None = None):
     """A server whose context holds `limit` tokens (by its own count, bytes / 3)."""
     def handler(req):
@@ -148,12 +159,8 @@ async def test_a_context_error_is_answered_by_fitting_the_prompt_again(llm_serve
     llm_server.handler = overflowing(8192, message)
     client = make_client("openai")
     skill = big_skill()
-    nonce = "0f0f0f0f0f0f"
 
-    answer, stats = await (ask_validated(
-        client, lambda fit: user_prompt(skill, nonce, fit), system=system_prompt(nonce),
-        schema=response_schema(), parse=lambda done, _a: done.text, retry_prompt=lambda *_: "",
-        max_tokens=2048))
+    _answer, stats = await judge(client, skill, max_tokens=2048)
 
     sent = llm_server.completions
     assert len(sent) == 2  # the one that overflowed, then the fitted one
@@ -162,10 +169,7 @@ async def test_a_context_error_is_answered_by_fitting_the_prompt_again(llm_serve
     assert "# Demo\nDo the thing." in sent[1].all_text()
     assert stats.left_out and all(n.startswith("references/") for n in stats.left_out)
     # The window is remembered: the next prompt is fitted before it is sent.
-    await (ask_validated(
-        client, lambda fit: user_prompt(skill, nonce, fit), system=system_prompt(nonce),
-        schema=response_schema(), parse=lambda done, _a: done.text, retry_prompt=lambda *_: "",
-        max_tokens=2048))
+    await judge(client, skill, max_tokens=2048)
     assert len(llm_server.completions) == 3
 
 
@@ -173,11 +177,7 @@ async def test_a_configured_window_fits_the_first_request(llm_server, make_clien
     llm_server.handler = overflowing(8192, LLAMA_CPP_PYTHON)
     client = make_client("openai", context_tokens=8192)
     skill = big_skill()
-    nonce = "0f0f0f0f0f0f"
-    await (ask_validated(
-        client, lambda fit: user_prompt(skill, nonce, fit), system=system_prompt(nonce),
-        schema=response_schema(), parse=lambda done, _a: done.text, retry_prompt=lambda *_: "",
-        max_tokens=2048))
+    await judge(client, skill, max_tokens=2048)
     assert len(llm_server.completions) == 1
 
 
@@ -195,12 +195,11 @@ async def test_a_window_too_small_for_skill_md_is_a_clear_error(llm_server, make
     llm_server.handler = overflowing(1024, LLAMA_CPP_PYTHON)
     client = make_client("openai")
     skill = skill_of("---\nname: demo\n---\n" + "Step by step. " * 3000, {})
-    nonce = "0f0f0f0f0f0f"
     from skillforge.models.llm import ProviderError
 
     with pytest.raises(ProviderError, match="context holds 1,024"):
         await (ask_validated(
-            client, lambda fit: user_prompt(skill, nonce, fit), system=system_prompt(nonce),
+            client, lambda fit: user_prompt(skill, NONCE, fit), system=system_prompt(NONCE),
             schema=response_schema(), parse=lambda done, _a: done.text,
             retry_prompt=lambda *_: "", max_tokens=512))
 
