@@ -111,11 +111,19 @@ def render_facts(facts: SessionFacts, nonce: str, fit: Fit | None = None) -> str
              f"skills activated: {acts or 'none'}",
              f"skill scripts run: {runs or 'none'}",
              f"shell commands ({len(facts.commands)}):"]
-    lines += [f"  step {c.step_id}: {cut_text(c.command, 300)}" for c in facts.commands[:40]]
-    if len(facts.commands) > 40:
-        lines.append(f"  ... and {len(facts.commands) - 40} more")
+    shown, cut = max(5, fit.cap(40)), max(80, fit.cap(300))
+    lines += [f"  step {c.step_id}: {cut_text(c.command, cut)}" for c in facts.commands[:shown]]
+    if len(facts.commands) > shown:
+        lines.append(f"  ... and {len(facts.commands) - shown} more")
+    writes = max(10, fit.cap(200))
     lines.append("files written: " + (", ".join(f"{w.path} (step {w.step_id})"
-                                                for w in facts.writes) or "none"))
+                                                for w in facts.writes[:writes]) or "none")
+                 + (f", ... and {len(facts.writes) - writes} more"
+                    if len(facts.writes) > writes else ""))
+    if fit.scale < 1 and (len(facts.commands) > shown or len(facts.writes) > writes):
+        fit.note(f"the session's facts: {min(shown, len(facts.commands))} of "
+                 f"{len(facts.commands)} commands and {min(writes, len(facts.writes))} of "
+                 f"{len(facts.writes)} files written shown")
     lines.append(f"final answer (step {facts.final_step}): "
                  f"{cut_text(facts.final_answer, max(300, fit.cap(4000))) or '(none)'}")
     lines.append(f"</session_facts_{nonce}>")
