@@ -102,8 +102,8 @@ def test_a_skill_that_crashes_the_grader_on_its_failures_gets_no_helps(cli, llm_
     assert grader["verdict"] == "inconclusive" and lift["metrics"]["overall"]["verdict"] != \
         "helps"
     assert lift["extra"]["pass_test"]["verdict"] == "inconclusive"
-    assert "Grader failures after the agent ran, counted as failed grades (0): 6 with_skill" \
-        in lift["extra"]["errors"]["note"]
+    assert ("6 grader failure(s) after the agent ran, counted as failed grades (0): "
+            "6 with_skill, 0 baseline") in lift["extra"]["errors"]["note"]
 
 
 def test_a_skill_the_agent_only_reads_has_no_lift_only_use(cli, llm_server, tmp_path):
