@@ -14,6 +14,7 @@ import pytest
 from sessions.store import RunStore
 from skillforge.trials.output import TRIAL_KEYS
 from tests.docker_fixtures import managed_containers
+from tests.trials.hanging import wait_until_hanging
 from tests.trials.scripted_agent import SKILL_MD, answer, read, write
 
 pytestmark = [pytest.mark.docker, pytest.mark.timeout(300)]
@@ -183,6 +184,8 @@ def test_unknown_cases_and_bad_options_exit_2(cli, csv_skill, tmp_path):
     assert proc.returncode == 2 and "sometimes" in proc.stderr
     proc = cli("--resume", "nope", "--state-dir", str(tmp_path / "state"), image=False)
     assert proc.returncode == 2 and "no run 'nope'" in proc.stderr
+
+
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
 def test_sigterm_and_sighup_cancel_like_ctrl_c(cli, csv_skill, scripted, tmp_path, sig, code):
     # What CI cancellation, `timeout`, `docker stop` (SIGTERM) and a closed terminal (SIGHUP)
@@ -193,20 +196,8 @@ def test_sigterm_and_sighup_cancel_like_ctrl_c(cli, csv_skill, scripted, tmp_pat
     proc = cli(str(csv_skill), "--cases", "order-stats", "--attempts", "1", "--concurrency",
                "2", "--no-judge", "--state-dir", str(state), "--format", "json", wait=False)
     try:
-        deadline = time.monotonic() + 90
-        run_id = None
-        while time.monotonic() < deadline:
-            if state.joinpath("skillforge.db").exists():
-                with RunStore(state) as store:
-                    run = store.latest_run()
-                run_id = run.run_id if run else None
-                if run_id and len(scripted.conversations) == 2 and \
-                        len(managed_containers(run_id)) == 2:
-                    break
-            assert proc.poll() is None, proc.communicate()
-            time.sleep(0.2)
-        else:
-            pytest.fail("the run never reached 2 hanging trials")
+        run_id = wait_until_hanging(proc, state, seconds=90, what="the run",
+                                    ready=lambda: len(scripted.conversations) == 2)
         proc.send_signal(sig)
         out, err = proc.communicate(timeout=60)
     finally:

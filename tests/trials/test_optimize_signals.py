@@ -14,7 +14,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ import pytest
 from sessions.store import RunStore
 from tests.docker_fixtures import managed_containers
 from tests.llm_server import LLMServer
+from tests.trials.hanging import wait_until_hanging
 from tests.trials.scripted_triggers import ScriptedTriggers, trigger_skills
 
 pytestmark = [pytest.mark.docker, pytest.mark.timeout(300)]
@@ -49,19 +49,7 @@ def test_a_signal_cancels_the_description_loop_like_ctrl_c(tmp_path, trial_image
          "--format", "json", "--state-dir", str(state)],
         env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 120
-        run_id = None
-        while time.monotonic() < deadline:
-            if state.joinpath("skillforge.db").exists():
-                with RunStore(state) as store:
-                    run = store.latest_run()
-                run_id = run.run_id if run else None
-                if run_id and len(managed_containers(run_id)) == 2:
-                    break
-            assert proc.poll() is None, proc.communicate()
-            time.sleep(0.2)
-        else:
-            pytest.fail("the loop never reached 2 hanging trigger trials")
+        run_id = wait_until_hanging(proc, state, seconds=120, what="the loop")
         proc.send_signal(sig)
         out, err = proc.communicate(timeout=60)
     finally:

@@ -20,14 +20,6 @@ def skill(tmp_path: Path) -> Path:
     return shutil.copytree(SAMPLE_SKILLS / "lab-units", tmp_path / "lab-units")
 
 
-@pytest.fixture
-def provider(monkeypatch, llm_server):
-    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    monkeypatch.setenv("SKILLFORGE_PROVIDER__MODEL", "judge-model")
-    return llm_server
-
-
 def _pane(app) -> JudgePane:
     return app.screen.query_one(JudgePane)
 
