@@ -32,7 +32,7 @@ MARGIN_TOKENS = 96
 SAFETY = 0.9
 # Below this share of its full size a prompt is no use to a judge: say so instead.
 MIN_SCALE = 0.02
-MAX_ROUNDS = 8
+MAX_ROUNDS = 12
 # The smallest answer worth asking for, and the share of a small window an answer may take.
 MIN_COMPLETION = 512
 COMPLETION_SHARE = 4
@@ -104,14 +104,19 @@ def fit_prompt(user: UserPrompt, *, system: str, schema: dict[str, Any] | None,
     schema = compact_schema(schema)
     total = _total(count, system, schema, text, ratio)
     fixed = total - math.ceil(count(text) * ratio)
+    last = None
     for _ in range(MAX_ROUNDS):
         if total <= room:
             return Fitted(text, list(fit.notes), total, window, completion, schema)
-        user_tokens = max(1, total - fixed)
-        share = (room - fixed) / user_tokens
-        if share <= 0 or fit.scale * share < MIN_SCALE:
-            break
-        fit = Fit(scale=fit.scale * min(share * SAFETY, SAFETY))
+        if fit.scale <= MIN_SCALE:
+            break  # the smallest rendering was tried
+        # The kept text (SKILL.md) is in the user tokens and does not shrink, and a limit
+        # bites only once it is under the text it limits: when a round changed nothing,
+        # halve the scale instead of creeping down by the share.
+        share = (room - fixed) / max(1, total - fixed)
+        step = 0.5 if total == last else min(max(share, 0.0) * SAFETY, SAFETY)
+        last = total
+        fit = Fit(scale=max(MIN_SCALE, fit.scale * step))
         text = user(fit)
         total = _total(count, system, schema, text, ratio)
     if total <= room:

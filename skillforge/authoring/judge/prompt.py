@@ -139,6 +139,7 @@ def render_skill(skill: Skill, nonce: str, fit: Fit | None = None) -> str:
     Markdown file keeps the headings of what was cut) or left out, and each cut is noted."""
     fit = fit or Fit()
     parts = [f"<skill_files_{nonce}>"]
+    left_out: list[str] = []
     budget = fit.cap(MAX_TOTAL_CHARS)
     for f in judged_files(skill):
         path = _escape_attr(f.path)
@@ -152,8 +153,7 @@ def render_skill(skill: Skill, nonce: str, fit: Fit | None = None) -> str:
         text, note = f.text, ""
         if len(text) > limit and not keep and limit < MIN_SHOWN_CHARS:
             fit.note(f"{f.path}: left out ({len(f.text):,} characters) to fit the model's context")
-            parts.append(f'<file_{nonce} path="{path}" size="{f.size}" shown="no">(left out '
-                         f"to fit the context; {len(f.text)} characters)</file_{nonce}>")
+            left_out.append(f.path)
             continue
         if len(text) > limit:
             text = text[:limit]
@@ -165,6 +165,12 @@ def render_skill(skill: Skill, nonce: str, fit: Fit | None = None) -> str:
                 fit.note(f"{f.path}: shown {limit:,} of {len(f.text):,} characters")
         budget -= len(text)
         parts.append(f'<file_{nonce} path="{path}"{note}>\n{text}\n</file_{nonce}>')
+    if left_out:
+        # One line for them all: a stub per file would outgrow a small window on its own.
+        names = _escape_attr(", ".join(left_out))
+        names = names if len(names) <= 600 else names[:600].rsplit(",", 1)[0] + ", ..."
+        parts.append(f'<left_out_{nonce} files="{len(left_out)}">(not shown, to fit the '
+                     f"context: {names})</left_out_{nonce}>")
     parts.append(f"</skill_files_{nonce}>")
     return "\n".join(parts)
 
