@@ -77,3 +77,37 @@ def new_case(values: dict[str, Any], extra: dict[str, Any]) -> EvalCase:
                          "reference_turns", "should_trigger", "checks") if k in values]
     case.key_order = order + list(extra)
     return case
+
+
+JUDGE_PASS = ("\n\nIf this holds, call set_waza_grade_pass; otherwise call "
+              "set_waza_grade_fail.")
+TRUTH_GRADER = "ground-truth"
+TRUTH_PREFIX = "The result agrees with this reference answer: "
+
+
+def truth_rubric(ground_truth: str) -> str:
+    return TRUTH_PREFIX + ground_truth
+
+
+def truth_of(rubric: str) -> str | None:
+    return rubric[len(TRUTH_PREFIX):] if rubric.startswith(TRUTH_PREFIX) else None
+
+
+def regex_check(pattern: str, *, negate: bool = False, target: Any = "last_message",
+                name: str | None = None) -> dict[str, Any]:
+    check: dict[str, Any] = {"type": "regex", "pattern": pattern,
+                             "match": "not_contains" if negate else "contains"}
+    if target != "last_message":
+        check["target"] = target
+    if name:
+        check["name"] = name
+    return check
+
+
+def load_case_values(values: dict[str, Any], grader_reads: list[tuple[str, Any]]) -> None:
+    """Apply (field, value) pairs read off graders: expected_behavior accumulates."""
+    for key, value in grader_reads:
+        if key in ("expected_behavior", "checks"):
+            values.setdefault(key, []).append(value)
+        else:
+            values[key] = value

@@ -19,7 +19,7 @@ def load_yaml(text: str) -> Any:
 
 def _literal(value: Any) -> Any:
     if isinstance(value, str) and "\n" in value:
-        return LiteralScalarString(value if value.endswith("\n") else value + "\n")
+        return LiteralScalarString(value)
     if isinstance(value, dict):
         return {k: _literal(v) for k, v in value.items()}
     if isinstance(value, list):
