@@ -157,7 +157,10 @@ def _read_case(d: Path, skill: str | None, issues: list[EvalIssue]) -> EvalCase 
         if got is None:
             return None
         meta, body = got
-        g = {"name": gpath.stem, **meta}
+        # A file name the writer made up for an unnamed grader (its type, maybe numbered)
+        # names nothing: reading it back as a name would add one.
+        auto = re.fullmatch(rf"{re.escape(str(meta.get('type')))}(-\d+)*", gpath.stem)
+        g = {**({} if auto else {"name": gpath.stem}), **meta}
         if g.get("type") == "llm" and body.strip():
             g["criteria"] = body.strip("\n")
         graders.append(g)
@@ -324,8 +327,9 @@ def write_case(case: EvalCase, evalset: EvalSet, d: Path) -> list[Loss]:
         written = set()
         for g in graders:
             name = safe_name(g.get("name") or g.get("type"), "grader")
+            base, n = name, 2
             while name in written:
-                name += "-2"
+                name, n = f"{base}-{n}", n + 1
             written.add(name)
             meta = {k: v for k, v in g.items() if k not in ("name", "criteria")}
             body = g.get("criteria", "") if g.get("type") == "llm" else ""

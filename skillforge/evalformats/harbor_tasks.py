@@ -40,7 +40,8 @@ def detect(path: Path) -> bool:
 def read(path: Path) -> Read:
     issues: list[EvalIssue] = []
     cases, seen = [], set()
-    for d in task_dirs(Path(path)):
+    root = Path(path)
+    for d in task_dirs(root):
         try:
             meta: dict[str, Any] = tomllib.loads((d / "task.toml").read_text("utf-8"))
             prompt = (d / "instruction.md").read_text("utf-8").strip("\n")
@@ -54,7 +55,9 @@ def read(path: Path) -> Read:
             continue  # the same case exported for another condition
         seen.add(str(cid))
         values = {"id": cid, "prompt": prompt, "notes": task.get("description"),
-                  "grader": "tests/test.sh" if (d / "tests" / "test.sh").is_file() else None}
+                  "grader": (d / "tests" / "test.sh").relative_to(root).as_posix()
+                  if (d / "tests" / "test.sh").is_file() and d != root else
+                  ("tests/test.sh" if (d / "tests" / "test.sh").is_file() else None)}
         cases.append(new_case(values, {}))
     if not cases and not issues:
         issues.append(EvalIssue(pointer="", message=f"{path}: no Harbor task (instruction.md "
