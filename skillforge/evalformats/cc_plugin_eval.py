@@ -12,7 +12,8 @@ plugins that use it (see docs/evalformats.md).
 Mapping to skillforge's case (skillforge.evalformats.common):
 `tool_used` on `Skill` is the skill-execution fact (`expected_skill`; `max: 0` makes the
 case negative), a `tool_used` on `Bash` named `expected-script` is `expected_script`,
-`llm` graders are `expected_behavior` (judged, behavior_check), `expected_outcome` is
+`llm` graders are `expected_behavior` (judged, behavior_check, with `judge_votes: 3` so the
+judge's majority of three decides each, as plugin-eval's does), `expected_outcome` is
 `ground_truth`, a kind among `tags` is `kind`, `description` is `notes`; regex,
 tool_order, file_exists and baseline graders are `checks`. Run settings (runs, max_turns,
 timeout_seconds, model, allowed_tools, ...) are kept as the case's extra fields.
@@ -54,7 +55,9 @@ EXECUTION_KEYS = ("max_turns", "timeout_seconds", "model", "allowed_tools",
                   "append_system_prompt", "env")
 TOP_KEYS = ("runs", "plugins")
 CONTEXT_KEYS = ("history_file", "add_dirs")
-KNOWN_EXTRA = (*TOP_KEYS, *EXECUTION_KEYS, *CONTEXT_KEYS, "tags", "setup_script")
+KNOWN_EXTRA = (*TOP_KEYS, *EXECUTION_KEYS, *CONTEXT_KEYS, "tags", "setup_script",
+               "judge_votes")
+LLM_VOTES = 3  # plugin-eval's judge passes an llm grader in 2 of 3 votes
 SCAFFOLD = "fixture.sh"
 
 
@@ -193,6 +196,8 @@ def _read_case(d: Path, skill: str | None, issues: list[EvalIssue]) -> EvalCase 
             issues.append(EvalIssue(pointer=str(d / "case.yaml"), message=f"{d}: scaffold "
                                     f"script {script!r} cannot be read ({exc})"))
     names = _graders_to_fields(graders, values, skill)
+    if values.get("expected_behavior"):
+        extra["judge_votes"] = LLM_VOTES  # behavior_check takes the same majority
     case = new_case(values, extra)
     case._origin = {"fmt": NAME, "dir": str(d), "layout": layout, "names": names,
                     "schema_version": doc.get("schema_version"),
