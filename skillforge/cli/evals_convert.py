@@ -40,8 +40,7 @@ def convert_cmd(path: Path, to: str, out: Path, source: str | None, fmt: str) ->
     the case has a setup script), waza (OUT/eval.yaml, OUT/tasks/*.yaml), vally
     (OUT/eval.yaml), skill-creator / nvidia / skillforge (OUT/evals.json).
     """
-    target = out if out.suffix == ".json" else out
-    if target.exists() and (target.is_file() or any(target.iterdir())):
+    if out.exists() and (out.is_file() or any(out.iterdir())):
         click.echo(f"skillforge evals convert: {out} already exists and is not empty; choose "
                    "a new folder (nothing was written)", err=True)
         sys.exit(2)

@@ -101,6 +101,10 @@ def read(path: Path) -> Read:
         case = _read_case(d, skill, issues)
         if case is not None:
             cases.append(case)
+    if skill is None:  # outside a skill folder: the skill the cases' Skill graders name
+        named = {skill_from_match(c._origin["names"].get("skill", {}).get("input_match"), None)
+                 for c in cases} - {None}
+        skill = named.pop() if len(named) == 1 else None
     evalset = EvalSet(skill_name=skill, cases=cases)
     evalset._unreadable = len(dirs) - len(cases)
     return Read(evalset, issues, fmt=NAME)

@@ -83,19 +83,33 @@ def read(path: Path) -> Read:
         return Read(None, [EvalIssue(pointer="", message=f"{path}: not a vally eval spec (a "
                                      "mapping with a stimuli: list)")], fmt=NAME)
     issues: list[EvalIssue] = []
-    skill = skill_name_of(f.parent)
+    skill = skill_name_of(f.parent) or _env_skill(doc)
     cases = []
     for i, stim in enumerate(doc["stimuli"]):
         case = _read_stimulus(stim, i, f, skill, issues) if isinstance(stim, dict) else None
         if case is not None:
-            case._origin = {"fmt": NAME, "file": str(f), "skill": skill,
-                            "graders": [g for g in stim.get("graders") or []
-                                        if isinstance(g, dict)]}
+            graders = [g for g in stim.get("graders") or [] if isinstance(g, dict)]
+            case._origin = {"fmt": NAME, "file": str(f), "skill": skill, "graders": graders,
+                            "neg_skill": next((g["config"]["skills"][0] for g in graders
+                                               if g.get("type") == "skill-invocation"
+                                               and isinstance(g.get("config"), dict)
+                                               and g["config"].get("invoked") is False
+                                               and g["config"].get("skills")), None)}
             cases.append(case)
     evalset = EvalSet(skill_name=skill, cases=cases,
                       extra={k: doc[k] for k in SET_KEYS if k in doc})
     evalset._unreadable = len(doc["stimuli"]) - len(cases)
     return Read(evalset, issues, fmt=NAME)
+
+
+def _env_skill(doc: dict[str, Any]) -> str | None:
+    """The skill an eval spec loads, when it loads exactly one (`environment.skills`)."""
+    env = doc.get("environment") if isinstance(doc.get("environment"), dict) else {}
+    skills = [s for s in env.get("skills") or [] if isinstance(s, str)]
+    if len(skills) != 1:
+        return None
+    path = Path(skills[0])
+    return path.parent.name if path.name == "SKILL.md" else path.name
 
 
 def _read_experiment(f: Path, doc: dict[str, Any]) -> Read:
@@ -256,7 +270,8 @@ def stimulus_document(case: EvalCase, evalset: EvalSet) -> tuple[dict[str, Any],
     if env:
         stim["environment"] = env
     graders: list[dict[str, Any]] = []
-    target = skill_target(case, evalset)
+    target = (case._origin.get("neg_skill") if case.is_negative else None) or skill_target(
+        case, evalset)
     if case.is_negative and target:
         graders.append({"type": "skill-invocation", "name": "skill-not-invoked",
                         "config": {"skills": [target], "invoked": False}})
@@ -295,7 +310,10 @@ def write(evalset: EvalSet, out: Path) -> list[Loss]:
     """`out/eval.yaml` (and `out/experiment.yaml` when the set came from an experiment)."""
     out, losses = Path(out), []
     doc: dict[str, Any] = {k: evalset.extra[k] for k in SET_KEYS if k in evalset.extra}
-    doc.setdefault("name", f"{evalset.skill_name or 'skill'}-eval")
+    origin = next((c._origin.get("file") for c in evalset.cases
+                   if c._origin.get("fmt") == NAME), None)
+    if not origin:  # a new file gets a name; a file saved in place keeps what it had
+        doc.setdefault("name", f"{evalset.skill_name or 'skill'}-eval")
     for key in evalset.extra:
         if key not in (*SET_KEYS, "vally_experiment"):
             losses.append(Loss(SET, key, "no vally eval.yaml field"))
@@ -305,8 +323,6 @@ def write(evalset: EvalSet, out: Path) -> list[Loss]:
         stimuli.append(stim)
         losses += case_losses
     doc["stimuli"] = stimuli
-    origin = next((c._origin.get("file") for c in evalset.cases
-                   if c._origin.get("fmt") == NAME), None)
     target = Path(origin) if origin else out / FILE
     write_yaml(target, doc)
     if "vally_experiment" in evalset.extra and not origin:

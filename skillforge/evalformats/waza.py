@@ -98,10 +98,10 @@ def read(path: Path) -> Read:
         for task, tpath in tasks:
             case = _read_task(task, skill, tpath or f, issues)
             if case is not None:
+                graders = [g for g in task.get("graders") or [] if isinstance(g, dict)]
                 case._origin = {"fmt": NAME, "file": str(tpath) if tpath else None,
                                 "patterns": list(doc["tasks"]), "skill": skill,
-                                "graders": [g for g in task.get("graders") or []
-                                            if isinstance(g, dict)]}
+                                "graders": graders, "neg_skill": _forbidden(graders)}
                 cases.append(case)
     evalset = EvalSet(skill_name=skill, cases=cases,
                       extra={k: doc[k] for k in SET_KEYS if k in doc})
@@ -201,6 +201,15 @@ def _grader_to_fields(g: dict[str, Any], values: dict[str, Any], skill: str | No
     return False
 
 
+def _forbidden(graders: list[dict[str, Any]]) -> str | None:
+    """The skill a negative task's skill_invocation grader forbids, if one does."""
+    for g in graders:
+        cfg = g.get("config") if isinstance(g.get("config"), dict) else {}
+        if g.get("type") == "skill_invocation" and cfg.get("forbidden_skills"):
+            return cfg["forbidden_skills"][0]
+    return None
+
+
 def _meaning(g: dict[str, Any], skill: str | None) -> str:
     values: dict[str, Any] = {}
     known = _grader_to_fields(g, values, skill)
@@ -253,7 +262,8 @@ def task_document(case: EvalCase, evalset: EvalSet) -> tuple[dict[str, Any], lis
     if tags:
         task["tags"] = tags
     graders: list[dict[str, Any]] = []
-    target = skill_target(case, evalset)
+    target = (case._origin.get("neg_skill") if case.is_negative else None) or skill_target(
+        case, evalset)
     if case.is_negative and target:
         graders.append({"type": "skill_invocation", "name": "skill-not-invoked",
                         "config": {"forbidden_skills": [target]}})

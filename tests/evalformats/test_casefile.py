@@ -39,6 +39,12 @@ def test_open_cases_finds_the_format_and_a_no_op_save_changes_nothing(skill, tmp
     before = snapshot(waza)
     cf.save()
     assert cf.fmt == "waza" and snapshot(waza) == before  # its comment and task glob stay
+    vally = tmp_path / "v"
+    shutil.copytree(FIXTURES / "vally", vally / "evals")
+    cf = open_cases(vally)
+    before = snapshot(vally)
+    cf.save()
+    assert cf.fmt == "vally" and snapshot(vally) == before
 
 
 def test_an_edit_rewrites_only_its_file_in_its_own_layout(skill):
