@@ -1,0 +1,218 @@
+"""Per-harness placement rules (SF701, SF706, SF707): where the skill sits on disk, as each
+harness named by `lint --harness` would find it.
+
+SF701: the skill is in none of the folders the harness discovers skills in (or too deep
+in one). SF706: the skill is part of a plugin, laid out where the harness does not look, or
+of a plugin format the harness does not read. SF707: another skill of the same name is
+installed where the harness looks, so one of the two is dropped. These read the file system
+around the skill (its folders up to the repository root, and $HOME), not only the skill.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+
+from linters.compat.checks import harness_finding
+from linters.compat.profiles import Discovery, Profile, profile, profiles
+from linters.context import LintContext
+from linters.registry import check
+from skillforge.models.findings import Finding, Severity
+
+SKILL_MD = "SKILL.md"
+# How deep below a root an "any depth" harness is followed when looking for namesakes: the
+# installed skills of a real machine sit one or two levels down; a root holding a whole
+# repository must not turn one lint into a walk of it.
+MAX_SCAN_DEPTH = 4
+MAX_SCAN_FILES = 2000
+_NAME_LINE = re.compile(r"^name:\s*(['\"]?)(.+?)\1\s*(?:#.*)?$", re.MULTILINE)
+
+
+@check("SF701", "SF706", "SF707")
+def placement_rules(ctx: LintContext) -> Iterator[Finding]:
+    """Discovery folders, plugin layout and namesakes, per harness."""
+    if not ctx.config.harness:
+        return
+    real = ctx.skill.root.resolve()
+    plugin = plugin_root(real)
+    for harness in ctx.config.harness:
+        p = profile(harness)
+        yield from _plugin(ctx, p, real, plugin)
+        if plugin is None or not _reads(p, plugin):
+            yield from _discovery(ctx, p, real)
+        yield from _conflicts(ctx, p, real)
+
+
+def project_ancestors(real: Path) -> list[Path]:
+    """The skill's folders from its parent up to the repository root (the first holding
+    `.git`), or up to the file-system root outside a repository."""
+    out = []
+    for a in real.parents:
+        out.append(a)
+        if (a / ".git").exists():
+            break
+    return out
+
+
+def roots(d: Discovery, real: Path) -> list[tuple[str, Path]]:
+    """(scope, folder) of every discovery root that applies to a skill at `real`."""
+    out = [("project", a / rel) for a in project_ancestors(real) for rel in d.project]
+    return out + [("user", r) for r in d.user_roots()]
+
+
+def _within(d: Discovery, root: Path, real: Path) -> bool | None:
+    """True: `real` is a skill the harness finds under `root`; False: under it but too deep
+    or hidden; None: not under it."""
+    try:
+        rel = real.relative_to(root.resolve() if root.exists() else root)
+    except ValueError:
+        return None
+    if not rel.parts:
+        return None
+    if d.depth == "direct":
+        return len(rel.parts) == 1
+    return not any(part.startswith(".") for part in rel.parts)
+
+
+def _discovery(ctx: LintContext, p: Profile, real: Path) -> Iterator[Finding]:
+    d = p.discovery
+    placed = [(scope, root, ok) for scope, root in roots(d, real)
+              if (ok := _within(d, root, real)) is not None]
+    if any(ok for _s, _r, ok in placed):
+        return
+    if placed:
+        root = placed[0][1]
+        yield harness_finding(ctx, "SF701", p, d, f"finds only {root.name}/<skill>/SKILL.md "
+                              f"directly under {root}; this skill is nested deeper or in a "
+                              "hidden folder: move it up", severity=Severity.warning)
+        return
+    yield harness_finding(ctx, "SF701", p, d, "does not discover skills where this one is: it "
+                          f"reads {', '.join(d.project)} in the project and "
+                          f"{', '.join(d.user)}; install or link the skill as "
+                          f"<one of them>/{ctx.skill.folder_name}/SKILL.md")
+
+
+# --- plugins ------------------------------------------------------------------------------
+
+def _all_manifests() -> tuple[str, ...]:
+    return tuple(sorted({m for p in profiles().values() for m in p.plugin.manifests}))
+
+
+def plugin_root(real: Path) -> tuple[Path, tuple[str, ...]] | None:
+    """The nearest folder above the skill holding a plugin manifest, with the manifests there."""
+    for a in project_ancestors(real):
+        found = tuple(m for m in _all_manifests() if (a / m).is_file())
+        if found:
+            return a, found
+    return None
+
+
+def _reads(p: Profile, plugin: tuple[Path, tuple[str, ...]]) -> bool:
+    return bool(set(p.plugin.manifests) & set(plugin[1]))
+
+
+def _declared_skill_dirs(root: Path, manifest: str) -> list[Path]:
+    """Skill folders a manifest names under `skills` (a path or a list of them)."""
+    try:
+        data = json.loads((root / manifest).read_text("utf-8"))
+    except (OSError, ValueError):
+        return []
+    value = data.get("skills") if isinstance(data, dict) else None
+    items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    return [(root / v).resolve() for v in items if isinstance(v, str)]
+
+
+def _plugin(ctx: LintContext, p: Profile, real: Path,
+            plugin: tuple[Path, tuple[str, ...]] | None) -> Iterator[Finding]:
+    if plugin is None:
+        return
+    root, manifests = plugin
+    shown = ", ".join(manifests)
+    if not _reads(p, plugin):
+        own = (f"package it as {p.title} expects ({', '.join(p.plugin.manifests)} with "
+               f"{p.plugin.skills_dir}/)" if p.plugin.manifests
+               else f"{p.title} has no plugin format for skills")
+        yield harness_finding(ctx, "SF706", p, p.plugin, f"does not read this plugin's "
+                              f"manifest ({shown}); {own}, or install the skill where "
+                              f"{p.title} discovers skills", severity=Severity.info)
+        return
+    expected = (root / p.plugin.skills_dir).resolve()
+    if real.parent == expected:
+        return
+    declared = [d for m in manifests if m in p.plugin.manifests
+                for d in _declared_skill_dirs(root, m)]
+    if any(real == d or real.parent == d for d in declared):
+        return
+    where = os.path.relpath(real, root)
+    yield harness_finding(ctx, "SF706", p, p.plugin, f"loads a plugin's skills from "
+                          f"{p.plugin.skills_dir}/<skill>/SKILL.md beside {shown}; this one "
+                          f"is at {where}: move it there or list its folder under `skills` "
+                          "in the manifest")
+
+
+# --- namesakes ----------------------------------------------------------------------------
+
+@lru_cache(maxsize=4096)
+def _name_in(skill_md: Path, _mtime: int) -> str:
+    """The `name` in a SKILL.md's frontmatter (the folder's name when it has none)."""
+    try:
+        with skill_md.open(encoding="utf-8", errors="replace") as fh:
+            head = fh.read(8192)
+    except OSError:
+        return skill_md.parent.name
+    if head.startswith("---"):
+        end = head.find("\n---", 3)
+        m = _NAME_LINE.search(head[3:end if end > 0 else len(head)])
+        if m:
+            return m.group(2).strip()
+    return skill_md.parent.name
+
+
+def installed(root: Path, depth: str) -> list[Path]:
+    """The SKILL.md files the harness finds under one root (none if it does not exist)."""
+    if not root.is_dir():
+        return []
+    if depth == "direct":
+        return sorted(c / SKILL_MD for c in root.iterdir() if (c / SKILL_MD).is_file())
+    out: list[Path] = []
+    base = len(root.parts)
+    for here, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        if len(Path(here).parts) - base >= MAX_SCAN_DEPTH:
+            dirs[:] = []
+        if SKILL_MD in files and Path(here) != root:
+            out.append(Path(here) / SKILL_MD)
+            if len(out) >= MAX_SCAN_FILES:
+                break
+    return out
+
+
+def _shown(path: Path) -> str:
+    home = str(Path(os.environ.get("HOME") or Path.home()))
+    s = str(path)
+    return "~" + s[len(home):] if home != "/" and s.startswith(home + os.sep) else s
+
+
+def _conflicts(ctx: LintContext, p: Profile, real: Path) -> Iterator[Finding]:
+    name = (ctx.skill.name or "").strip() or ctx.skill.folder_name
+    seen: set[Path] = {real}
+    for _scope, root in roots(p.discovery, real):
+        for md in installed(root, p.discovery.depth):
+            other = md.parent.resolve()
+            if other in seen:
+                continue
+            seen.add(other)
+            try:
+                mtime = md.stat().st_mtime_ns
+            except OSError:
+                continue
+            if _name_in(md, mtime) == name:
+                yield harness_finding(
+                    ctx, "SF707", p, p.discovery,
+                    f"also finds a skill named `{name}` at {_shown(md)} and uses only one of "
+                    f"the two ({p.discovery.precedence}): rename one or remove the copy",
+                    ctx.fm_line("name"))
