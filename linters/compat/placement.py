@@ -42,9 +42,15 @@ def placement_rules(ctx: LintContext) -> Iterator[Finding]:
     for harness in ctx.config.harness:
         p = profile(harness)
         yield from _plugin(ctx, p, real, plugin)
-        if plugin is None or not _reads(p, plugin):
-            yield from _discovery(ctx, p, real)
-        yield from _conflicts(ctx, p, real)
+        if plugin is not None and _reads(p, plugin):
+            # found once the plugin is installed, wherever that is: namesakes unknown here
+            continue
+        placed = _placed(p.discovery, real)
+        if any(ok for _r, ok in placed):
+            # only a skill the harness finds can lose to (or shadow) a namesake
+            yield from _conflicts(ctx, p, real)
+        else:
+            yield from _discovery(ctx, p, placed)
 
 
 def project_ancestors(real: Path) -> list[Path]:
@@ -78,14 +84,16 @@ def _within(d: Discovery, root: Path, real: Path) -> bool | None:
     return not any(part.startswith(".") for part in rel.parts)
 
 
-def _discovery(ctx: LintContext, p: Profile, real: Path) -> Iterator[Finding]:
+def _placed(d: Discovery, real: Path) -> list[tuple[Path, bool]]:
+    """(root, found) for every discovery root the skill sits under (see `_within`)."""
+    return [(root, ok) for _scope, root in roots(d, real)
+            if (ok := _within(d, root, real)) is not None]
+
+
+def _discovery(ctx: LintContext, p: Profile, placed: list[tuple[Path, bool]]) -> Iterator[Finding]:
     d = p.discovery
-    placed = [(scope, root, ok) for scope, root in roots(d, real)
-              if (ok := _within(d, root, real)) is not None]
-    if any(ok for _s, _r, ok in placed):
-        return
     if placed:
-        root = placed[0][1]
+        root = placed[0][0]
         yield harness_finding(ctx, "SF701", p, d, f"finds only {root.name}/<skill>/SKILL.md "
                               f"directly under {root}; this skill is nested deeper or in a "
                               "hidden folder: move it up", severity=Severity.warning)
