@@ -27,9 +27,11 @@ def verdict(findings: list[Finding]) -> Text:
     if counts.get("error"):
         head = Text("will not load it", style="bold red")
     elif counts.get("warning"):
-        head = Text("loads it, with warnings", style="yellow")
+        head = Text("see the warnings", style="yellow")
+    elif counts:
+        head = Text("nothing blocks it", style="green")
     else:
-        head = Text("loads it", style="green")
+        head = Text("no finding", style="green")
     tally = ", ".join(f"{n} {sev}" for sev in ("error", "warning", "info") if (n := counts.get(sev)))
     if tally:
         head.append(f" · {tally}", style="dim")
