@@ -132,3 +132,18 @@ def test_the_shared_corpus_lints_with_every_harness_without_a_crash(monkeypatch,
                 assert f.code in HARNESSES and f.category.value == "compatibility"
                 seen += 1
     assert seen  # at least SF701 for skills outside any harness's folders
+
+
+def test_config_names_the_harnesses_and_a_typo_is_an_error(refused: Path, home: dict):
+    project = refused.parents[2]
+    (project / "skillforge.toml").write_text('[lint]\nharness = ["codex"]\n')
+    doc = json.loads(run("lint", str(refused), "--format", "json", "--no-scripts",
+                         env=home, cwd=project).stdout)
+    assert {h for _s, _r, h, _sev in compat(doc)} == {"codex"}
+    # the flag wins over the file
+    doc = json.loads(run("lint", str(refused), "--format", "json", "--no-scripts", "--harness",
+                         "gemini-cli", env=home, cwd=project).stdout)
+    assert {h for _s, _r, h, _sev in compat(doc)} == {"gemini-cli"}
+    (project / "skillforge.toml").write_text('[lint]\nharness = ["codecs"]\n')
+    proc = run("lint", str(refused), "--no-scripts", env=home, cwd=project)
+    assert proc.returncode == 2 and "harness" in proc.stderr and "'codecs'" in proc.stderr
