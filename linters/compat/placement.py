@@ -32,6 +32,15 @@ MAX_SCAN_FILES = 2000
 _NAME_LINE = re.compile(r"^name:\s*(['\"]?)(.+?)\1\s*(?:#.*)?$", re.MULTILINE)
 
 
+def _exists(path: Path, kind: str = "any") -> bool:
+    """`path` exists (as a file or folder if `kind` says so); an unreadable path does not
+    (pathlib raises on a permission error, and a lint must not)."""
+    try:
+        return path.is_file() if kind == "file" else path.is_dir() if kind == "dir" else path.exists()
+    except OSError:
+        return False
+
+
 @check("SF701", "SF706", "SF707")
 def placement_rules(ctx: LintContext) -> Iterator[Finding]:
     """Discovery folders, plugin layout and namesakes, per harness."""
@@ -59,7 +68,7 @@ def project_ancestors(real: Path) -> list[Path]:
     out = []
     for a in real.parents:
         out.append(a)
-        if (a / ".git").exists():
+        if _exists(a / ".git"):
             break
     return out
 
@@ -74,7 +83,7 @@ def _within(d: Discovery, root: Path, real: Path) -> bool | None:
     """True: `real` is a skill the harness finds under `root`; False: under it but too deep
     or hidden; None: not under it."""
     try:
-        rel = real.relative_to(root.resolve() if root.exists() else root)
+        rel = real.relative_to(root.resolve() if _exists(root) else root)
     except ValueError:
         return None
     if not rel.parts:
@@ -113,7 +122,7 @@ def _all_manifests() -> tuple[str, ...]:
 def plugin_root(real: Path) -> tuple[Path, tuple[str, ...]] | None:
     """The nearest folder above the skill holding a plugin manifest, with the manifests there."""
     for a in project_ancestors(real):
-        found = tuple(m for m in _all_manifests() if (a / m).is_file())
+        found = tuple(m for m in _all_manifests() if _exists(a / m, "file"))
         if found:
             return a, found
     return None
@@ -182,10 +191,14 @@ def _name_in(skill_md: Path, _mtime: int) -> str:
 
 def installed(root: Path, depth: str) -> list[Path]:
     """The SKILL.md files the harness finds under one root (none if it does not exist)."""
-    if not root.is_dir():
+    if not _exists(root, "dir"):
         return []
     if depth == "direct":
-        return sorted(c / SKILL_MD for c in root.iterdir() if (c / SKILL_MD).is_file())
+        try:
+            children = sorted(root.iterdir())
+        except OSError:
+            return []
+        return [c / SKILL_MD for c in children if _exists(c / SKILL_MD, "file")]
     out: list[Path] = []
     base = len(root.parts)
     for here, dirs, files in os.walk(root):

@@ -12,12 +12,15 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from linters import catalogue, lint_skill
 from linters.compat.profiles import BASES, profiles
 from skillforge.models.findings import Category, Severity
 from skillforge.models.lint_config import HARNESSES, LintConfig, parse_harnesses
 from tests.conftest import ROOT
+from tests.hypothesis_budget import examples
 
 FIXTURES = ROOT / "tests" / "fixtures" / "compat"
 LONG_NAME = "release-notes-" + "-".join(["drafted"] * 8)
@@ -149,3 +152,33 @@ def test_harness_ids_parse_and_unknown_ones_are_named():
     assert parse_harnesses("all") == list(HARNESSES)
     with pytest.raises(ValueError, match="'cursor'"):
         parse_harnesses("codex,cursor")
+
+
+_FRONTMATTER = st.sampled_from([
+    "name: release-notes\n", "name: Release Notes\n", "name: -x--y-\n", "name: 7\n", "name:\n",
+    "description: Use when asked.\n", "description: |\n  a\n\n  b   c\n", "description: [1, 2]\n",
+    f"description: {'word ' * 300}\n", "when_to_use: Use when the user asks.\n", "when_to_use: 3\n",
+    "metadata:\n  short-description: " + "s" * 600 + "\n", "metadata: 4\n", "metadata:\n  - a\n",
+    "disable-model-invocation: true\n", "allowed-tools: Bash\n", "context: fork\n", "1: x\n",
+    "paths: ['*.md']\n", "hooks: {}\n",
+])
+
+
+@settings(max_examples=examples(150), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(_FRONTMATTER, max_size=8).map("".join), st.booleans())
+def test_any_frontmatter_lints_for_every_harness_and_keeps_its_score(tmp_path, monkeypatch,
+                                                                      fm, in_agents):
+    """Whatever the frontmatter, the harness rules never raise, every finding names a known
+    harness and reads as a sentence, and the structural score is the one without them."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    root = tmp_path / (".agents/skills/release-notes" if in_agents else "drafts/release-notes")
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "SKILL.md").write_text(f"---\n{fm}---\n\n# Release notes\n\nDo it.\n", "utf-8")
+    plain = lint_skill(root, LintConfig(scripts=False), external=False)
+    checked = lint_skill(root, LintConfig(harness=list(HARNESSES), scripts=False), external=False)
+    assert (checked.score, checked.categories) == (plain.score, plain.categories)
+    extra = [f for f in checked.findings if f.rule.startswith("SF7")]
+    assert [f for f in checked.findings if not f.rule.startswith("SF7")] == plain.findings
+    for f in extra:
+        assert f.code in HARNESSES and f.message.endswith(").")
