@@ -50,14 +50,16 @@ def placement_rules(ctx: LintContext) -> Iterator[Finding]:
     plugin = plugin_root(real)
     for harness in ctx.config.harness:
         p = profile(harness)
-        yield from _plugin(ctx, p, real, plugin)
         if plugin is not None and _reads(p, plugin):
             # found once the plugin is installed, wherever that is: namesakes unknown here
+            yield from _plugin(ctx, p, real, plugin)
             continue
         placed = _placed(p.discovery, real)
-        if any(ok for _r, ok in placed):
+        if any(ok for _e, _r, ok in placed):
             # only a skill the harness finds can lose to (or shadow) a namesake
             yield from _conflicts(ctx, p, real)
+        elif plugin is not None:
+            yield from _plugin(ctx, p, real, plugin)  # a plugin it does not read: SF706 says so
         else:
             yield from _discovery(ctx, p, placed)
 
@@ -74,9 +76,10 @@ def project_ancestors(real: Path) -> list[Path]:
 
 
 def roots(d: Discovery, real: Path) -> list[tuple[str, Path]]:
-    """(scope, folder) of every discovery root that applies to a skill at `real`."""
-    out = [("project", a / rel) for a in project_ancestors(real) for rel in d.project]
-    return out + [("user", r) for r in d.user_roots()]
+    """(as the profile writes it, folder) of every discovery root that applies to a skill at
+    `real`: the project ones at every level up to the repository root, then the user ones."""
+    out = [(rel, a / rel) for a in project_ancestors(real) for rel in d.project]
+    return out + list(zip(d.user, d.user_roots(), strict=True))
 
 
 def _within(d: Discovery, root: Path, real: Path) -> bool | None:
@@ -93,19 +96,22 @@ def _within(d: Discovery, root: Path, real: Path) -> bool | None:
     return not any(part.startswith(".") for part in rel.parts)
 
 
-def _placed(d: Discovery, real: Path) -> list[tuple[Path, bool]]:
-    """(root, found) for every discovery root the skill sits under (see `_within`)."""
-    return [(root, ok) for _scope, root in roots(d, real)
+def _placed(d: Discovery, real: Path) -> list[tuple[str, Path, bool]]:
+    """(root as written, root, found) for every discovery root the skill sits under (see
+    `_within`)."""
+    return [(entry, root, ok) for entry, root in roots(d, real)
             if (ok := _within(d, root, real)) is not None]
 
 
-def _discovery(ctx: LintContext, p: Profile, placed: list[tuple[Path, bool]]) -> Iterator[Finding]:
+def _discovery(ctx: LintContext, p: Profile,
+               placed: list[tuple[str, Path, bool]]) -> Iterator[Finding]:
     d = p.discovery
     if placed:
-        root = placed[0][0]
-        yield harness_finding(ctx, "SF701", p, d, f"finds only {root.name}/<skill>/SKILL.md "
-                              f"directly under {root}; this skill is nested deeper or in a "
-                              "hidden folder: move it up", severity=Severity.warning)
+        entry = placed[0][0]
+        yield harness_finding(ctx, "SF701", p, d, f"reads only {entry}/<skill>/SKILL.md, one "
+                              "folder down; this skill is nested deeper or in a hidden folder: "
+                              f"move it to {entry}/{ctx.skill.folder_name}/",
+                              severity=Severity.warning)
         return
     yield harness_finding(ctx, "SF701", p, d, "does not discover skills where this one is: it "
                           f"reads {', '.join(d.project)} in the project and "
@@ -151,11 +157,12 @@ def _plugin(ctx: LintContext, p: Profile, real: Path,
     shown = ", ".join(manifests)
     if not _reads(p, plugin):
         own = (f"package it as {p.title} expects ({', '.join(p.plugin.manifests)} with "
-               f"{p.plugin.skills_dir}/)" if p.plugin.manifests
-               else f"{p.title} has no plugin format for skills")
+               f"{p.plugin.skills_dir}/) or install" if p.plugin.manifests
+               else "no plugin format of its own for skills is known: install")
         yield harness_finding(ctx, "SF706", p, p.plugin, f"does not read this plugin's "
-                              f"manifest ({shown}); {own}, or install the skill where "
-                              f"{p.title} discovers skills", severity=Severity.info)
+                              f"manifest ({shown}); {own} the skill in one of "
+                              f"{', '.join((*p.discovery.project, *p.discovery.user))}",
+                              severity=Severity.info)
         return
     expected = (root / p.plugin.skills_dir).resolve()
     if real.parent == expected:
@@ -221,7 +228,7 @@ def _shown(path: Path) -> str:
 def _conflicts(ctx: LintContext, p: Profile, real: Path) -> Iterator[Finding]:
     name = (ctx.skill.name or "").strip() or ctx.skill.folder_name
     seen: set[Path] = {real}
-    for _scope, root in roots(p.discovery, real):
+    for _entry, root in roots(p.discovery, real):
         for md in installed(root, p.discovery.depth):
             other = md.parent.resolve()
             if other in seen:

@@ -182,3 +182,11 @@ def test_any_frontmatter_lints_for_every_harness_and_keeps_its_score(tmp_path, m
     assert [f for f in checked.findings if not f.rule.startswith("SF7")] == plain.findings
     for f in extra:
         assert f.code in HARNESSES and f.message.endswith(").")
+
+
+def test_a_plugin_the_harness_does_not_read_is_said_once(tmp_path, monkeypatch):
+    """SF706 says where to install the skill instead; SF701 does not say it again."""
+    skill = tree("SF706-gemini-cli", "fail", tmp_path, monkeypatch) / "notes-plugin/skills/release-notes"
+    report = lint_skill(skill, LintConfig(harness=list(HARNESSES), scripts=False), external=False)
+    compat = sorted((f.code, f.rule) for f in report.findings if f.rule.startswith("SF7"))
+    assert compat == sorted([(h, "SF706") for h in HARNESSES if h != "claude-code"])
