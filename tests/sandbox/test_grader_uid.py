@@ -59,12 +59,19 @@ async def test_the_broker_runs_code_as_the_agent_for_the_grader_alone(spec):
         root = await sb.exec(["python3", "-I", "-S", AS_AGENT_PY, "run", BROKER_SOCKET, "id"],
                              timeout_s=20, user="0:0")
         assert root.exit_code == 126 and "refused" in root.stderr
-        # Even with the folder opened to everyone, the broker refuses the agent's uid.
-        opened = await sb.exec(f"chmod 755 {BROKER_DIR} && chmod 666 {BROKER_SOCKET}",
+        # Even with the folders opened to everyone, the broker refuses the agent's uid.
+        opened = await sb.exec(f"chmod 755 /grader {BROKER_DIR} && chmod 666 {BROKER_SOCKET}",
                                timeout_s=20, user="0:0")
         assert opened.ok, opened.stderr
         agent = await sb.exec(["python3", "-c", CONNECT], timeout_s=20)
         assert agent.stdout.split()[:2] == ["connected", '{"refused":']
+        # An image without python3 has no broker: as-agent says so and fails, never runs
+        # the command as the grader.
+        bare = await sb.exec("mkdir -p /tmp/bare && ln -sf /usr/bin/id /tmp/bare/id && "
+                             f"PATH=/tmp/bare {AS_AGENT} touch /tmp/ran", timeout_s=20,
+                             user=GRADER_USER, env=GRADER_ENV)
+        assert bare.exit_code == 126 and "needs python3" in bare.stderr
+        assert (await sb.exec("test -e /tmp/ran", timeout_s=20)).exit_code == 1
 
 
 PROBE_GRADER = '''"""Reports, key by key, what the grader is and what the agent's code may do."""
@@ -75,7 +82,8 @@ def caps(pid="self"):
     return {k: int(fields[k], 16) for k in ("CapInh", "CapPrm", "CapEff", "CapAmb")}
 
 facts = {"grader_uid": os.getuid(), "grader_gid": os.getgid(),
-         "grader_groups": len(os.getgroups()), "grader_caps": sum(caps().values()),
+         "grader_other_groups": len(set(os.getgroups()) - {os.getgid()}),
+         "grader_caps": sum(caps().values()),
          "cwd_is_grader": float(os.getcwd() == "/grader")}
 with tempfile.TemporaryFile() as out:
     done = subprocess.run([os.environ["SKILLFORGE_AS_AGENT"], "python3",
@@ -132,7 +140,7 @@ async def test_the_grader_is_its_own_uid_and_the_agents_code_cannot_touch_it(spe
     assert facts is not None, graded.exec.stderr
     shown = json.dumps(facts, indent=1)
     assert facts["grader_uid"] == GRADER_UID and facts["grader_gid"] == GRADER_UID, shown
-    assert facts["grader_groups"] == 0 and facts["grader_caps"] == 0, shown
+    assert facts["grader_other_groups"] == 0 and facts["grader_caps"] == 0, shown
     assert facts["cwd_is_grader"] == 1, shown
     assert facts["agent_uid"] == AGENT_UID and facts["agent_gid"] == AGENT_UID, shown
     assert facts["agent_groups"] == 0 and facts["agent_exit"] == 0, shown
