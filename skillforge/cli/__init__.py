@@ -91,7 +91,8 @@ def main() -> None:
 
     \b
     skillforge [PATH]        open the workbench on a skill or a folder of skills (default .)
-    skillforge lint PATH...  structural, security and script lint (text, json, sarif, github)
+    skillforge lint PATH...  structural, security and script lint (text, json, sarif, github);
+                             --harness all: per-harness compatibility (Claude Code, Codex, ...)
     skillforge judge PATH... the LLM rubric judge (nine criteria, score and grade)
     skillforge evals ...     validate, init, draft and refine evals/evals.json cases
     skillforge import FILE.. store Claude Code / Codex / ATIF / Gemini / OpenCode traces
