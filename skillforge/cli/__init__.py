@@ -23,7 +23,7 @@ COMMANDS: dict[str, LazyCommand] = {
     "judge": LazyCommand("skillforge.cli.judge:judge", "Judge skills with an LLM rubric: nine "
                          "criteria 0-10, evidence and a suggestion each."),
     "evals": LazyCommand("skillforge.cli.evals:evals_group", "Work on a skill's "
-                         "evals/evals.json: validate, init, draft, refine."),
+                         "evals/evals.json: validate, init, draft, refine, convert."),
     "trial": LazyCommand("skillforge.cli.trial:trial", "Run paired trials of a skill: each case "
                          "with the skill and without it (baseline)."),
     "parts": LazyCommand("skillforge.cli.parts:parts", "List the parts of a skill an "

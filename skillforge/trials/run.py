@@ -25,7 +25,9 @@ from pathlib import Path
 
 from sessions.store import RunStore, new_run_id
 from skillforge.harnesses import HarnessError, check_agent, get_harness
-from skillforge.models.evals import EvalCase, load_evals
+from skillforge.evalformats.registry import read as read_cases
+from skillforge.evalformats.registry import skill_cases
+from skillforge.models.evals import EvalCase
 from skillforge.models.findings import Finding
 from skillforge.models.llm import ModelClient
 from skillforge.models.skill import load_skill
@@ -82,11 +84,15 @@ def load_cases(spec: RunSpec) -> list[EvalCase]:
     root = Path(spec.skill_path)
     if root.name == "SKILL.md":
         root = root.parent
-    path = root / "evals" / "evals.json"
-    if not path.is_file():
+    found = skill_cases(root)
+    if found is None:
+        path = root / "evals" / "evals.json"
         raise RunError(f"{path} does not exist; a trial needs eval cases (run `skillforge "
-                       "evals draft` or write evals/evals.json)")
-    evalset, issues = load_evals(path)
+                       "evals draft` or write evals/evals.json, or keep the cases as waza or "
+                       "vally evals/eval.yaml or plugin-eval folders under evals/)")
+    path, fmt = found
+    got = read_cases(path, fmt)
+    evalset, issues = got.evalset, got.issues
     if evalset is None or issues:
         first = issues[0] if issues else None
         where = f"{path}:{first.line}" if first and first.line else str(path)

@@ -228,7 +228,8 @@ class _Trial:
         ctx = self.ctx
         scores = deterministic(traj, self.plan.case, target_skill=ctx.skills.target.name,
                                condition=self.plan.condition,
-                               version_delta=bool(ctx.spec.baseline_version))
+                               version_delta=bool(ctx.spec.baseline_version),
+                               workspace_files=self.workspace_files)
         notes += scores.problems
         if ctx.judges and self.record.status == "ok":
             self.phase("judge")
