@@ -32,6 +32,15 @@ def _lines(rep: PluginEvalImport) -> list[str]:
         out.append(f"    {case.case_id}  {_num(case.score_with)}  {_num(case.score_without)}  "
                    f"{_num(case.delta, signed=True)}")
     out.append(f"    mean Δ {_num(rep.mean_delta, signed=True)}")
+    if rep.graders_compared or rep.graders_undecided:
+        out.append(f"  graders decided again by skillforge on the traces: {rep.graders_compared} "
+                   f"compared, {len(rep.disagreements)} disagree"
+                   + (f", {rep.graders_undecided} not decidable from a trace"
+                      if rep.graders_undecided else ""))
+        for d in rep.disagreements[:20]:
+            out.append(f"    {d['case_id']} {d['condition']} #{d['attempt']} {d['grader']}: "
+                       f"claude plugin eval {'pass' if d['plugin_eval'] else 'fail'}, "
+                       f"skillforge {'pass' if d['skillforge'] else 'fail'} ({d['why']})")
     if rep.traces_missing:
         out.append(f"  {rep.traces_missing} run(s) without a trace: claude plugin eval removes "
                    "its temporary folders unless run with --keep-temp; their grades, cost and "

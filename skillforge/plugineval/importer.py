@@ -9,7 +9,8 @@ side-by-side view show a plugin-eval run like any other. A run whose trace is go
 imports (grade, cost, status) and is counted in `traces_missing`.
 
 The target skill (what skill_execution looks for) is `--skill`, else the plugin's only
-skill (skills/<name>/SKILL.md under the plugin's path), else the plugin's name; a case's
+skill (skills/<name>/SKILL.md under the plugin's path, else the only `<plugin>:<skill>` a
+with-arm trace lists), else the plugin's name; a case's
 `tool_used: Skill` grader with `input_match` names its own. Importing the same result
 again replaces the run's trials.
 """
@@ -17,9 +18,11 @@ again replaces the run's trials.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -73,6 +76,10 @@ class PluginEvalImport(BaseModel):
     mean_delta: float | None = None
     cases: list[CaseSummary] = Field(default_factory=list)
     notes: dict[str, int] = Field(default_factory=dict)  # note -> trials it applies to
+    # Graders decided by both tools on the same trace (skillforge.plugineval.trial.agreement).
+    graders_compared: int = 0
+    graders_undecided: int = 0
+    disagreements: list[dict[str, Any]] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
 
 
@@ -84,8 +91,25 @@ def run_id_for(result: AggregateResult, source: Path) -> str:
     return f"plugin-eval-{stamp.astimezone(UTC):%Y%m%dT%H%M%S}-{digest}"
 
 
-def target_skill_of(result: AggregateResult) -> str:
-    """The plugin's only skill, else the plugin's name."""
+def _listed_skills(result: AggregateResult, base: Path, plugin: str) -> set[str]:
+    """The plugin's skills as a with-arm trace's `init` event lists them (`plugin:skill`)."""
+    for case in result.cases:
+        for run in case.arms.get("with", []):
+            path = Path(run.trace_path or "")
+            path = path if path.is_absolute() else base / path
+            try:
+                with path.open("rb") as fh:
+                    init = json.loads(fh.readline())
+            except (OSError, ValueError):
+                continue
+            if isinstance(init, dict) and init.get("subtype") == "init":
+                return {s.split(":", 1)[1] for s in init.get("skills") or []
+                        if isinstance(s, str) and s.startswith(f"{plugin}:")}
+    return set()
+
+
+def target_skill_of(result: AggregateResult, base: Path) -> str:
+    """The plugin's only skill (on disk, else as its traces list it), else its name."""
     plugin = result.plugin
     if plugin is None:
         return "plugin"
@@ -93,7 +117,8 @@ def target_skill_of(result: AggregateResult) -> str:
         skills = sorted(p.parent.name for p in Path(plugin.path).glob("skills/*/SKILL.md"))
         if len(skills) == 1:
             return skills[0]
-    return plugin.name
+    listed = _listed_skills(result, base, plugin.name)
+    return listed.pop() if len(listed) == 1 else plugin.name
 
 
 def _warnings(result: AggregateResult) -> list[str]:
@@ -121,7 +146,7 @@ def import_plugin_eval(path: Path | str, store: RunStore, *,
     if not result.cases:
         raise PluginEvalFileError(f"{source}: holds no case")
     plugin = result.plugin
-    target = skill or target_skill_of(result)
+    target = skill or target_skill_of(result, source.parent)
     run_id = run_id_for(result, source)
     dirs = plugin_skills_dirs(plugin.path if plugin else None)
     cases = {c.name: case_of(c, target) for c in result.cases}
@@ -144,7 +169,8 @@ def import_plugin_eval(path: Path | str, store: RunStore, *,
                 continue
             built += [build_trial(run, run_id=run_id, case=cases[case.name],
                                   condition=condition, attempt=attempt, target_skill=target,
-                                  skills_dirs=dirs)
+                                  skills_dirs=dirs, specs=case.graders,
+                                  trace_base=source.parent)
                       for attempt, run in enumerate(runs, start=1)]
     models = Counter(b.trajectory.agent.model_name for b in built
                      if b.trajectory is not None and b.trajectory.agent.model_name)
@@ -177,6 +203,9 @@ def import_plugin_eval(path: Path | str, store: RunStore, *,
         store.upsert_trial(rec, one.evidence)
         records.append(rec)
     store.finish_run(run_id, "finished")
+    rows = [{"case_id": b.record.case_id, "condition": b.record.condition,
+             "attempt": b.record.attempt, **row} for b in built for row in b.agreement]
+    decided = [r for r in rows if r["skillforge"] is not None]
     summaries = [CaseSummary(case_id=c.name, runs={a: len(r) for a, r in c.arms.items()},
                              score_with=c.aggregates.get("score"),
                              score_without=c.aggregates.get("scoreWithout"),
@@ -189,4 +218,6 @@ def import_plugin_eval(path: Path | str, store: RunStore, *,
         graded_trials=sum(1 for r in records if r.grader is not None), traces=traces,
         traces_missing=missing, cost_usd=result.cost_usd,
         mean_delta=result.aggregates.get("meanDelta"), cases=summaries, notes=dict(notes),
-        warnings=_warnings(result))
+        warnings=_warnings(result), graders_compared=len(decided),
+        graders_undecided=len(rows) - len(decided),
+        disagreements=[r for r in decided if r["skillforge"] != r["plugin_eval"]])

@@ -17,6 +17,9 @@ the side-by-side view treat it like any trial:
   cost is locally); tokens from the trace's totals; turns = the trace's agent steps (the
   run's own `turns` when there is no trace); wall_s = durationSeconds.
 - metrics: `grader`, and security / skill_execution / skill_efficiency over the trace.
+- agreement: the graders claude plugin eval decides without a judge (tool_used,
+  tool_order, file_exists, regex) are decided again by skillforge on the converted trace
+  (skillforge.metrics.checks), and both verdicts kept side by side.
 """
 
 from __future__ import annotations
@@ -30,15 +33,18 @@ from sessions.atif import AtifError, Trajectory
 from sessions.importers.base import TraceImportError
 from sessions.importers.claude_code import import_claude_code
 from sessions.store import MetricEvidence
+from skillforge.metrics.checks import decide
 from skillforge.metrics.deterministic import deterministic_metrics
 from skillforge.models.evals import EvalCase
 from skillforge.models.trial import DETERMINISTIC_METRICS, Condition, TrialRecord
-from skillforge.plugineval.results import ArmRun, CaseResult
+from skillforge.plugineval.results import ArmRun, CaseResult, GraderSpec
 from skillforge.trajectory import facts
 
 ENGINE = "claude-plugin-eval"
 TIMED_OUT = "timed out"
 API_ERROR = "API Error"
+# The grader types skillforge decides itself on a trajectory (llm and baseline need a judge).
+DECIDABLE = frozenset({"tool_used", "tool_order", "file_exists", "regex"})
 TRACE_GONE = ("trace not found: claude plugin eval removes each run's temporary folder "
               "unless run with --keep-temp")
 
@@ -49,6 +55,8 @@ class BuiltTrial:
     trajectory: Trajectory | None
     evidence: dict[str, MetricEvidence] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    # skillforge's own verdict on each deterministic grader, beside claude plugin eval's.
+    agreement: list[dict[str, Any]] = field(default_factory=list)
 
 
 def case_of(case: CaseResult, target_skill: str) -> EvalCase:
@@ -68,11 +76,14 @@ def case_of(case: CaseResult, target_skill: str) -> EvalCase:
                     expected_skill=expected, notes=f"claude plugin eval case {case.dir or case.name}")
 
 
-def load_trace(run: ArmRun) -> tuple[Trajectory | None, list[str]]:
-    """The run's stream-json trace as ATIF, or None and why."""
+def load_trace(run: ArmRun, base: Path | None = None) -> tuple[Trajectory | None, list[str]]:
+    """The run's stream-json trace as ATIF, or None and why. A relative tracePath is read
+    from `base` (the results folder), so kept traces can travel with the results."""
     if not run.trace_path:
         return None, ["no tracePath recorded"]
     path = Path(run.trace_path)
+    if not path.is_absolute() and base is not None:
+        path = base / path
     if not path.is_file():
         return None, [TRACE_GONE]
     try:
@@ -104,8 +115,26 @@ def grader_evidence(run: ArmRun) -> dict[str, Any]:
             "graders": [g.model_dump(by_alias=True, exclude_none=True) for g in run.graders]}
 
 
+def agreement(run: ArmRun, specs: list[GraderSpec], traj: Trajectory) -> list[dict[str, Any]]:
+    """skillforge's verdict (skillforge.metrics.checks on the trajectory) on each grader
+    claude plugin eval decided without a judge, beside its verdict; `skillforge` is None when
+    the trajectory cannot say (a file written by a shell command, say)."""
+    by_name = {g.name: g for g in specs}
+    rows = []
+    for got in run.graders:
+        spec = by_name.get(got.name)
+        if spec is None or spec.type not in DECIDABLE:
+            continue
+        mine, why = decide({"type": spec.type, "name": spec.name, **spec.config}, traj)
+        rows.append({"grader": got.name, "type": spec.type, "plugin_eval": got.passed,
+                     "skillforge": mine, "why": why})
+    return rows
+
+
 def build_trial(run: ArmRun, *, run_id: str, case: EvalCase, condition: Condition,
-                attempt: int, target_skill: str, skills_dirs: tuple[str, ...]) -> BuiltTrial:
+                attempt: int, target_skill: str, skills_dirs: tuple[str, ...],
+                specs: list[GraderSpec] | None = None,
+                trace_base: Path | None = None) -> BuiltTrial:
     """The skillforge trial of one plugin-eval run (nothing stored yet)."""
     status, stage, cause = _status(run)
     finished = (run.started_at + timedelta(seconds=run.duration_seconds)
@@ -116,7 +145,7 @@ def build_trial(run: ArmRun, *, run_id: str, case: EvalCase, condition: Conditio
                          started_at=run.started_at, finished_at=finished,
                          cost_usd=run.cost_usd, judge_cost_usd=run.judge_cost_usd or None,
                          wall_s=round(run.duration_seconds or 0.0, 3), turns=run.turns or 0)
-    traj, notes = load_trace(run)
+    traj, notes = load_trace(run, trace_base)
     built = BuiltTrial(record=record, trajectory=traj, notes=notes)
     if run.graded:
         record.grader = run.score if run.score is not None else 0.0
@@ -142,6 +171,9 @@ def build_trial(run: ArmRun, *, run_id: str, case: EvalCase, condition: Conditio
         record.metrics[metric] = getattr(result, metric)
         built.evidence[metric] = MetricEvidence(evidence=details.get(metric, details))
     record.activated = result.activated
+    built.agreement = agreement(run, specs or [], traj)
+    if built.agreement and "grader" in built.evidence:
+        built.evidence["grader"].evidence["skillforge_checks"] = built.agreement
     record.script_runs, record.script_runs_ok = result.script_runs, result.script_runs_ok
     extra: dict[str, Any] = {
         **(traj.extra or {}), "run_id": run_id, "case_id": str(case.id),
