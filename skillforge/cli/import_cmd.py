@@ -43,8 +43,7 @@ class _FilesByDefault(LazyGroup):
 HARBOR = LazyCommand("skillforge.cli.import_harbor:harbor", "Import a Harbor job folder "
                      "(jobs/<job name>) as a run: trials, trajectories, rewards.")
 PLUGIN_EVAL = LazyCommand("skillforge.cli.import_plugin_eval:plugin_eval", "Import a "
-                          "`claude plugin eval` result (aggregate-result.json and the runs' "
-                          "traces) as a run: grades, cost, trajectories.")
+                          "`claude plugin eval` result as a run: grades, cost, traces.")
 
 
 @click.group("import", cls=_FilesByDefault,

@@ -16,6 +16,7 @@ from sessions.store import RunStore
 from skillforge.lift.cases import trial_passes
 from skillforge.plugineval.importer import import_plugin_eval
 from skillforge.plugineval.results import PluginEvalFileError, load_results
+from skillforge.trajectory.compare_data import load_case_attempts
 from tests.trials.conftest import SKILLFORGE
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "plugineval"
@@ -55,6 +56,15 @@ def test_every_run_becomes_a_trial_with_plugin_evals_own_grades(tmp_path):
     assert base.activated is False
     # skillforge decides the regex, tool_used and file_exists graders again on the traces
     assert rep.graders_compared == 10 and rep.disagreements == []
+    # the workbench's side-by-side view reads the run as any other
+    with RunStore(tmp_path) as store:
+        pair = load_case_attempts(store, rep.run_id, "monthly-revenue")
+    assert [len(pair.sides[s]) for s in ("with_skill", "baseline")] == [2, 2]
+    first = pair.sides["with_skill"][0]
+    assert first.problem is None and "7657.92" in first.final_answer
+    checks = first.evidence["grader"].evidence["skillforge_checks"]
+    assert {c["grader"]: c["plugin_eval"] for c in checks} == {
+        "says-total": True, "used-skill": True, "wrote-summary": True}
 
 
 def test_api_errors_are_left_out_and_timeouts_kept_as_locally(tmp_path):
