@@ -156,7 +156,7 @@ def import_plugin_eval(path: Path | str, store: RunStore, *,
                                result.suite.root or str(source.parent)),
                    case_ids=list(cases), conditions=conditions or ["with_skill"],
                    attempts=max(1, attempts), agent="claude-code", model=None,
-                   sandbox="local", harness_cli="claude plugin eval",
+                   sandbox="local",
                    concurrency=result.suite.concurrency or 1,
                    pass_threshold=result.suite.threshold, judge=False)
     built: list[BuiltTrial] = []
