@@ -12,7 +12,8 @@ plugins that use it (see docs/evalformats.md).
 Mapping to skillforge's case (skillforge.evalformats.common):
 `tool_used` on `Skill` is the skill-execution fact (`expected_skill`; `max: 0` makes the
 case negative), a `tool_used` on `Bash` named `expected-script` is `expected_script`,
-`llm` graders are `expected_behavior` (judged, behavior_check), `expected_outcome` is
+`llm` graders are `expected_behavior` (judged, behavior_check, with `judge_votes: 3` so the
+judge's majority of three decides each, as plugin-eval's does), `expected_outcome` is
 `ground_truth`, a kind among `tags` is `kind`, `description` is `notes`; regex,
 tool_order, file_exists and baseline graders are `checks`. Run settings (runs, max_turns,
 timeout_seconds, model, allowed_tools, ...) are kept as the case's extra fields.
@@ -40,13 +41,13 @@ from skillforge.evalformats.common import (
 from skillforge.evalformats.loss import Loss, Read
 from skillforge.evalformats.yamlio import (
     YAMLError,
-    dump_yaml,
     load_yaml,
     split_frontmatter,
-    with_frontmatter,
+    write_markdown,
+    write_text,
+    write_yaml,
 )
 from skillforge.models.evals import EvalCase, EvalIssue, EvalSet
-from skillforge.models.fileio import atomic_write_text
 
 NAME = "cc-plugin-eval"
 SCHEMA_VERSION = "1.1"
@@ -54,7 +55,9 @@ EXECUTION_KEYS = ("max_turns", "timeout_seconds", "model", "allowed_tools",
                   "append_system_prompt", "env")
 TOP_KEYS = ("runs", "plugins")
 CONTEXT_KEYS = ("history_file", "add_dirs")
-KNOWN_EXTRA = (*TOP_KEYS, *EXECUTION_KEYS, *CONTEXT_KEYS, "tags", "setup_script")
+KNOWN_EXTRA = (*TOP_KEYS, *EXECUTION_KEYS, *CONTEXT_KEYS, "tags", "setup_script",
+               "judge_votes")
+LLM_VOTES = 3  # plugin-eval's judge passes an llm grader in 2 of 3 votes
 SCAFFOLD = "fixture.sh"
 
 
@@ -193,8 +196,13 @@ def _read_case(d: Path, skill: str | None, issues: list[EvalIssue]) -> EvalCase 
             issues.append(EvalIssue(pointer=str(d / "case.yaml"), message=f"{d}: scaffold "
                                     f"script {script!r} cannot be read ({exc})"))
     names = _graders_to_fields(graders, values, skill)
+    if values.get("expected_behavior"):
+        extra["judge_votes"] = LLM_VOTES  # behavior_check takes the same majority
     case = new_case(values, extra)
     case._origin = {"fmt": NAME, "dir": str(d), "layout": layout, "names": names,
+                    "schema_version": doc.get("schema_version"),
+                    "graders": [g for g in graders if g.get("name") is None
+                                or g["name"] not in [f[:-3] for f in grader_files]],
                     "grader_files": grader_files, "scaffold": script or SCAFFOLD}
     return case
 
@@ -239,7 +247,9 @@ def case_document(case: EvalCase, evalset: EvalSet) -> tuple[dict[str, Any],
     cid, losses = str(case.id), []
     origin = case._origin if case._origin.get("fmt") == NAME else {}
     names = origin.get("names", {})
-    doc: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "name": cid}
+    version = origin.get("schema_version", SCHEMA_VERSION) if origin else SCHEMA_VERSION
+    doc: dict[str, Any] = {"schema_version": version} if version is not None else {}
+    doc["name"] = cid
     if case.notes:
         doc["description"] = case.notes
     tags = ([case.kind] if case.kind else []) + list(case.extra.get("tags") or [])
@@ -259,7 +269,10 @@ def case_document(case: EvalCase, evalset: EvalSet) -> tuple[dict[str, Any],
     if case.ground_truth:
         doc["expected_outcome"] = case.ground_truth
     graders: list[dict[str, Any]] = []
-    target = skill_target(case, evalset)
+    # A negative case forbids the skill its file named, else the set's skill.
+    target = skill_from_match(names.get("skill", {}).get("input_match"),
+                              None) if case.is_negative else None
+    target = target or skill_target(case, evalset)
     if case.is_negative and target:
         graders.append({**names.get("skill", {}), "type": "tool_used",
                         "name": names.get("skill", {}).get("name", NO_SKILL_GRADER),
@@ -311,7 +324,8 @@ def write_case(case: EvalCase, evalset: EvalSet, d: Path) -> list[Loss]:
     doc, graders, losses = case_document(case, evalset)
     origin = case._origin if case._origin.get("fmt") == NAME else {}
     if origin.get("layout", "prompt.md") == "case.yaml":
-        atomic_write_text(d / "case.yaml", dump_yaml({**doc, "graders": graders}))
+        write_yaml(d / "case.yaml", {**doc, "graders": _in_read_order(
+            graders, origin.get("graders", []))})
         for name in origin.get("grader_files", []):
             _remove(d / "graders" / name)
     else:
@@ -319,9 +333,9 @@ def write_case(case: EvalCase, evalset: EvalSet, d: Path) -> list[Loss]:
         prompt = execution.pop("prompt")
         context = doc.pop("context", None)
         meta = {**doc, **execution}
-        atomic_write_text(d / "prompt.md", with_frontmatter(meta, prompt))
+        write_markdown(d / "prompt.md", meta, prompt)
         if context:
-            atomic_write_text(d / "case.yaml", dump_yaml({"context": context}))
+            write_yaml(d / "case.yaml", {"context": context})
         elif (d / "case.yaml").is_file() and origin:
             _remove(d / "case.yaml")
         written = set()
@@ -333,12 +347,25 @@ def write_case(case: EvalCase, evalset: EvalSet, d: Path) -> list[Loss]:
             written.add(name)
             meta = {k: v for k, v in g.items() if k not in ("name", "criteria")}
             body = g.get("criteria", "") if g.get("type") == "llm" else ""
-            atomic_write_text(d / "graders" / f"{name}.md", with_frontmatter(meta, body))
+            write_markdown(d / "graders" / f"{name}.md", meta, body)
         for stale in set(origin.get("grader_files", [])) - {f"{n}.md" for n in written}:
             _remove(d / "graders" / stale)
     if "setup_script" in case.extra:
-        atomic_write_text(d / origin.get("scaffold", SCAFFOLD), str(case.extra["setup_script"]))
+        write_text(d / origin.get("scaffold", SCAFFOLD), str(case.extra["setup_script"]))
     return losses
+
+
+def _in_read_order(graders: list[dict[str, Any]],
+                   read: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Graders in the order case.yaml listed them (new ones last), so a save that changes
+    nothing else leaves the list as it was."""
+    def position(g: dict[str, Any]) -> int:
+        for i, old in enumerate(read):
+            if old == g or (g.get("name") and old.get("name") == g.get("name")):
+                return i
+        return len(read)
+
+    return sorted(graders, key=position)
 
 
 def _remove(path: Path) -> None:

@@ -111,3 +111,24 @@ def load_case_values(values: dict[str, Any], grader_reads: list[tuple[str, Any]]
             values.setdefault(key, []).append(value)
         else:
             values[key] = value
+
+
+def reconcile(generated: list[dict[str, Any]], original: list[dict[str, Any]],
+              meaning: Any) -> list[dict[str, Any]]:
+    """`generated` graders with each one that means what an original grader meant replaced by
+    that original (its name, spelling and options), in the original order, new ones last.
+
+    `meaning(grader)` is what a grader says in skillforge's terms (comparable). A case saved
+    in place without edits therefore comes back exactly as it was read."""
+    used: set[int] = set()
+    placed: list[tuple[int, int, dict[str, Any]]] = []
+    for j, g in enumerate(generated):
+        mine = meaning(g)
+        hit = next((i for i, o in enumerate(original) if i not in used and meaning(o) == mine),
+                   None)
+        if hit is None:
+            placed.append((len(original), j, g))
+        else:
+            used.add(hit)
+            placed.append((hit, j, original[hit]))
+    return [g for _, _, g in sorted(placed, key=lambda t: (t[0], t[1]))]

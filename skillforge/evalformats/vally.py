@@ -20,6 +20,7 @@ case's setup_script. Other graders are kept under the case's `vally_graders`.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from skillforge.evalformats.common import (
     escape,
     kind_from_tags,
     new_case,
+    reconcile,
     regex_check,
     skill_name_of,
     skill_target,
@@ -39,9 +41,8 @@ from skillforge.evalformats.common import (
 )
 from skillforge.evalformats.loss import SET, Loss, Read
 from skillforge.evalformats.waza import common_losses
-from skillforge.evalformats.yamlio import YAMLError, dump_yaml, load_yaml
+from skillforge.evalformats.yamlio import YAMLError, load_yaml, write_yaml
 from skillforge.models.evals import EvalCase, EvalIssue, EvalSet
-from skillforge.models.fileio import atomic_write_text
 
 NAME = "vally"
 FILE = "eval.yaml"
@@ -87,7 +88,9 @@ def read(path: Path) -> Read:
     for i, stim in enumerate(doc["stimuli"]):
         case = _read_stimulus(stim, i, f, skill, issues) if isinstance(stim, dict) else None
         if case is not None:
-            case._origin = {"fmt": NAME, "file": str(f)}
+            case._origin = {"fmt": NAME, "file": str(f), "skill": skill,
+                            "graders": [g for g in stim.get("graders") or []
+                                        if isinstance(g, dict)]}
             cases.append(case)
     evalset = EvalSet(skill_name=skill, cases=cases,
                       extra={k: doc[k] for k in SET_KEYS if k in doc})
@@ -200,6 +203,12 @@ def _grader_to_fields(g: dict[str, Any], values: dict[str, Any], skill: str | No
     return False
 
 
+def _meaning(g: dict[str, Any], skill: str | None) -> str:
+    values: dict[str, Any] = {}
+    known = _grader_to_fields(g, values, skill)
+    return json.dumps(values if known else g, sort_keys=True, default=str)
+
+
 # --- writing ---------------------------------------------------------------------------------
 
 def _check_to_grader(check: dict[str, Any]) -> dict[str, Any] | None:
@@ -271,6 +280,9 @@ def stimulus_document(case: EvalCase, evalset: EvalSet) -> tuple[dict[str, Any],
         else:
             graders.append(g)
     graders.extend(case.extra.get("vally_graders") or [])
+    if case._origin.get("fmt") == NAME:
+        graders = reconcile(graders, case._origin.get("graders", []),
+                            lambda g: _meaning(g, case._origin.get("skill")))
     if case.extra.get("constraints"):
         stim["constraints"] = case.extra["constraints"]
     stim["graders"] = graders
@@ -296,7 +308,7 @@ def write(evalset: EvalSet, out: Path) -> list[Loss]:
     origin = next((c._origin.get("file") for c in evalset.cases
                    if c._origin.get("fmt") == NAME), None)
     target = Path(origin) if origin else out / FILE
-    atomic_write_text(target, dump_yaml(doc))
+    write_yaml(target, doc)
     if "vally_experiment" in evalset.extra and not origin:
-        atomic_write_text(out / EXPERIMENT, dump_yaml(evalset.extra["vally_experiment"]))
+        write_yaml(out / EXPERIMENT, evalset.extra["vally_experiment"])
     return losses

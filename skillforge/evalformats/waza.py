@@ -17,7 +17,9 @@ case's `waza_graders` and written back to waza only.
 
 from __future__ import annotations
 
+import fnmatch
 import glob
+import json
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,7 @@ from skillforge.evalformats.common import (
     escape,
     kind_from_tags,
     new_case,
+    reconcile,
     regex_check,
     safe_name,
     skill_name_of,
@@ -38,11 +41,11 @@ from skillforge.evalformats.common import (
     unescape,
 )
 from skillforge.evalformats.loss import SET, Loss, Read
-from skillforge.evalformats.yamlio import YAMLError, dump_yaml, load_yaml
+from skillforge.evalformats.yamlio import YAMLError, load_yaml, write_yaml
 from skillforge.models.evals import EvalCase, EvalIssue, EvalSet
-from skillforge.models.fileio import atomic_write_text
 
 NAME = "waza"
+TASK_KEYS = ("id", "description", "inputs", "tags", "graders", "prompt")
 FILE = "eval.yaml"
 SET_KEYS = ("name", "description", "version", "schemaVersion", "config", "metrics",
             "graders")
@@ -95,7 +98,10 @@ def read(path: Path) -> Read:
         for task, tpath in tasks:
             case = _read_task(task, skill, tpath or f, issues)
             if case is not None:
-                case._origin = {"fmt": NAME, "file": str(tpath) if tpath else None}
+                case._origin = {"fmt": NAME, "file": str(tpath) if tpath else None,
+                                "patterns": list(doc["tasks"]), "skill": skill,
+                                "graders": [g for g in task.get("graders") or []
+                                            if isinstance(g, dict)]}
                 cases.append(case)
     evalset = EvalSet(skill_name=skill, cases=cases,
                       extra={k: doc[k] for k in SET_KEYS if k in doc})
@@ -116,6 +122,9 @@ def _read_task(task: dict[str, Any], skill: str | None, where: Path,
                               "kind": kind, "prompt": prompt, "notes": task.get("description"),
                               "files": [f for f in files if isinstance(f, str)]}
     extra: dict[str, Any] = {"tags": tags} if tags else {}
+    # Task keys skillforge has no field for (name, expected, ...) ride along as extras.
+    extra.update({k: v for k, v in task.items() if k not in TASK_KEYS})
+    extra.update({f"inputs.{k}": v for k, v in inputs.items() if k not in ("prompt", "files")})
     kept: list[dict[str, Any]] = []
     for g in task.get("graders") or []:
         if isinstance(g, dict) and not _grader_to_fields(g, values, skill):
@@ -192,6 +201,12 @@ def _grader_to_fields(g: dict[str, Any], values: dict[str, Any], skill: str | No
     return False
 
 
+def _meaning(g: dict[str, Any], skill: str | None) -> str:
+    values: dict[str, Any] = {}
+    known = _grader_to_fields(g, values, skill)
+    return json.dumps(values if known else g, sort_keys=True, default=str)
+
+
 # --- writing ---------------------------------------------------------------------------------
 
 def _check_to_grader(check: dict[str, Any], i: int) -> dict[str, Any] | None:
@@ -229,7 +244,11 @@ def task_document(case: EvalCase, evalset: EvalSet) -> tuple[dict[str, Any], lis
     inputs: dict[str, Any] = {"prompt": case.prompt}
     if case.files:
         inputs["files"] = [{"path": f} for f in case.files]
+    inputs.update({k[7:]: v for k, v in case.extra.items() if k.startswith("inputs.")})
     task["inputs"] = inputs
+    native = case.extra if case._origin.get("fmt") == NAME else {}
+    task.update({k: v for k, v in native.items() if k not in ("tags", "waza_graders")
+                 and not k.startswith("inputs.")})
     tags = ([case.kind] if case.kind else []) + list(case.extra.get("tags") or [])
     if tags:
         task["tags"] = tags
@@ -260,6 +279,9 @@ def task_document(case: EvalCase, evalset: EvalSet) -> tuple[dict[str, Any], lis
         else:
             graders.append(g)
     graders.extend(case.extra.get("waza_graders") or [])
+    if case._origin.get("fmt") == NAME:
+        graders = reconcile(graders, case._origin.get("graders", []),
+                            lambda g: _meaning(g, case._origin.get("skill")))
     if graders:
         task["graders"] = graders
     losses += common_losses(case, "waza")
@@ -299,10 +321,16 @@ def write(evalset: EvalSet, out: Path) -> list[Loss]:
         losses += case_losses
         origin = case._origin.get("file") if case._origin.get("fmt") == NAME else None
         path = Path(origin) if origin else out / "tasks" / f"{safe_name(case.id)}.yaml"
-        atomic_write_text(path, dump_yaml(task))
+        write_yaml(path, task)
         names.append(str(path.relative_to(out)) if path.is_relative_to(out) else str(path))
+    patterns = next((c._origin.get("patterns") for c in evalset.cases
+                     if c._origin.get("fmt") == NAME), None)
+    # Saved in place: the author's task patterns stay when they still match every task.
+    if patterns and all(isinstance(p, str) for p in patterns) and all(
+            any(fnmatch.fnmatch(n, p) for p in patterns) for n in names):
+        names = patterns
     doc["tasks"] = names
     order = ["name", "description", "skill", "version", "schemaVersion", "config", "metrics",
              "graders", "tasks"]
-    atomic_write_text(out / FILE, dump_yaml({k: doc[k] for k in order if k in doc}))
+    write_yaml(out / FILE, {k: doc[k] for k in order if k in doc})
     return losses

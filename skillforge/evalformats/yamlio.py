@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import LiteralScalarString
+
+from skillforge.models.fileio import atomic_write_text
 
 __all__ = ["YAMLError", "dump_yaml", "load_yaml", "split_frontmatter"]
 
@@ -55,3 +58,41 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
 def with_frontmatter(meta: dict[str, Any], body: str) -> str:
     head = dump_yaml(meta) if meta else ""
     return f"---\n{head}---\n{body if body.endswith(chr(10)) or not body else body + chr(10)}"
+
+
+def _same_yaml(path: Path, data: Any) -> bool:
+    try:
+        return load_yaml(path.read_text("utf-8")) == data
+    except (OSError, UnicodeDecodeError, YAMLError):
+        return False
+
+
+def write_yaml(path: Path, data: Any) -> bool:
+    """Write `data` to `path` unless the file already holds it (its comments and layout are
+    then left alone); returns whether it wrote."""
+    if _same_yaml(path, data):
+        return False
+    atomic_write_text(path, dump_yaml(data))
+    return True
+
+
+def write_markdown(path: Path, meta: dict[str, Any], body: str) -> bool:
+    """A Markdown file with frontmatter, left alone when it already says the same."""
+    try:
+        old_meta, old_body = split_frontmatter(path.read_text("utf-8"))
+        if old_meta == meta and old_body.strip("\n") == body.strip("\n"):
+            return False
+    except (OSError, UnicodeDecodeError, YAMLError):
+        pass
+    atomic_write_text(path, with_frontmatter(meta, body))
+    return True
+
+
+def write_text(path: Path, text: str) -> bool:
+    try:
+        if path.read_text("utf-8") == text:
+            return False
+    except (OSError, UnicodeDecodeError):
+        pass
+    atomic_write_text(path, text)
+    return True

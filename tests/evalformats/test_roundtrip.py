@@ -117,3 +117,22 @@ def cases(draw):
 def test_generated_cases_survive_the_yaml_formats(fmt, evalset):
     back, lost, _ = round_trip(evalset, fmt)
     assert differences(evalset, back, lost) == []
+
+
+def test_the_loss_table_of_docs_evalformats():
+    """docs/evalformats.md's table: cases per field not carried, over the sample skills."""
+    table: dict[str, dict[str, int]] = {fmt: {} for fmt in registry.WRITABLE}
+    for skill in SAMPLES:
+        evalset, _ = load_evals(skill / "evals" / "evals.json")
+        for fmt in registry.WRITABLE:
+            losses = registry.write(evalset, fmt, Path(tempfile.mkdtemp()) / "o")
+            for case_id, field in {(x.case_id, x.field) for x in losses}:
+                table[fmt][field] = table[fmt].get(field, 0) + 1
+    assert table == {
+        "skillforge": {},
+        "cc-plugin-eval": {"grader": 18, "files": 13},
+        "waza": {"grader": 18},
+        "vally": {"grader": 18},
+        "skill-creator": {"grader": 18, "kind": 18, "expected_skill": 12, "expected_script": 12},
+        "nvidia": {"grader": 18, "kind": 9},
+    }
