@@ -71,6 +71,8 @@ class TrialPlan:
     case: EvalCase
     condition: Condition
     attempt: int
+    # The hash of the trial's inputs (skillforge.trials.cache), stored with its record.
+    cache_key: str | None = None
 
     @property
     def key(self) -> TrialKey:
@@ -147,7 +149,8 @@ class _Trial:
         self.t0 = time.monotonic()
         self.record = TrialRecord(run_id=ctx.run_id, case_id=plan.key[0],
                                   condition=plan.condition, attempt=plan.attempt,
-                                  case_kind=plan.case.effective_kind, started_at=_now())
+                                  case_kind=plan.case.effective_kind, started_at=_now(),
+                                  cache_key=plan.cache_key)
         self.agent: AgentRun | HarnessRun | None = None
         self.result: AgentResult | None = None
         self.grade: GraderResult | None = None
