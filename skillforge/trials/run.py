@@ -342,7 +342,8 @@ class TrialRunner:
             for rec in summary.records:
                 counts[rec.status] = counts.get(rec.status, 0) + 1
             counts["skipped"] = len(summary.skipped)
-            counts["reused"] = len(summary.reused)
+            if summary.reused:
+                counts["reused"] = len(summary.reused)
             self.emit(RunFinished(self.run_id, status,  # type: ignore[arg-type]
                                   counts, summary.error))
 

@@ -191,12 +191,12 @@ def test_skill_mode_trials_are_never_keyed(world):
     assert world.key() is None
 
 
-def _store_trial(store: RunStore, run_id: str, key: str, **fields) -> None:
+def _store_trial(store: RunStore, run_id: str, key: str, attempt: int = 1, **fields) -> None:
     if store.run(run_id) is None:
         store.create_run(RunRecord(run_id=run_id, created_at="2026-12-01T00:00:00Z",
                                    spec=RunSpec(skill_path="x")))
     store.upsert_trial(TrialRecord(run_id=run_id, case_id=CASE, condition="baseline",
-                                   attempt=1, cache_key=key, **fields))
+                                   attempt=attempt, cache_key=key, **fields))
 
 
 @pytest.mark.parametrize("outcome, reused", [
@@ -216,7 +216,7 @@ def test_only_usable_outcomes_are_reused(tmp_path, world, outcome, reused):
     plans = [p.__class__(p.case, p.condition, p.attempt, "k1") for p in plans]
     with RunStore(tmp_path / "state") as store:
         _store_trial(store, "run-a", "k1", **outcome)
-        _store_trial(store, "run-a", "k2", status="ok")  # another key: never a match
+        _store_trial(store, "run-a", "k2", 2, status="ok")  # another key: never a match
         found = reusable(store, plans, "run-b")
         assert (found.get((CASE, "baseline", 1)) is not None) is reused
         # A run never reuses its own trials (a resume re-runs what did not finish ok).
