@@ -136,3 +136,26 @@ def test_the_cli_says_what_it_reused(csv_skill, scripted, trial_cli, tmp_path):
     assert [t["reused_from"] for t in trials] == [None, None]
     assert scripted.conversations == Counter({("monthly-revenue", "with_skill"): 3,
                                               ("monthly-revenue", "baseline"): 2})
+
+
+@pytest.mark.docker
+@pytest.mark.timeout(300)
+async def test_in_docker_a_skill_md_edit_runs_only_the_with_skill_trial(
+        csv_skill, scripted, agent_client, store, trial_image):
+    """The same in containers (the image's id in the key): one case, one attempt a side."""
+    from tests.docker_fixtures import managed_containers
+
+    spec = RunSpec(skill_path=str(csv_skill), case_ids=CASES[:1], attempts=1,
+                   image=trial_image, concurrency=2, judge=False,
+                   limits=Limits(timeout_sec=120, memory_mb=512))
+    first = await TrialRunner(spec, client=agent_client, store=store).run()
+    assert figures("Docker, run 1", first) == (2, 0)
+    with (csv_skill / "SKILL.md").open("a") as fh:
+        fh.write("\nCheck the totals against the raw rows before you report them.\n")
+    second = await TrialRunner(spec, client=agent_client, store=store).run()
+    assert figures("Docker, run 2", second) == (1, 1)
+    assert [(r.condition, r.status) for r in second.records] == [("with_skill", "ok")]
+    assert [(r.condition, r.reused_from) for r in second.reused] == [("baseline", first.run_id)]
+    assert scripted.conversations == Counter({(CASES[0], "with_skill"): 2,
+                                              (CASES[0], "baseline"): 1})
+    assert managed_containers(first.run_id) == managed_containers(second.run_id) == []
