@@ -159,3 +159,21 @@ async def test_in_docker_a_skill_md_edit_runs_only_the_with_skill_trial(
     assert scripted.conversations == Counter({(CASES[0], "with_skill"): 2,
                                               (CASES[0], "baseline"): 1})
     assert managed_containers(first.run_id) == managed_containers(second.run_id) == []
+
+
+async def test_a_trial_whose_judge_failed_is_not_reused(csv_skill, scripted, agent_client,
+                                                        store):
+    """The judge answered garbage (a model down, a format it cannot keep): the judged metrics
+    are null. Reusing that trial would freeze an outage into every later run."""
+    spec = RunSpec(skill_path=str(csv_skill), case_ids=CASES[:1], attempts=1, sandbox="local",
+                   conditions=["baseline"], judge=True, limits=Limits(timeout_sec=60))
+
+    async def run() -> RunSummary:
+        return await TrialRunner(spec, client=agent_client, store=store,
+                                 judges=[agent_client], warn=lambda _m: None).run()
+
+    first = await run()
+    assert [(r.status, r.metrics["accuracy"], r.cache_key) for r in first.records] == [
+        ("ok", None, None)]
+    second = await run()
+    assert figures("judge failed, run 2", second) == (1, 0)
