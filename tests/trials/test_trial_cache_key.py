@@ -8,14 +8,17 @@ folder, the target's files for a baseline) the same key (so it is reused).
 
 from __future__ import annotations
 
+import copy
 import json
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sessions.store import RunStore
 from skillforge.models.trial import RunRecord, RunSpec, TrialRecord
@@ -23,8 +26,10 @@ from skillforge.providers.base import ClientOptions
 from skillforge.trials import cache
 from skillforge.trials.cache import case_fields, reusable, run_fields, trial_key
 from skillforge.trials.run import load_cases, plan_trials
+from skillforge.sandbox.skill_tree import TreeEntry
 from skillforge.trials.staging import load_skill_set
 from tests.conftest import SAMPLE_SKILLS
+from tests.hypothesis_budget import examples
 
 CASE = "monthly-revenue"
 OTHER = "missing-values"
@@ -244,3 +249,31 @@ async def test_the_image_is_keyed_by_its_id_not_its_tag(trial_image, docker_clie
     assert found == docker_client.api.inspect_image(trial_image)["Id"]
     assert found.startswith("sha256:") and found != trial_image
     assert await cache.image_id(spec.model_copy(update={"sandbox": "local"})) is None
+
+
+FILE_NAMES = st.sampled_from(["SKILL.md", "scripts/summarize.py", "references/extra.md",
+                              "scripts/new_tool.sh"])
+
+
+@settings(max_examples=examples(60), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edits=st.lists(st.tuples(FILE_NAMES, st.text(min_size=1, max_size=40)), min_size=1,
+                      max_size=4))
+def test_no_edit_of_the_target_changes_a_baseline_key(world, edits):
+    """Whatever is written into the skill under test, the baseline's key stays (it is
+    reused) and the with_skill key moves (it runs again)."""
+    skills = load_skill_set(world.spec)
+    case = next(c for c in load_cases(world.spec) if str(c.id) == CASE)
+    run = run_fields(world.spec, world.agent, image_id="sha256:aaaa")
+    fields = case_fields(skills.root, case)
+
+    def key(condition: str, skill_set) -> str | None:
+        return trial_key(run, skill_set, world.spec, fields, condition, 1)
+
+    edited = replace(skills, target=copy.deepcopy(skills.target))
+    for name, text in edits:
+        old = edited.target.files.get(name, TreeEntry())
+        edited.target.files[name] = TreeEntry(data=old.data + text.encode(),
+                                              executable=old.executable)
+    assert key("baseline", edited) == key("baseline", skills)
+    assert key("with_skill", edited) != key("with_skill", skills)
