@@ -5,8 +5,9 @@
     runner.cancel()                           # from the TUI: stop, clean up, mark cancelled
 
 The run: remove containers left by crashed runs; create (or, with `resume=RUN_ID`, reopen)
-the run in the store; expand cases x conditions x attempts, skipping trials already `ok`;
-run them through `skillforge.trials.runner.run_trial` with at most `spec.concurrency` at a
+the run in the store; expand cases x conditions x attempts, skipping trials already `ok`
+and reusing, instead of running, the stored trials of earlier runs whose inputs were the
+same (skillforge.trials.cache; not with `fresh`); run them through `skillforge.trials.runner.run_trial` with at most `spec.concurrency` at a
 time (an asyncio semaphore), except that the `skill_mode` trials of an attempt run one after
 the other in case order, carrying their skill cache (skillforge.trials.skill_chain); emit events (skillforge.trials.events) as they happen; finish
 the run as `finished`, `cancelled` or `failed`. Cancelling (Ctrl+C in the CLI cancels the
@@ -37,6 +38,7 @@ from skillforge.sandbox import SandboxUnavailable, reap_stale
 from skillforge.trials.script_smoke import smoke_run
 from skillforge.authoring.parts import part_index
 from skillforge.trials.ablation import AblationError, tree_parts
+from skillforge.trials.cache import adopt, keyed_plans, reusable
 from skillforge.trials.harness_session import harness_session
 from skillforge.trials.staging import SkillSet, StagingError, load_skill_set
 from skillforge.trials.events import (
@@ -48,6 +50,7 @@ from skillforge.trials.events import (
     TrialFinished,
     TrialKey,
     TrialQueued,
+    TrialReused,
     TrialSkipped,
     TrialStarted,
 )
@@ -74,6 +77,8 @@ class RunSummary:
     spec: RunSpec
     records: list[TrialRecord] = field(default_factory=list)
     skipped: list[TrialKey] = field(default_factory=list)
+    # Not run: earlier runs' trials with the same inputs (skillforge.trials.cache).
+    reused: list[TrialRecord] = field(default_factory=list)
     error: str | None = None
     # SF604: scripts that failed a --help smoke run in the sandbox before the trials.
     smoke: list[Finding] = field(default_factory=list)
@@ -170,7 +175,8 @@ class TrialRunner:
                  judges: Sequence[ModelClient] = (), resume: str | None = None,
                  on_event: Callable[[TrialEvent], None] | None = None,
                  warn: Callable[[str], None] | None = None, max_tokens: int | None = None,
-                 labels: dict[str, str] | None = None, run_id: str | None = None) -> None:
+                 labels: dict[str, str] | None = None, run_id: str | None = None,
+                 fresh: bool = False) -> None:
         self.spec = spec
         self.client = client
         self.store = store
@@ -181,6 +187,7 @@ class TrialRunner:
         self.warn = warn
         self.max_tokens = max_tokens
         self.labels = dict(labels or {})
+        self.fresh = fresh  # run every trial, reusing none (--fresh)
         self.cancelled = False
         self._tasks: list[asyncio.Task] = []
         self._listeners: list[Callable[[TrialEvent], None]] = []
@@ -259,9 +266,15 @@ class TrialRunner:
         await check_sandbox(spec)
         if spec.sandbox == "docker":
             await reap_stale()
+        try:
+            plans = await keyed_plans(plan_trials(spec, cases), spec, skills, client=self.client,
+                                      judges=self.judges, max_tokens=self.max_tokens)
+        except HarnessError as exc:
+            raise RunError(str(exc)) from exc
         done = self._open_run(skills)
-        plans = plan_trials(spec, cases)
-        todo = [p for p in plans if p.key not in done]
+        reuse = {} if self.fresh else reusable(
+            self.store, [p for p in plans if p.key not in done], self.run_id)
+        todo = [p for p in plans if p.key not in done and p.key not in reuse]
         summary = RunSummary(self.run_id, "running", spec,
                              skipped=[p.key for p in plans if p.key in done])
         if todo and not self.resume:
@@ -274,8 +287,12 @@ class TrialRunner:
                              skills.target.name, resumed=bool(self.resume)))
         earlier = {t.key: t for t in self.store.trials(self.run_id)} if done else {}
         for p in plans:
-            self.emit(TrialSkipped(p.key, earlier.get(p.key)) if p.key in done
-                      else TrialQueued(p.key))
+            if p.key in reuse:
+                summary.reused.append(rec := adopt(self.store, self.run_id, reuse[p.key]))
+                self.emit(TrialReused(p.key, rec, rec.reused_from or ""))
+            else:
+                self.emit(TrialSkipped(p.key, earlier.get(p.key)) if p.key in done
+                          else TrialQueued(p.key))
         async with AsyncExitStack() as stack:
             try:
                 session = await stack.enter_async_context(
@@ -331,6 +348,8 @@ class TrialRunner:
             for rec in summary.records:
                 counts[rec.status] = counts.get(rec.status, 0) + 1
             counts["skipped"] = len(summary.skipped)
+            if summary.reused:
+                counts["reused"] = len(summary.reused)
             self.emit(RunFinished(self.run_id, status,  # type: ignore[arg-type]
                                   counts, summary.error))
 
