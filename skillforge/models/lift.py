@@ -21,6 +21,7 @@ from skillforge.models.labels import CalibrationReport
 from skillforge.models.ablation import AblationReport
 from skillforge.models.skillcraft import SkillcraftReport
 from skillforge.models.triggers import TriggerReport
+from skillforge.models.rounds import RoundsRecord
 from skillforge.models.verdicts import (  # noqa: F401 - Verdict: the lift's vocabulary
     ErrorSummary,
     Headline,
@@ -225,6 +226,8 @@ class LiftExtra(_Model):
     ablation: AblationReport | None = None
     # A trigger run's description loop (issue 21), recomputed from the store; else absent.
     triggers: TriggerReport | None = None
+    # A run that stopped when decided (--until-decided): every round; else absent.
+    rounds: RoundsRecord | None = None
 
     @model_serializer(mode="wrap")
     def _omit_absent_sections(self, handler):  # type: ignore[no-untyped-def]
@@ -237,6 +240,8 @@ class LiftExtra(_Model):
             data.pop("ablation", None)
         if self.triggers is None and isinstance(data, dict):
             data.pop("triggers", None)
+        if self.rounds is None and isinstance(data, dict):
+            data.pop("rounds", None)
         return data
 
 
