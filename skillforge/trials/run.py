@@ -50,6 +50,7 @@ from skillforge.trials.events import (
     TrialStarted,
 )
 from skillforge.trials.runner import TrialContext, TrialPlan, run_trial
+from skillforge.trials.rounds import rounds_problem, run_rounds
 from skillforge.trials.skill_chain import (
     SkillChainError,
     SkillLink,
@@ -242,6 +243,8 @@ class TrialRunner:
         except StagingError as exc:
             raise RunError(str(exc)) from exc
         self.spec = spec = plan_parts(spec, skills)
+        if (problem := rounds_problem(spec)) is not None:
+            raise RunError(problem)
         try:
             start_cache = initial_cache(spec, self.store)
         except SkillChainError as exc:
@@ -288,6 +291,17 @@ class TrialRunner:
 
     async def _run_all(self, ctx: TrialContext, plans: list[TrialPlan], todo: list[TrialPlan],
                        done: set[TrialKey], summary: RunSummary, start_cache) -> RunSummary:
+        if ctx.spec.until_decided:  # in rounds, stopping when decided
+            await run_rounds(self, ctx, plans, todo, done, summary, start_cache)
+        else:
+            await self.run_batch(ctx, plans, todo, done, summary, start_cache)
+        self._finish(summary, "cancelled" if self.cancelled else "finished")
+        return summary
+
+    async def run_batch(self, ctx: TrialContext, plans: list[TrialPlan], todo: list[TrialPlan],
+                        done: set[TrialKey], summary: RunSummary, start_cache) -> None:
+        """Run `todo` (of `plans`); a cancellation or a failed trial finishes the run as
+        such and is raised."""
         spec = ctx.spec
         sem = asyncio.Semaphore(max(1, spec.concurrency))
         skill_chains = chains(plans, spec.conditions)
@@ -313,8 +327,6 @@ class TrialRunner:
             summary.error = str(failure)
             self._finish(summary, "failed")
             raise failure
-        self._finish(summary, "cancelled" if self.cancelled else "finished")
-        return summary
 
     def _finish(self, summary: RunSummary, status: str) -> None:
         summary.status = status
