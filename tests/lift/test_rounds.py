@@ -122,3 +122,15 @@ def test_the_options_refuse_what_does_not_go_together(tmp_path):
     help_text = " ".join(runner.invoke(trial, ["--help"]).output.split())
     assert "--until-decided" in help_text and "anytime-valid" in help_text
     assert "--max-attempts K" in help_text and "--margin M" in help_text
+
+
+def test_the_gate_reads_the_anytime_valid_verdicts():
+    from skillforge.trials.output import gate_failures
+
+    grades = np.zeros((1, 8, 2))
+    grades[..., 1] = 1.0  # every case fails only with the skill, one round of three
+    lift = lift_for_run(_run(3), _trials(grades))
+    failures = gate_failures(lift)
+    assert [f.split(":")[0] for f in failures] == ["grader", "pass rate"]
+    assert "anytime-valid mixture SPRT on the discordant pairs E = 50.3, 20 decides" in \
+        failures[1]
