@@ -4,8 +4,8 @@ The simulation (tests/lift/stopping_sim.py) runs the product's anytime-valid cod
 every round of simulated runs (10 cases, at most 10 rounds, margin 0.05) on issue 33's
 families: at a true lift of 0 a verdict comes out at most 5% of the time, whatever round
 it would come out in; and on families with a lift it reports power, mean trials and the
-trials a fixed-n design of equal power needs. 4,000 runs per family in `make test` (and
-`make bench`), 400 in `make test-fast`. The table is printed and written to
+trials a fixed-n design of equal power needs. 2,000 runs per family in `make test` (4,000
+in `make bench`, tests/bench/bench_stopping.py), 400 in `make test-fast`. The table is printed and written to
 tests/bench/out/stopping.json and stopping.md.
 """
 
@@ -18,8 +18,8 @@ import pytest
 
 from tests.lift import stopping_sim as S
 
-# 400 runs per family took about 20 s here with the machine to itself; 4,000 ten times
-# that, so the full tier gets room for a loaded machine.
+# 400 runs per family took 20-27 s with the machine to itself; 4,000 took 773 s on a loaded
+# machine (niced), so 2,000 gets about 400 s there: 1,800 leaves room.
 pytestmark = pytest.mark.timeout(1800)
 
 OUT = Path(__file__).resolve().parents[1] / "bench" / "out"
