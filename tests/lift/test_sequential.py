@@ -21,6 +21,7 @@ from skillforge.lift.sequential import (
     sequence_bounds,
     sequence_interval,
 )
+from tests.hypothesis_budget import examples
 from tests.lift.stopping_sim import MARGIN, sequential_metric
 
 VALUE = st.floats(-1.0, 1.0, allow_nan=False)
@@ -35,7 +36,7 @@ def runs(draw):
     return [[draw(cell) for _ in range(n)] for _ in range(r)]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(runs(), st.integers(0, 3))
 def test_the_sequence_never_widens_and_stays_in_range(rounds, extra):
     horizon = len(rounds) + extra
@@ -47,7 +48,7 @@ def test_the_sequence_never_widens_and_stays_in_range(rounds, extra):
         assert -1.0 <= low <= high <= 1.0
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(runs(), st.integers(0, 3))
 def test_a_round_s_interval_does_not_depend_on_later_rounds(rounds, extra):
     # predictable bets: what the run printed after round r is what a report recomputes later
@@ -58,7 +59,7 @@ def test_a_round_s_interval_does_not_depend_on_later_rounds(rounds, extra):
                                    atol=1e-12)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(runs(), st.randoms(use_true_random=False))
 def test_the_order_of_cases_within_a_round_does_not_matter(rounds, rnd):
     shuffled = [rnd.sample(row, len(row)) for row in rounds]
@@ -66,7 +67,7 @@ def test_the_order_of_cases_within_a_round_does_not_matter(rounds, rnd):
                                sequence_interval(rounds, len(rounds)), atol=1e-9)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(0, 60))
 def test_the_discordant_e_value_has_mean_one_under_no_effect(k):
     # E[E_k] = 1 when each discordant pair is a fair coin: the martingale Ville's inequality
@@ -77,7 +78,7 @@ def test_the_discordant_e_value_has_mean_one_under_no_effect(k):
     assert float(np.exp(log_weights + log_mixture_e(s, k)).sum()) == pytest.approx(1.0)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(0, 40), st.integers(0, 40))
 def test_the_discordant_test_is_symmetric_and_says_the_direction(w, b):
     assert e_value(w, b) == pytest.approx(e_value(b, w))
