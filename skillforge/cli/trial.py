@@ -30,16 +30,7 @@ from sessions.store import RunStore
 from skillforge.cli.common import ci_option, settings_for, shown_path
 from skillforge.cli.stops import Stops
 from skillforge.cli.trial_display import Display
-from skillforge.trials.decoys import (
-    DecoyError,
-    SweepPoint,
-    SweepReport,
-    check_decoys,
-    choose_decoys,
-    parse_counts,
-    run_sweep,
-    sweep_table,
-)
+from skillforge.trials.decoys import DecoyError, check_decoys, choose_decoys
 from skillforge.harnesses import AGENTS
 from skillforge.cli.trial_calibration import calibration_bar, calibration_failures
 from skillforge.cli.trial_rounds import rounds_overrides, until_decided_options
@@ -163,6 +154,16 @@ def _conditions(values: tuple[str, ...]) -> list[str] | None:
                    "(default [judge] models, else the agent's model).")
 @click.option("--no-judge", is_flag=True,
               help="Skip the LLM-judged metrics (only deterministic metrics and the grader).")
+@click.option("--fresh", is_flag=True,
+              help="Run every trial. Without it a trial is reused from any earlier run in the "
+                   "store whose trial had the same key and a usable outcome (not an "
+                   "infrastructure error, not cancelled), shown as 'reused from RUN'. The key "
+                   "hashes the skills staged for the condition (a baseline's hold no byte of "
+                   "the target), the case (prompt, files, expectations, grader and its "
+                   "folder), the harness and its version, the model and provider settings "
+                   "(base URL, temperature, max tokens), the judges, the image id, the limits "
+                   "(turns, timeout, network, ...), the attempt index and skillforge's trial "
+                   "loop version (docs/trial-cache.md).")
 @until_decided_options
 def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
           conditions: tuple[str, ...], agent: str | None, model: str | None,
@@ -174,7 +175,7 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
           resume: str | None, state_dir: Path | None, fmt: str, gate: bool,
           require_calibrated: bool, ci: str,
           ablate: tuple[str, ...], dry_run: bool, judge_models: tuple[str, ...],
-          no_judge: bool) -> None:
+          no_judge: bool, fresh: bool) -> None:
     """Run paired trials of a skill: each case with the skill and without it (baseline).
 
     Each trial gets a fresh container (Docker), the agent runs the case's prompt (the
@@ -185,6 +186,8 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
     adds other skills to both conditions; --sweep-decoys 0,5,10 reports lift per decoy
     count. Needs a provider (ANTHROPIC_API_KEY, OPENAI_API_KEY or OPENAI_BASE_URL) and, for
     --sandbox docker, a running Docker Engine.
+    A trial whose inputs match a stored trial's is reused, not run (see --fresh): after an
+    edit of SKILL.md only the trials that stage the skill run again.
     Ctrl+C, SIGTERM and SIGHUP stop the run (containers are removed, the run is stored as
     cancelled); --resume RUN_ID finishes it later. Graders: docs/graders.md.
     """
@@ -236,6 +239,8 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
                                    "not combine with --decoys, --gate or "
                                    "--require-calibrated")
         assert skill_dir is not None
+        from skillforge.cli.trial_sweep import sweep
+
         sweep(settings, store, skill_dir, sweep_decoys, overrides=overrides,
               source=decoys_from, seed=decoy_seed, judge=not no_judge,
               judge_models=judge_models, ci=ci, fmt=fmt, display=display)
@@ -254,7 +259,7 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
             check_harness(build_run_spec(skill_dir, settings, overrides))
         runner = prepare_runner(settings, store, skill_dir=skill_dir, overrides=overrides,
                                 resume=resume, judge=False if no_judge else None,
-                                judge_models=judge_models,
+                                judge_models=judge_models, fresh=fresh,
                                 on_event=display, warn=display.warn)
         check_harness(runner.spec)
         check_decoys(runner.spec)
@@ -293,60 +298,6 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
     bar = calibration_bar(settings if skill_dir is not None else None,
                           runner.spec.skill_path) if require_calibrated else None
     finish(store, summary, fmt=fmt, gate=gate, ci=ci, display=display, calibration=bar)
-
-
-def sweep(settings, store: RunStore, skill_dir: Path, counts_text: str, *, overrides: dict,
-          source: Path | None, seed: int, judge: bool, judge_models: tuple[str, ...],
-          ci: str, fmt: str, display: Display) -> NoReturn:
-    """`--sweep-decoys`: one paired run per count, then the table (or JSON) and the exit."""
-    try:
-        counts = parse_counts(counts_text)
-    except DecoyError as exc:
-        raise click.BadParameter(str(exc), param_hint="--sweep-decoys") from None
-
-    def on_point(point: SweepPoint) -> None:
-        lift = "-" if point.lift_overall is None else f"{point.lift_overall:+.3f}"
-        display.notes.print(f"[dim]{point.decoys} decoys: run {point.run_id}, {point.ok}/"
-                            f"{point.trials} trials ok, lift overall {lift}, "
-                            f"{point.wall_s:.1f} s[/]")
-
-    stops = Stops()
-
-    async def main() -> SweepReport:
-        stops.install()
-        go = run_sweep(settings, store, skill_dir, counts, overrides=overrides, source=source,
-                       seed=seed, judge=judge, judge_models=judge_models, ci=ci,
-                       on_event=display, warn=display.warn, on_point=on_point)
-        if display.live is not None:
-            with display.live:
-                return await go
-        return await go
-
-    try:
-        report = asyncio.run(main())
-    except KeyboardInterrupt:
-        _fail("interrupted: the sweep stopped; runs finished so far are stored (`skillforge "
-              "report` lists them)", 130)
-    except asyncio.CancelledError:
-        if stops.received is None:
-            raise
-        _fail(f"stopped by {stops.received.name}: the sweep stopped; runs finished so far are "
-              "stored (`skillforge report` lists them)", stops.exit_code())
-    except ProviderNotConfigured as exc:
-        _fail(f"trials need an LLM provider for the agent.\n{exc}")
-    except (TrialConfigError, RunError, PriceTableError, DecoyError, SandboxUnavailable) as exc:
-        _fail(str(exc))
-    if fmt == "json":
-        click.echo(json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False))
-    else:
-        display.out.print()
-        display.out.print(sweep_table(report))
-    dead = [p for p in report.points if p.ok == 0]
-    if dead:
-        _fail("no trial finished ok at " + ", ".join(f"{p.decoys} decoys (run {p.run_id})"
-                                                    for p in dead)
-              + "; `skillforge report RUN_ID` shows why")
-    sys.exit(0)
 
 
 def finish(store: RunStore, summary: RunSummary, *, fmt: str, gate: bool, ci: str,

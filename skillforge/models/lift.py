@@ -188,6 +188,16 @@ class WithheldVerdict(_Model):
     note: str = ""
 
 
+class ReusedTrial(_Model):
+    """A trial of the run that was not run: an earlier run's trial with the same inputs
+    (skillforge.trials.cache), counted as an ordinary trial of this run."""
+
+    case_id: str
+    condition: str
+    attempt: int
+    reused_from: str
+
+
 class LiftExtra(_Model):
     """Everything computed beside section 8's keys (see the module docstring)."""
 
@@ -226,6 +236,8 @@ class LiftExtra(_Model):
     ablation: AblationReport | None = None
     # A trigger run's description loop (issue 21), recomputed from the store; else absent.
     triggers: TriggerReport | None = None
+    # The trials reused from earlier runs (trial cache); absent when every trial was run.
+    reused: list[ReusedTrial] = Field(default_factory=list)
     # A run that stopped when decided (--until-decided): every round; else absent.
     rounds: RoundsRecord | None = None
 
@@ -240,6 +252,8 @@ class LiftExtra(_Model):
             data.pop("ablation", None)
         if self.triggers is None and isinstance(data, dict):
             data.pop("triggers", None)
+        if not self.reused and isinstance(data, dict):
+            data.pop("reused", None)
         if self.rounds is None and isinstance(data, dict):
             data.pop("rounds", None)
         return data

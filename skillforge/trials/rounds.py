@@ -8,7 +8,9 @@ then recomputes the rounds from the stored trials (skillforge.lift.rounds: anyti
 intervals, so looking after every round costs no validity), emits a `RoundDone` event with
 the round's interval and, when the rule says so, why the run stops, and keeps the record
 in `runs/<run_id>/rounds.json`. Trials of rounds never run are announced `TrialNotNeeded`.
-A resumed run recomputes its finished rounds and goes on where it stopped.
+The trial cache's reusable trials (skillforge.trials.cache) of round r are taken into the
+run when round r comes, so a run that stops early holds none of the later rounds. A
+resumed run recomputes its finished rounds and goes on where it stopped.
 """
 
 from __future__ import annotations
@@ -96,6 +98,9 @@ async def run_rounds(runner: TrialRunner, ctx: TrialContext, plans: Sequence[Tri
                           method=f"{INTERVAL_NAME}; pass/fail: {TEST_NAME}")
     for r in range(1, spec.attempts + 1):
         batch = [p for p in plans if p.attempt == r]
+        for p in batch:  # the trial cache's trials of this round, taken now
+            if (stored := runner.deferred_reuse.pop(p.key, None)) is not None:
+                runner.adopt_reused(summary, p.key, stored)
         try:
             await runner.run_batch(ctx, batch, [p for p in todo if p.attempt == r], done,
                                    summary, start_cache)
@@ -107,7 +112,8 @@ async def run_rounds(runner: TrialRunner, ctx: TrialContext, plans: Sequence[Tri
         if runner.cancelled:
             record.reason, record.stopped_at = "cancelled", r
             break
-        results = round_results(ctx.store.trials(ctx.run_id), spec.attempts,
+        stored = [t for t in ctx.store.trials(ctx.run_id) if t.attempt <= r]
+        results = round_results(stored, spec.attempts,
                                 case_ids=[str(p.case.id) for p in plans if p.attempt == 1],
                                 pass_threshold=spec.pass_threshold)
         record.rounds = results

@@ -5,8 +5,9 @@
     runner.cancel()                           # from the TUI: stop, clean up, mark cancelled
 
 The run: remove containers left by crashed runs; create (or, with `resume=RUN_ID`, reopen)
-the run in the store; expand cases x conditions x attempts, skipping trials already `ok`;
-run them through `skillforge.trials.runner.run_trial` with at most `spec.concurrency` at a
+the run in the store; expand cases x conditions x attempts, skipping trials already `ok`
+and reusing, instead of running, the stored trials of earlier runs whose inputs were the
+same (skillforge.trials.cache; not with `fresh`); run them through `skillforge.trials.runner.run_trial` with at most `spec.concurrency` at a
 time (an asyncio semaphore), except that the `skill_mode` trials of an attempt run one after
 the other in case order, carrying their skill cache (skillforge.trials.skill_chain); emit events (skillforge.trials.events) as they happen; finish
 the run as `finished`, `cancelled` or `failed`. Cancelling (Ctrl+C in the CLI cancels the
@@ -25,16 +26,20 @@ from pathlib import Path
 
 from sessions.store import RunStore, new_run_id
 from skillforge.harnesses import HarnessError, check_agent, get_harness
-from skillforge.models.evals import EvalCase, load_evals
+from skillforge.evalformats.registry import read as read_cases
+from skillforge.evalformats.registry import skill_cases
+from skillforge.models.evals import EvalCase
 from skillforge.models.findings import Finding
 from skillforge.models.llm import ModelClient
 from skillforge.models.skill import load_skill
 from skillforge.models.parts import part_of
 from skillforge.models.trial import RunRecord, RunSpec, TrialRecord
 from skillforge.sandbox import SandboxUnavailable, reap_stale
+from skillforge.trials.sandbox_check import check_sandbox
 from skillforge.trials.script_smoke import smoke_run
 from skillforge.authoring.parts import part_index
 from skillforge.trials.ablation import AblationError, tree_parts
+from skillforge.trials.cache import adopt, keyed_plans, reusable
 from skillforge.trials.harness_session import harness_session
 from skillforge.trials.staging import SkillSet, StagingError, load_skill_set
 from skillforge.trials.events import (
@@ -46,6 +51,7 @@ from skillforge.trials.events import (
     TrialFinished,
     TrialKey,
     TrialQueued,
+    TrialReused,
     TrialSkipped,
     TrialStarted,
 )
@@ -73,6 +79,8 @@ class RunSummary:
     spec: RunSpec
     records: list[TrialRecord] = field(default_factory=list)
     skipped: list[TrialKey] = field(default_factory=list)
+    # Not run: earlier runs' trials with the same inputs (skillforge.trials.cache).
+    reused: list[TrialRecord] = field(default_factory=list)
     error: str | None = None
     # SF604: scripts that failed a --help smoke run in the sandbox before the trials.
     smoke: list[Finding] = field(default_factory=list)
@@ -83,11 +91,15 @@ def load_cases(spec: RunSpec) -> list[EvalCase]:
     root = Path(spec.skill_path)
     if root.name == "SKILL.md":
         root = root.parent
-    path = root / "evals" / "evals.json"
-    if not path.is_file():
+    found = skill_cases(root)
+    if found is None:
+        path = root / "evals" / "evals.json"
         raise RunError(f"{path} does not exist; a trial needs eval cases (run `skillforge "
-                       "evals draft` or write evals/evals.json)")
-    evalset, issues = load_evals(path)
+                       "evals draft` or write evals/evals.json, or keep the cases as waza or "
+                       "vally evals/eval.yaml or plugin-eval folders under evals/)")
+    path, fmt = found
+    got = read_cases(path, fmt)
+    evalset, issues = got.evalset, got.issues
     if evalset is None or issues:
         first = issues[0] if issues else None
         where = f"{path}:{first.line}" if first and first.line else str(path)
@@ -137,27 +149,6 @@ def plan_trials(spec: RunSpec, cases: Sequence[EvalCase]) -> list[TrialPlan]:
             for cond in spec.conditions]
 
 
-async def check_sandbox(spec: RunSpec) -> None:
-    """Fail early, with one clear message, when Docker or the trial image is unusable."""
-    if spec.sandbox != "docker":
-        return
-    from skillforge.sandbox.docker_client import executor, get_client
-
-    def probe() -> None:
-        import docker.errors
-
-        client = get_client()
-        try:
-            client.api.inspect_image(spec.image)
-        except docker.errors.ImageNotFound:
-            raise SandboxUnavailable(
-                f"the trial image {spec.image!r} is not on this machine: run `docker pull "
-                f"{spec.image}` (or build it), or set --image / [trial] image to one that "
-                "`docker images` lists") from None
-
-    await asyncio.get_running_loop().run_in_executor(executor(), probe)
-
-
 class TrialRunner:
     """Runs one RunSpec (or resumes a stored run); see the module docstring."""
 
@@ -165,7 +156,8 @@ class TrialRunner:
                  judges: Sequence[ModelClient] = (), resume: str | None = None,
                  on_event: Callable[[TrialEvent], None] | None = None,
                  warn: Callable[[str], None] | None = None, max_tokens: int | None = None,
-                 labels: dict[str, str] | None = None, run_id: str | None = None) -> None:
+                 labels: dict[str, str] | None = None, run_id: str | None = None,
+                 fresh: bool = False) -> None:
         self.spec = spec
         self.client = client
         self.store = store
@@ -176,6 +168,8 @@ class TrialRunner:
         self.warn = warn
         self.max_tokens = max_tokens
         self.labels = dict(labels or {})
+        self.fresh = fresh  # run every trial, reusing none (--fresh)
+        self.deferred_reuse: dict[TrialKey, TrialRecord] = {}  # rounds: taken per round
         self.cancelled = False
         self._tasks: list[asyncio.Task] = []
         self._listeners: list[Callable[[TrialEvent], None]] = []
@@ -256,9 +250,15 @@ class TrialRunner:
         await check_sandbox(spec)
         if spec.sandbox == "docker":
             await reap_stale()
+        try:
+            plans = await keyed_plans(plan_trials(spec, cases), spec, skills, client=self.client,
+                                      judges=self.judges, max_tokens=self.max_tokens)
+        except HarnessError as exc:
+            raise RunError(str(exc)) from exc
         done = self._open_run(skills)
-        plans = plan_trials(spec, cases)
-        todo = [p for p in plans if p.key not in done]
+        reuse = {} if self.fresh else reusable(
+            self.store, [p for p in plans if p.key not in done], self.run_id)
+        todo = [p for p in plans if p.key not in done and p.key not in reuse]
         summary = RunSummary(self.run_id, "running", spec,
                              skipped=[p.key for p in plans if p.key in done])
         if todo and not self.resume:
@@ -271,8 +271,13 @@ class TrialRunner:
                              skills.target.name, resumed=bool(self.resume)))
         earlier = {t.key: t for t in self.store.trials(self.run_id)} if done else {}
         for p in plans:
-            self.emit(TrialSkipped(p.key, earlier.get(p.key)) if p.key in done
-                      else TrialQueued(p.key))
+            if p.key in reuse and not (spec.until_decided and p.attempt > 1):
+                self.adopt_reused(summary, p.key, reuse[p.key])
+            else:
+                self.emit(TrialSkipped(p.key, earlier.get(p.key)) if p.key in done
+                          else TrialQueued(p.key))
+        # In rounds, a later round's reusable trials are taken when that round comes.
+        self.deferred_reuse = {k: r for k, r in reuse.items() if spec.until_decided and k[2] > 1}
         async with AsyncExitStack() as stack:
             try:
                 session = await stack.enter_async_context(
@@ -328,6 +333,11 @@ class TrialRunner:
             self._finish(summary, "failed")
             raise failure
 
+    def adopt_reused(self, summary: RunSummary, key: TrialKey, stored: TrialRecord) -> None:
+        """Take an earlier run's trial with the same inputs into this run, not running it."""
+        summary.reused.append(rec := adopt(self.store, self.run_id, stored))
+        self.emit(TrialReused(key, rec, rec.reused_from or ""))
+
     def _finish(self, summary: RunSummary, status: str) -> None:
         summary.status = status
         try:
@@ -337,6 +347,8 @@ class TrialRunner:
             for rec in summary.records:
                 counts[rec.status] = counts.get(rec.status, 0) + 1
             counts["skipped"] = len(summary.skipped)
+            if summary.reused:
+                counts["reused"] = len(summary.reused)
             self.emit(RunFinished(self.run_id, status,  # type: ignore[arg-type]
                                   counts, summary.error))
 

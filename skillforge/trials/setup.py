@@ -123,12 +123,14 @@ def prepare_runner(settings: Settings, store: RunStore, *, skill_dir: Path | Non
                    overrides: Mapping[str, Any] | None = None, resume: str | None = None,
                    judge: bool | None = None, judge_models: Sequence[str] = (),
                    on_event: Callable[[TrialEvent], None] | None = None,
-                   warn: Callable[[str], None] | None = None) -> TrialRunner:
+                   warn: Callable[[str], None] | None = None, fresh: bool = False
+                   ) -> TrialRunner:
     """A runner for a new run of `skill_dir` (settings < evals defaults < overrides), or
     for finishing the stored run `resume` (its spec; only `concurrency` may change).
 
     `judge` None means the default: judged for a new run, the stored setting for a resume.
     A resume whose `judge` / `judge_models` contradict the run's own raises RunError.
+    `fresh`: run every trial, reusing none from earlier runs (skillforge.trials.cache).
     """
     models: list[str] | None = None
     if resume:
@@ -153,4 +155,5 @@ def prepare_runner(settings: Settings, store: RunStore, *, skill_dir: Path | Non
     if not resume:
         spec = spec.model_copy(update={"judge": judge, "judge_models": models})
     return TrialRunner(spec, client=client, store=store, judges=judges, resume=resume,
-                       on_event=on_event, warn=warn, max_tokens=settings.provider.max_tokens)
+                       on_event=on_event, warn=warn, max_tokens=settings.provider.max_tokens,
+                       fresh=fresh)

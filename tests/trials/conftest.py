@@ -92,6 +92,8 @@ def cli(llm_server, tmp_path, trial_image):
     }
     if "DOCKER_HOST" in os.environ:
         base_env["DOCKER_HOST"] = os.environ["DOCKER_HOST"]
+    if os.environ.get("PYTHONPATH"):  # a worktree's code, not the installed checkout's
+        base_env["PYTHONPATH"] = os.environ["PYTHONPATH"]
 
     def run(*args: str, env: dict | None = None, wait: bool = True, image: bool = True):
         argv = [SKILLFORGE, "trial", *args]
