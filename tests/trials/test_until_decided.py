@@ -4,7 +4,9 @@ fixture (tests/trials/scripted_verdict.py: with the skill every right answer is
 overwritten, grader 1 -> 0 on all 8 cases).
 
 One run of 16 containers (of 48 planned): what it prints per round and why it stopped, the
-stored record, and the report's anytime-valid headline.
+stored record, and the report's anytime-valid headline. Run again, it takes round 1's trials
+from the trial cache (no container), stops at round 1 again, and holds no trial of the
+rounds it did not need.
 """
 
 from __future__ import annotations
@@ -73,3 +75,16 @@ def test_a_clear_harm_stops_at_round_one_with_an_anytime_valid_verdict(cli, llm_
     assert "## Rounds (stopped when decided)" in md.output
     assert "Stopped when decided: this run looked at its lift after every round" in \
         " ".join(md.output.split())
+
+    again = cli(str(skill), "--until-decided", "--max-attempts", "3", "--no-judge",
+                "--state-dir", str(state))
+    assert again.returncode == 0, again.stderr
+    err = " ".join(again.stderr.split())
+    assert "stopped at round 1 because decided hurts (32 planned trials not needed)" in err
+    assert "0 trial(s) run, 16 reused from earlier runs" in err
+    with RunStore(state) as store:
+        second = store.runs()[0]
+        trials = store.trials(second.run_id)
+    assert second.run_id != run.run_id and len(trials) == 16
+    assert {t.attempt for t in trials} == {1} and all(t.reused_from == run.run_id
+                                                      for t in trials)
