@@ -1,6 +1,6 @@
 """The form that configures a trial run: every knob of `skillforge trial` that a new run
 takes (cases, conditions, attempts, concurrency, agent, model, image, sandbox, network,
-timeout, turns, disk, decoys, judged or not). **Start** (ctrl+r) posts
+timeout, turns, disk, decoys, judged or not, stop when decided). **Start** (ctrl+r) posts
 `StartRequested(spec_overrides)`, **Cancel** (ctrl+x) posts `CancelRequested`; the app
 builds the RunSpec with `skillforge.trials.config.build_run_spec(skill, settings, overrides)`.
 
@@ -71,7 +71,10 @@ self-generated notes). **attempts** per case and condition, trials **at once**, 
 in both conditions, empty = none), the **agent** (builtin, or claude-code / codex in an
 image that has them), its **model** (empty = the configured one), the **sandbox** (docker
 isolates; local runs commands on this machine), the trial **image**, **network** access
-and whether the LLM **judge** scores the run. The values are remembered per skill.
+and whether the LLM **judge** scores the run. **stop when decided** runs in rounds (one
+attempt of every case per condition, **attempts** at most) and stops once the headline is
+decided or its anytime-valid interval is narrower than [trial] margin; the grid shows each
+round's interval and why the run stopped. The values are remembered per skill.
 """
     DEFAULT_CSS = """
     TrialConfigForm { height: auto; border: round $panel; padding: 0 1; }
@@ -124,6 +127,8 @@ and whether the LLM **judge** scores the run. The values are remembered per skil
             yield _cell("network", Checkbox("allowed", id="network", compact=True), "network")
             yield _cell("judge", Checkbox("by LLM", id="judge", compact=True, value=True),
                         "judge")
+            yield _cell("stop", Checkbox("when decided", id="until_decided", compact=True),
+                        "until_decided")
         yield Static("", id="problems")
 
     def on_mount(self) -> None:
@@ -159,6 +164,7 @@ and whether the LLM **judge** scores the run. The values are remembered per skil
         self.query_one("#image", Input).value = d.get("image") or ""
         self.query_one("#network", Checkbox).value = bool(d.get("network", False))
         self.query_one("#judge", Checkbox).value = d.get("judge", True) is not False
+        self.query_one("#until_decided", Checkbox).value = bool(d.get("until_decided", False))
         self.show_problem("")
 
     def set_cases(self, case_ids: Sequence[str]) -> None:
@@ -216,6 +222,7 @@ and whether the LLM **judge** scores the run. The values are remembered per skil
             "image": self.query_one("#image", Input).value.strip() or None,
             "network": self.query_one("#network", Checkbox).value,
             "judge": self.query_one("#judge", Checkbox).value,
+            "until_decided": self.query_one("#until_decided", Checkbox).value,
         }
         return overrides, problems
 

@@ -73,6 +73,11 @@ class TrialConfig(_Section):
         default_factory=lambda: ["with_skill", "baseline"]
     )
     pass_threshold: float = Field(0.6, ge=0, le=1)
+    # Run in rounds and stop when the headline is decided (`--until-decided`); `attempts`
+    # is then the most rounds, and the run also stops once the headline metric's
+    # anytime-valid interval is narrower than `margin`.
+    until_decided: bool = False
+    margin: float = Field(0.05, gt=0, lt=2)
 
 
 class UiConfig(_Section):

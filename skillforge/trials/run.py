@@ -35,6 +35,7 @@ from skillforge.models.skill import load_skill
 from skillforge.models.parts import part_of
 from skillforge.models.trial import RunRecord, RunSpec, TrialRecord
 from skillforge.sandbox import SandboxUnavailable, reap_stale
+from skillforge.trials.sandbox_check import check_sandbox
 from skillforge.trials.script_smoke import smoke_run
 from skillforge.authoring.parts import part_index
 from skillforge.trials.ablation import AblationError, tree_parts
@@ -55,6 +56,7 @@ from skillforge.trials.events import (
     TrialStarted,
 )
 from skillforge.trials.runner import TrialContext, TrialPlan, run_trial
+from skillforge.trials.rounds import rounds_problem, run_rounds
 from skillforge.trials.skill_chain import (
     SkillChainError,
     SkillLink,
@@ -147,27 +149,6 @@ def plan_trials(spec: RunSpec, cases: Sequence[EvalCase]) -> list[TrialPlan]:
             for cond in spec.conditions]
 
 
-async def check_sandbox(spec: RunSpec) -> None:
-    """Fail early, with one clear message, when Docker or the trial image is unusable."""
-    if spec.sandbox != "docker":
-        return
-    from skillforge.sandbox.docker_client import executor, get_client
-
-    def probe() -> None:
-        import docker.errors
-
-        client = get_client()
-        try:
-            client.api.inspect_image(spec.image)
-        except docker.errors.ImageNotFound:
-            raise SandboxUnavailable(
-                f"the trial image {spec.image!r} is not on this machine: run `docker pull "
-                f"{spec.image}` (or build it), or set --image / [trial] image to one that "
-                "`docker images` lists") from None
-
-    await asyncio.get_running_loop().run_in_executor(executor(), probe)
-
-
 class TrialRunner:
     """Runs one RunSpec (or resumes a stored run); see the module docstring."""
 
@@ -188,6 +169,7 @@ class TrialRunner:
         self.max_tokens = max_tokens
         self.labels = dict(labels or {})
         self.fresh = fresh  # run every trial, reusing none (--fresh)
+        self.deferred_reuse: dict[TrialKey, TrialRecord] = {}  # rounds: taken per round
         self.cancelled = False
         self._tasks: list[asyncio.Task] = []
         self._listeners: list[Callable[[TrialEvent], None]] = []
@@ -255,6 +237,8 @@ class TrialRunner:
         except StagingError as exc:
             raise RunError(str(exc)) from exc
         self.spec = spec = plan_parts(spec, skills)
+        if (problem := rounds_problem(spec)) is not None:
+            raise RunError(problem)
         try:
             start_cache = initial_cache(spec, self.store)
         except SkillChainError as exc:
@@ -287,12 +271,13 @@ class TrialRunner:
                              skills.target.name, resumed=bool(self.resume)))
         earlier = {t.key: t for t in self.store.trials(self.run_id)} if done else {}
         for p in plans:
-            if p.key in reuse:
-                summary.reused.append(rec := adopt(self.store, self.run_id, reuse[p.key]))
-                self.emit(TrialReused(p.key, rec, rec.reused_from or ""))
+            if p.key in reuse and not (spec.until_decided and p.attempt > 1):
+                self.adopt_reused(summary, p.key, reuse[p.key])
             else:
                 self.emit(TrialSkipped(p.key, earlier.get(p.key)) if p.key in done
                           else TrialQueued(p.key))
+        # In rounds, a later round's reusable trials are taken when that round comes.
+        self.deferred_reuse = {k: r for k, r in reuse.items() if spec.until_decided and k[2] > 1}
         async with AsyncExitStack() as stack:
             try:
                 session = await stack.enter_async_context(
@@ -311,6 +296,17 @@ class TrialRunner:
 
     async def _run_all(self, ctx: TrialContext, plans: list[TrialPlan], todo: list[TrialPlan],
                        done: set[TrialKey], summary: RunSummary, start_cache) -> RunSummary:
+        if ctx.spec.until_decided:  # in rounds, stopping when decided
+            await run_rounds(self, ctx, plans, todo, done, summary, start_cache)
+        else:
+            await self.run_batch(ctx, plans, todo, done, summary, start_cache)
+        self._finish(summary, "cancelled" if self.cancelled else "finished")
+        return summary
+
+    async def run_batch(self, ctx: TrialContext, plans: list[TrialPlan], todo: list[TrialPlan],
+                        done: set[TrialKey], summary: RunSummary, start_cache) -> None:
+        """Run `todo` (of `plans`); a cancellation or a failed trial finishes the run as
+        such and is raised."""
         spec = ctx.spec
         sem = asyncio.Semaphore(max(1, spec.concurrency))
         skill_chains = chains(plans, spec.conditions)
@@ -336,8 +332,11 @@ class TrialRunner:
             summary.error = str(failure)
             self._finish(summary, "failed")
             raise failure
-        self._finish(summary, "cancelled" if self.cancelled else "finished")
-        return summary
+
+    def adopt_reused(self, summary: RunSummary, key: TrialKey, stored: TrialRecord) -> None:
+        """Take an earlier run's trial with the same inputs into this run, not running it."""
+        summary.reused.append(rec := adopt(self.store, self.run_id, stored))
+        self.emit(TrialReused(key, rec, rec.reused_from or ""))
 
     def _finish(self, summary: RunSummary, status: str) -> None:
         summary.status = status

@@ -92,6 +92,8 @@ async def test_every_knob_of_the_trial_command_is_in_the_form_and_sent(workspace
         await pilot.press("space")
         f.query_one("#judge", Checkbox).focus()
         await pilot.press("space")
+        f.query_one("#until_decided", Checkbox).focus()
+        await pilot.press("space")
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: bool(rec.of(StartRequested)), 5, "StartRequested")
         sent = rec.of(StartRequested)[0].spec_overrides
@@ -99,7 +101,7 @@ async def test_every_knob_of_the_trial_command_is_in_the_form_and_sent(workspace
             "case_ids": [], "conditions": ["with_skill", "baseline"], "attempts": 2,
             "concurrency": 4, "max_turns": 12, "timeout_sec": 120, "disk_mb": 512,
             "decoys": 0, "agent": "codex", "model": "openai:other", "sandbox": "local",
-            "image": MISSING_IMAGE, "network": True, "judge": False}
+            "image": MISSING_IMAGE, "network": True, "judge": False, "until_decided": True}
 
 
 async def test_the_form_is_remembered_per_skill_in_the_state_dir(workspace: Path):
