@@ -60,8 +60,12 @@ async def lift(pilot) -> None:
     picker.focus()
     await pilot.press("enter")
     view = wb.query_one("LiftView")
-    await wait_for(pilot, lambda: view.report is not None and view.report.run_id == RUN_ID,
-                   15, "the run's lift")
+    # The tab opens on the newest run by itself, so the report can be there before Enter's
+    # own load ends: wait for every lift worker too, or a loaded machine shoots mid-redraw.
+    await wait_for(pilot, lambda: view.report is not None and view.report.run_id == RUN_ID
+                   and not any(w.group == "lift" and not w.is_finished
+                               for w in pilot.app.workers), 15, "the run's lift")
+    await pilot.pause(0.1)
     await steady(pilot)
 
 
