@@ -54,8 +54,8 @@ class Running:
 
     def leave(self, agent_uid, agent_gid):
         """After CMD ended: when no other runs, kill every process of the agent's uid,
-        apply the link rule to what it could write, and reopen /workspace. Returns why
-        that failed ("" when it did not: /workspace then stays closed)."""
+        apply the link rule to what it could write, and reopen /workspace. Returns "", or
+        why that failed (then /workspace stays closed: a failed grade, never a forged one)."""
         fcntl.lockf(self.fd, fcntl.LOCK_EX)
         try:
             pids = self._pids()
