@@ -108,7 +108,7 @@ def serve(grader_uid, agent_uid, agent_gid, path):
             listener.close()
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             try:
-                _handle(conn, grader_uid, agent_uid, agent_gid, cleanup.Running(running, rule))
+                _handle(conn, grader_uid, agent_uid, agent_gid, cleanup, rule, running)
             finally:
                 os._exit(0)
         conn.close()
@@ -132,9 +132,9 @@ def _load(name):
     return module
 
 
-def _handle(conn, grader_uid, agent_uid, agent_gid, running):
+def _handle(conn, grader_uid, agent_uid, agent_gid, cleanup, rule, shared):
     creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-    _pid, uid, _gid = struct.unpack("3i", creds)
+    client, uid, _gid = struct.unpack("3i", creds)
     if uid != grader_uid:
         _reply(conn, "refused", "only the grader's uid may run code as the agent")
         return
@@ -147,6 +147,7 @@ def _handle(conn, grader_uid, agent_uid, agent_gid, running):
         _reply(conn, "refused", "request too large")
         return
     request = json.loads(_recv_exact(conn, size).decode("utf-8", "surrogateescape"))
+    running = cleanup.Running(shared, rule, client)
     running.enter(agent_gid)
     try:
         pid = os.fork()

@@ -22,18 +22,25 @@ TREES = ("/workspace", "/tmp", "/var/tmp")
 
 
 class Running:
-    """The handlers that run a CMD now (their pids, in the shared file), and what happens
-    when the first starts (/workspace closes) and the last ends (the clean-up)."""
+    """The CMDs running now (their handler's pid and their client's, in the shared file),
+    and what happens when the first starts (/workspace closes) and the last ends (the
+    clean-up).
 
-    def __init__(self, shared, rule):
+    A CMD whose client (`as-agent`) is gone no longer counts, though its handler may not
+    have seen it yet: so after a grader's timeout killed `as-agent`, its next `as-agent`
+    call (`as-agent true`) does the whole clean-up before it returns."""
+
+    def __init__(self, shared, rule, client):
         self.fd = shared.fileno()
         self.rule = rule
+        self.me = [os.getpid(), client]
 
     def _pids(self):
         os.lseek(self.fd, 0, os.SEEK_SET)
         text = os.read(self.fd, 1 << 16).decode() or "[]"
         # a handler that died (it cannot: only root may kill it) is no longer running
-        return [p for p in json.loads(text) if p != os.getpid() and _alive(p)]
+        return [pair for pair in json.loads(text)
+                if pair[0] != os.getpid() and _alive(pair[0]) and _alive(pair[1])]
 
     def _save(self, pids):
         os.ftruncate(self.fd, 0)
@@ -48,7 +55,7 @@ class Running:
             if not pids:
                 os.chown("/workspace", 0, agent_gid)
                 os.chmod("/workspace", 0o770)
-            self._save(pids + [os.getpid()])
+            self._save(pids + [self.me])
         finally:
             fcntl.lockf(self.fd, fcntl.LOCK_UN)
 
@@ -78,13 +85,12 @@ class Running:
 
 
 def _alive(pid):
+    """Whether `pid` runs (a zombie does not)."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
+        with open("/proc/%d/stat" % pid) as stat:
+            return stat.read().rsplit(")", 1)[-1].split()[:1] not in (["Z"], ["X"])
     except OSError:
-        pass
-    return True
+        return False
 
 
 def _agent_processes(agent_uid):

@@ -180,7 +180,9 @@ TRAPS = {
                   "    os._exit(0)"), WRITTEN_GRADER),
     # ...or makes the link and runs on until as-agent is killed (the grader's timeout)
     "agent-code-links-and-is-killed-by-the-graders-timeout": (
-        _solution("os.symlink('/grader/expected.txt', '/workspace/answer.txt')\n"
+        _solution("os.makedirs('/tmp/out')\n"
+                  "os.symlink('/grader/expected.txt', '/tmp/out/answer.txt')\n"
+                  "os.symlink('/grader/expected.txt', '/workspace/answer.txt')\n"
                   "time.sleep(60)"), WRITTEN_GRADER),
 }
 
@@ -205,6 +207,9 @@ async def test_a_planted_trap_leaves_the_reward_unchanged(spec, trap):
                "open('/workspace/out/v', 'w').write('42')\n"
                "os.symlink('out/v', '/workspace/answer.txt')"), WRITTEN_GRADER),
     (_solution("os.makedirs('/tmp/out')\nopen('/tmp/out/answer.txt', 'w').write('42')"),
+     WRITTEN_GRADER),
+    # ...even when it then runs on until as-agent is killed
+    (_solution("open('/workspace/answer.txt', 'w').write('42')\ntime.sleep(60)"),
      WRITTEN_GRADER),
     # a link chain that stays inside is followed like any path
     ("mkdir -p /workspace/out && echo 42 > /workspace/out/v && cd /workspace && "
