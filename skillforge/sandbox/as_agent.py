@@ -20,6 +20,14 @@ supplementary groups, in a session of its own, with exactly those three descript
 execs CMD. The broker waits for it and sends its exit status back; the client exits with
 it (or dies of the same signal). A signal the client gets is passed on to CMD; when the
 client goes away (killed, timed out), the broker kills CMD's process group.
+
+What the agent's code leaves must not forge the grade either: a link it makes from
+/workspace/answer.txt to /grader/expected.txt would hand the grader its own expected value.
+So while any CMD runs, /workspace is closed to the grader (root's, mode 0770, group the
+agent's: CMD still writes there); when the last one ends (exits, dies or is killed with its
+client), the broker kills every process of the agent's uid, applies the workspace copy's
+link rule in place to /workspace, /tmp and /var/tmp, reopens /workspace, and only then
+sends the exit status (as_agent_cleanup.py and link_rule.py, staged beside this file).
 """
 
 import json
@@ -68,6 +76,14 @@ def _recv_exact(sock, size):
 # --- the broker (root) -----------------------------------------------------------------
 def serve(grader_uid, agent_uid, agent_gid, path):
     """Bind `path`, detach, and serve one forked handler per connection."""
+    import tempfile
+
+    # Loaded now, as root, before any grader runs: never again from /grader, which the
+    # grader's uid owns (it could rename skillforge's folder and put code there).
+    cleanup, rule = _load("as_agent_cleanup"), _load("link_rule")
+    # Which handlers run a CMD now: a file no other process can name (O_TMPFILE), shared
+    # by every handler, under a lock (lockf: one owner per process, so forks exclude).
+    running = tempfile.TemporaryFile()
     if os.path.lexists(path):
         os.unlink(path)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -92,7 +108,7 @@ def serve(grader_uid, agent_uid, agent_gid, path):
             listener.close()
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             try:
-                _handle(conn, grader_uid, agent_uid, agent_gid)
+                _handle(conn, grader_uid, agent_uid, agent_gid, cleanup, rule, running)
             finally:
                 os._exit(0)
         conn.close()
@@ -105,9 +121,20 @@ def _reply(conn, kind, value):
         pass
 
 
-def _handle(conn, grader_uid, agent_uid, agent_gid):
+def _load(name):
+    """The module `name`.py beside this file."""
+    import importlib.util
+
+    where = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
+    spec = importlib.util.spec_from_file_location("skillforge_" + name, where)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _handle(conn, grader_uid, agent_uid, agent_gid, cleanup, rule, shared):
     creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-    _pid, uid, _gid = struct.unpack("3i", creds)
+    client, uid, _gid = struct.unpack("3i", creds)
     if uid != grader_uid:
         _reply(conn, "refused", "only the grader's uid may run code as the agent")
         return
@@ -120,13 +147,23 @@ def _handle(conn, grader_uid, agent_uid, agent_gid):
         _reply(conn, "refused", "request too large")
         return
     request = json.loads(_recv_exact(conn, size).decode("utf-8", "surrogateescape"))
-    pid = os.fork()
-    if pid == 0:
-        _become_agent(request, fds, agent_uid, agent_gid)
-    for fd in fds:
-        os.close(fd)
-    _reply(conn, "started", pid)
-    _supervise(conn, pid)
+    running = cleanup.Running(shared, rule, client)
+    running.enter(agent_gid)
+    try:
+        pid = os.fork()
+        if pid == 0:
+            _become_agent(request, fds, agent_uid, agent_gid)
+        for fd in fds:
+            os.close(fd)
+        _reply(conn, "started", pid)
+        ended = _supervise(conn, pid)
+    finally:
+        failed = running.leave(agent_uid, agent_gid)
+    if failed:
+        _reply(conn, "refused", "the agent's code ended, but its files could not be "
+                                "checked (%s)" % failed)
+    elif ended is not None:
+        _reply(conn, *ended)
 
 
 def _become_agent(request, fds, agent_uid, agent_gid):
@@ -163,8 +200,8 @@ def _become_agent(request, fds, agent_uid, agent_gid):
 
 
 def _supervise(conn, pid):
-    """Pass the client's signals on to `pid`; kill its group when the client goes away;
-    send back how it ended."""
+    """Pass the client's signals on to `pid`; kill its group when the client goes away
+    (None); else ("exit", code) or ("signal", number), to send back."""
     import select
 
     buffered = b""
@@ -187,7 +224,7 @@ def _supervise(conn, pid):
                 except OSError:
                     pass
             os.waitpid(pid, 0)
-            return
+            return None
         buffered += data
         while b"\n" in buffered:
             line, buffered = buffered.split(b"\n", 1)
@@ -197,9 +234,8 @@ def _supervise(conn, pid):
                 except OSError:
                     pass
     if os.WIFSIGNALED(status):
-        _reply(conn, "signal", os.WTERMSIG(status))
-    else:
-        _reply(conn, "exit", os.WEXITSTATUS(status))
+        return "signal", os.WTERMSIG(status)
+    return "exit", os.WEXITSTATUS(status)
 
 
 # --- the client (the grader's uid) ------------------------------------------------------

@@ -8,7 +8,8 @@ that the grader runs with `as-agent` may write there and in /tmp, as it could in
 
 `as-agent CMD...` is a client of a small broker (skillforge.sandbox.as_agent) that skillforge
 starts as root in the grading container before the grader: only the broker may change uids,
-and it serves only the grader's uid.
+and it serves only the grader's uid. When the agent's code ends, the broker kills what it
+left and applies the workspace copy's link rule to what it wrote (as_agent_cleanup).
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ LAUNCHER = f"{SUPPORT_DIR}/launch.py"
 RUN_DIR = f"{SUPPORT_DIR}/run"
 AS_AGENT = f"{SUPPORT_DIR}/as-agent"
 AS_AGENT_PY = f"{SUPPORT_DIR}/as_agent.py"
+# What the broker loads beside it: the clean-up after the agent's code, and the link rule.
+BROKER_MODULES = ("as_agent.py", "as_agent_cleanup.py", "link_rule.py")
 # The broker's socket, in a folder only the grader's uid may enter.
 BROKER_DIR = f"{SUPPORT_DIR}/broker"
 BROKER_SOCKET = f"{BROKER_DIR}/socket"
@@ -103,10 +106,10 @@ os.execvp(sys.argv[1], sys.argv[1:])' "$@"
 """
 
 
-def _broker_source() -> bytes:
+def _broker_source(name: str) -> bytes:
     from pathlib import Path
 
-    return (Path(__file__).with_name("as_agent.py")).read_bytes()
+    return (Path(__file__).with_name(name)).read_bytes()
 
 
 def broker_command() -> list[str]:
@@ -124,7 +127,8 @@ def add_support(builder: TarBuilder) -> None:
         builder.add_dir(folder, uid=GRADER_UID, gid=GRADER_GID, mode=0o700)
     builder.add_file(LAUNCHER, _LAUNCH_PY.encode(), mode=0o644)
     builder.add_file(AS_AGENT, _AS_AGENT_SH.encode(), mode=0o755)
-    builder.add_file(AS_AGENT_PY, _broker_source(), mode=0o644)
+    for name in BROKER_MODULES:
+        builder.add_file(f"{SUPPORT_DIR}/{name}", _broker_source(name), mode=0o644)
 
 
 def grading_layout() -> bytes:

@@ -19,7 +19,9 @@ Judging each link on its own text is not enough: with `s -> .` in /workspace,
 /grader/expected.txt, because `..` applies to where `s` led, not to its name (the audit's
 chain attack). So a link is judged by its full resolution, and a link it passes through
 must be one that is kept itself; the kept links are then closed under resolution: none of
-them leads, directly or through others, to a replaced one.
+them leads, directly or through others, to a replaced one. The judge is
+skillforge.sandbox.link_rule's, which as-agent's broker also applies in the grading
+container, in place, after agent code the grader ran.
 
 Streaming. `copy_workspace` reads the agent's tar from a seekable file (a spool on disk, not
 memory) twice: once for the headers of links only, then member by member into any writable
@@ -32,19 +34,16 @@ from __future__ import annotations
 
 import copy
 import tarfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import BinaryIO
 
 from skillforge.sandbox.base import AGENT_GID, AGENT_UID, WORKSPACE
+from skillforge.sandbox.link_rule import MAX_LINKS, UNSAFE_MARKER, LinkJudge, inside
 
-# The target every unsafe link is rewritten to: relative, so it stays in its own folder,
-# and a name the copy never holds (copy_workspace drops the agent's own paths through it:
-# else an agent could make the replaced link open a file of its choosing).
-UNSAFE_MARKER = ".skillforge-unsafe-link"
-# Links followed in one resolution before it is called a loop (Linux's own limit is 40).
-MAX_LINKS = 40
+__all__ = ["MAX_LINKS", "UNSAFE_MARKER", "CopyReport", "LinkJudge", "copy_workspace"]
+
 ROOT = PurePosixPath(WORKSPACE)
 _TOP = PurePosixPath("/")
 
@@ -88,7 +87,7 @@ def _abs(name: str) -> PurePosixPath:
 
 def _inside(path: PurePosixPath) -> bool:
     """Whether an absolute, `..`-free path is /workspace or below it."""
-    return path == ROOT or ROOT in path.parents
+    return inside(path, ROOT)
 
 
 def _named_inside(name: str) -> bool:
@@ -100,69 +99,6 @@ def _named_inside(name: str) -> bool:
     parts = [p for p in name.split("/") if p not in ("", ".")]
     return bool(parts) and parts[0] == ROOT.name and ".." not in parts \
         and UNSAFE_MARKER not in parts
-
-
-class LinkJudge:
-    """Decides which symbolic links of a workspace tar resolve inside /workspace."""
-
-    def __init__(self, members: Iterable[tarfile.TarInfo]) -> None:
-        self.links: dict[PurePosixPath, str] = {
-            _abs(m.name): m.linkname for m in members if m.issym()}
-        self._safe: dict[PurePosixPath, bool] = {}
-        self._judging: set[PurePosixPath] = set()
-
-    @classmethod
-    def of(cls, links: dict[PurePosixPath, str]) -> LinkJudge:
-        """A judge of these links (path -> target), as _index found them."""
-        judge = cls(())
-        judge.links = links
-        return judge
-
-    def safe(self, link: PurePosixPath) -> bool:
-        """Whether the link at `link` resolves inside /workspace through safe links only."""
-        if link in self._safe:
-            return self._safe[link]
-        if link in self._judging:  # a cycle through this very link: a loop
-            return False
-        self._judging.add(link)
-        try:
-            verdict = _inside(link.parent) and self._resolve(link.parent,
-                                                             self.links[link]) is not None
-        finally:
-            self._judging.discard(link)
-        self._safe[link] = verdict
-        return verdict
-
-    def _resolve(self, base: PurePosixPath, target: str) -> PurePosixPath | None:
-        """Where `target`, read from folder `base`, ends; None when it leaves /workspace,
-        passes through an unsafe link or loops."""
-        target_path = PurePosixPath(target)
-        cur = _TOP if target_path.is_absolute() else base
-        pending = [p for p in reversed(target_path.parts) if p != "/"]
-        jumped = target_path.is_absolute()  # "/" itself is allowed only right after a jump
-        followed = 0
-        while pending:
-            part = pending.pop()
-            if part in ("", "."):
-                continue
-            if part == "..":
-                cur = cur.parent
-                jumped = False
-            else:
-                nxt = cur / part
-                if nxt in self.links:
-                    followed += 1
-                    if followed > MAX_LINKS or not self.safe(nxt):
-                        return None
-                    hop = PurePosixPath(self.links[nxt])
-                    if hop.is_absolute():
-                        cur, jumped = _TOP, True
-                    pending.extend(p for p in reversed(hop.parts) if p != "/")
-                    continue
-                cur, jumped = nxt, False
-            if not _inside(cur) and not (jumped and cur == _TOP):
-                return None
-        return cur if _inside(cur) else None
 
 
 def _normalised(member: tarfile.TarInfo, linkname: str | None = None) -> tarfile.TarInfo:
@@ -212,7 +148,7 @@ def copy_workspace(src: BinaryIO, dst: BinaryIO) -> CopyReport:
     member through; memory grows with the number of links, never with files or bytes."""
     start = src.tell()
     links, hard_targets = _index(src)
-    judge = LinkJudge.of(links)
+    judge = LinkJudge(links, ROOT)
     src.seek(start)
     report = CopyReport()
     # Files that hard links name and that were kept (a hard link follows its file in a tar).

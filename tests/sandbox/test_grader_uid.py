@@ -53,6 +53,27 @@ async def test_the_broker_runs_code_as_the_agent_for_the_grader_alone(spec):
         # uid and gid 1000, no other group, and /workspace for the /grader it may not enter
         assert ran.stdout.split() == [str(AGENT_UID)] * 3 + ["/workspace"], ran.stderr
         assert ran.exit_code == 7
+        # While agent code runs, /workspace is closed to the grader; it opens again once
+        # the broker has killed what that code left and checked its links.
+        during = await sb.exec(
+            f'{AS_AGENT} sh -c "touch /workspace/made; sleep 2" & sleep 1; '
+            "ls /workspace; echo during=$?; wait; ls /workspace; echo after=$?",
+            timeout_s=20, user=GRADER_USER, env=GRADER_ENV, workdir="/grader")
+        assert "during=2" in during.stdout and "Permission denied" in during.stderr, during
+        assert during.stdout.split()[-2:] == ["made", "after=0"], during
+        # Hard links cannot bring the grader's files in: every writable folder is a mount
+        # of its own (no link crosses), the agent's uid cannot enter /grader (0700, the
+        # grader's), and protected_hardlinks stops a link to a file it may not write (the
+        # grader's, in /tmp itself).
+        hard = await sb.exec(
+            "echo secret > /tmp/graders.txt && chmod 644 /tmp/graders.txt && "
+            f"{AS_AGENT} sh -c 'ln /grader/expected.txt /workspace/h1; "
+            "ln /tmp/graders.txt /workspace/h2; ln /tmp/graders.txt /tmp/h3; ls /workspace'; "
+            "cat /proc/sys/fs/protected_hardlinks",
+            timeout_s=20, user=GRADER_USER, env=GRADER_ENV, workdir="/grader")
+        assert hard.stdout.split() == ["made", "1"], hard
+        assert [line.rsplit(": ", 1)[-1] for line in hard.stderr.splitlines()] == [
+            "Permission denied", "Invalid cross-device link", "Operation not permitted"], hard
         # The agent's uid cannot reach the socket; root's is turned away by the broker.
         agent = await sb.exec(["python3", "-c", CONNECT], timeout_s=20)
         assert agent.stdout.split() == ["PermissionError"]
