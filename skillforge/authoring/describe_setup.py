@@ -91,6 +91,15 @@ class Estimate(BaseModel):
     proposer_tokens_in: int = 0
     proposer_tokens_out: int = 0
     proposer_cost_usd: float | None = None
+    max_turns: int = 3
+
+    @property
+    def source(self) -> str:
+        """Where the per-trial figures come from, in words (shown with the estimate)."""
+        return (f"per-trial figures: the price table and an assumption: every trial uses all "
+                f"its {self.max_turns} turns with the skill's SKILL.md read on the first, "
+                f"{TURN_OUTPUT_TOKENS} output tokens a turn; the proposer asked twice an "
+                "iteration; no judge calls (trigger trials are not judged), no trial reused")
 
     @property
     def cost_usd(self) -> float | None:
@@ -108,6 +117,7 @@ class Estimate(BaseModel):
             f"proposer {self.proposer_model}: up to {self.proposer_tokens_in:,} input + "
             f"{self.proposer_tokens_out:,} output tokens, {money(self.proposer_cost_usd)}",
             f"estimated cost (upper bound): {money(self.cost_usd)}",
+            self.source,
         ]
 
 
@@ -181,6 +191,7 @@ def estimate(skill_dir: Path, history: LoopHistory, decoys: list[str], agent_mod
     table = price_table(settings.provider.prices)
     return Estimate(
         trials=trials, queries=n_q, train=len(history.train), test=len(history.test),
+        max_turns=s.max_turns,
         agent_model=agent_model, agent_tokens_in=agent_in, agent_tokens_out=agent_out,
         agent_cost_usd=cost_usd(agent_model, Usage(input_tokens=agent_in,
                                                    output_tokens=agent_out), table),

@@ -221,7 +221,7 @@ def _run(skill_dir: Path, settings, store, store_dir: Path, *, fmt: str, dry_run
     if dry_run:
         if fmt == "json":
             click.echo(json.dumps(est.model_dump(mode="json") | {
-                "cost_usd": est.cost_usd}, indent=2))
+                "cost_usd": est.cost_usd, "source": est.source}, indent=2))
         asyncio.run(_close(plan, aclose))
         return
 

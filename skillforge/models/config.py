@@ -73,6 +73,9 @@ class TrialConfig(_Section):
         default_factory=lambda: ["with_skill", "baseline"]
     )
     pass_threshold: float = Field(0.6, ge=0, le=1)
+    # A hard cap on a run's spend in USD (agent and judge calls at the price table's
+    # prices): no trial starts once the spend plus the next trial's estimate would pass it.
+    max_cost_usd: float | None = Field(None, gt=0)
 
 
 class UiConfig(_Section):

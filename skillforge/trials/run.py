@@ -9,8 +9,8 @@ the run in the store; expand cases x conditions x attempts, skipping trials alre
 run them through `skillforge.trials.runner.run_trial` with at most `spec.concurrency` at a
 time (an asyncio semaphore), except that the `skill_mode` trials of an attempt run one after
 the other in case order, carrying their skill cache (skillforge.trials.skill_chain); emit events (skillforge.trials.events) as they happen; finish
-the run as `finished`, `cancelled` or `failed`. Cancelling (Ctrl+C in the CLI cancels the
-task running `run()`; the TUI calls `cancel()`) stops new trials, cancels running ones,
+the run as `finished`, `cancelled`, `failed` or `stopped` (at the cost cap: trials/budget.py).
+Cancelling (Ctrl+C in the CLI cancels the task running `run()`; the TUI calls `cancel()`) stops new trials, cancels running ones,
 waits until their containers are removed and stores them as `cancelled`.
 """
 
@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import asyncio
 from contextlib import AsyncExitStack
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from sessions.store import RunStore, new_run_id
 from skillforge.harnesses import HarnessError, check_agent, get_harness
+from skillforge.providers.prices import Price, price_table
 from skillforge.models.evals import EvalCase, load_evals
 from skillforge.models.findings import Finding
 from skillforge.models.llm import ModelClient
@@ -35,6 +36,7 @@ from skillforge.sandbox import SandboxUnavailable, reap_stale
 from skillforge.trials.script_smoke import smoke_run
 from skillforge.authoring.parts import part_index
 from skillforge.trials.ablation import AblationError, tree_parts
+from skillforge.trials.budget import CostCap, CostCapError, cost_cap_for
 from skillforge.trials.harness_session import harness_session
 from skillforge.trials.staging import SkillSet, StagingError, load_skill_set
 from skillforge.trials.events import (
@@ -75,6 +77,8 @@ class RunSummary:
     error: str | None = None
     # SF604: scripts that failed a --help smoke run in the sandbox before the trials.
     smoke: list[Finding] = field(default_factory=list)
+    # status stopped: why (the cost cap, with the spend), skillforge.trials.budget
+    stop_reason: str | None = None
 
 
 def load_cases(spec: RunSpec) -> list[EvalCase]:
@@ -164,7 +168,8 @@ class TrialRunner:
                  judges: Sequence[ModelClient] = (), resume: str | None = None,
                  on_event: Callable[[TrialEvent], None] | None = None,
                  warn: Callable[[str], None] | None = None, max_tokens: int | None = None,
-                 labels: dict[str, str] | None = None, run_id: str | None = None) -> None:
+                 labels: dict[str, str] | None = None, run_id: str | None = None,
+                 prices: Mapping[str, Price] | None = None) -> None:
         self.spec = spec
         self.client = client
         self.store = store
@@ -176,6 +181,8 @@ class TrialRunner:
         self.max_tokens = max_tokens
         self.labels = dict(labels or {})
         self.cancelled = False
+        self.prices = prices  # for the cost cap; None: the built-in price table
+        self.cost_cap: CostCap | None = None
         self._tasks: list[asyncio.Task] = []
         self._listeners: list[Callable[[TrialEvent], None]] = []
 
@@ -253,6 +260,14 @@ class TrialRunner:
         await check_sandbox(spec)
         if spec.sandbox == "docker":
             await reap_stale()
+        try:
+            self.cost_cap = cost_cap_for(
+                spec, self.store, self.run_id, skills.target.name, len(cases),
+                self.client.model, [j.model for j in self.judges],
+                price_table() if self.prices is None else self.prices) \
+                if spec.max_cost_usd else None
+        except CostCapError as exc:
+            raise RunError(str(exc)) from exc
         done = self._open_run(skills)
         plans = plan_trials(spec, cases)
         todo = [p for p in plans if p.key not in done]
@@ -313,7 +328,11 @@ class TrialRunner:
             summary.error = str(failure)
             self._finish(summary, "failed")
             raise failure
-        self._finish(summary, "cancelled" if self.cancelled else "finished")
+        capped = self.cost_cap is not None and self.cost_cap.stopped
+        if capped and not self.cancelled:
+            summary.stop_reason = self.cost_cap.reason()  # type: ignore[union-attr]
+        self._finish(summary, "cancelled" if self.cancelled else
+                     "stopped" if capped else "finished")
         return summary
 
     def _finish(self, summary: RunSummary, status: str) -> None:
@@ -326,7 +345,7 @@ class TrialRunner:
                 counts[rec.status] = counts.get(rec.status, 0) + 1
             counts["skipped"] = len(summary.skipped)
             self.emit(RunFinished(self.run_id, status,  # type: ignore[arg-type]
-                                  counts, summary.error))
+                                  counts, summary.error, summary.stop_reason))
 
     async def _chain(self, ctx: TrialContext, chain: list[TrialPlan], sem: asyncio.Semaphore,
                      summary: RunSummary, done: set[TrialKey], rows: dict,
@@ -349,11 +368,17 @@ class TrialRunner:
                    summary: RunSummary, link: SkillLink | None = None) -> TrialRecord | None:
         try:
             async with sem:
-                if self.cancelled:
+                cap = self.cost_cap
+                if self.cancelled or (cap is not None and not cap.admit(plan.key)):
                     self.emit(TrialCancelled(plan.key))
                     return None
                 self.emit(TrialStarted(plan.key))
-                record = await run_trial(ctx, plan, link)
+                record = None
+                try:
+                    record = await run_trial(ctx, plan, link)
+                finally:
+                    if cap is not None:
+                        cap.settle(plan.key, record)
         except asyncio.CancelledError:
             # Cancelled while waiting for a slot: it never started, nothing to store.
             self.emit(TrialCancelled(plan.key))

@@ -96,7 +96,10 @@ class TriggerTrials:
             "skill_path": str(candidate), "case_ids": [q.id for q in queries],
             "conditions": ["with_skill"], "attempts": self.runs, "limits": limits,
             "workspace": "group", "decoy_skills": list(self.decoys), "judge": False,
-            "judge_models": [], "baseline_version": None})
+            "judge_models": [], "baseline_version": None,
+            # [trial] max_cost_usd caps one `skillforge trial` run; the loop's many small
+            # runs are priced up front instead (its estimate, an upper bound).
+            "max_cost_usd": None})
 
     async def score(self, description: str, queries: Sequence[TriggerQuery], *,
                     loop_id: str, iteration: int, split: Split) -> tuple[str, TriggerScore]:

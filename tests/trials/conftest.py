@@ -92,6 +92,8 @@ def cli(llm_server, tmp_path, trial_image):
     }
     if "DOCKER_HOST" in os.environ:
         base_env["DOCKER_HOST"] = os.environ["DOCKER_HOST"]
+    if "PYTHONPATH" in os.environ:  # a checkout tested with the shared venv: its own code
+        base_env["PYTHONPATH"] = os.environ["PYTHONPATH"]
 
     def run(*args: str, env: dict | None = None, wait: bool = True, image: bool = True):
         argv = [SKILLFORGE, "trial", *args]
