@@ -4,7 +4,7 @@ timeout, turns, disk, decoys, cost cap, judged or not). **Start** (ctrl+r) posts
 `StartRequested(spec_overrides)`, **Cancel** (ctrl+x) posts `CancelRequested`; the app
 builds the RunSpec with `skillforge.trials.config.build_run_spec(skill, settings, overrides)`.
 A change of any field posts `EstimateWanted(spec_overrides)` (debounced); the app answers
-with `show_estimate(line, detail)`: what the run would take, beside the buttons.
+with `show_estimate(line, detail)`: what the run would take, under the buttons.
 
 `load(case_ids, values)` fills it: the eval set's case ids and the starting values (the
 [trial] settings, with what the author last used for this skill over them). The knobs sit
@@ -83,7 +83,7 @@ in both conditions, empty = none), **max $** (a hard cost cap in USD: no trial s
 the spend plus the next trial's estimate would pass it; empty = none), the **agent**
 (builtin, or claude-code / codex in an image that has them), its **model** (empty = the configured one), the **sandbox** (docker
 isolates; local runs commands on this machine), the trial **image**, **network** access
-and whether the LLM **judge** scores the run. The values are remembered per skill. Beside
+and whether the LLM **judge** scores the run. The values are remembered per skill. Under
 the buttons: the run's estimated trials, tokens and cost (agent and judge), and where the
 per-trial figures come from (hover it for the whole of it).
 """
@@ -93,6 +93,7 @@ per-trial figures come from (hover it for the whole of it).
     TrialConfigForm #form-actions Button { margin-right: 1; min-width: 10; }
     TrialConfigForm #form-state { width: 1fr; color: $foreground-muted; padding-left: 1; }
     TrialConfigForm #form-top { height: auto; }
+    TrialConfigForm #estimate { height: auto; color: $foreground-muted; }
     TrialConfigForm #cases { height: 6; width: 1fr; border: none; padding: 0; }
     TrialConfigForm #conditions { width: 30; height: 4; padding-left: 1; }
     TrialConfigForm #knobs { grid-size: 3; grid-gutter: 0 2; grid-rows: 1; height: auto; }
@@ -119,6 +120,7 @@ per-trial figures come from (hover it for the whole of it).
             yield Button("Start ^r", id="start", variant="success", compact=True)
             yield Button("Cancel ^x", id="cancel", variant="error", compact=True, disabled=True)
             yield Static("", id="form-state")
+        yield Static("", id="estimate")
         with Horizontal(id="form-top"):
             yield SelectionList[str](id="cases", compact=True)
             with Vertical(id="conditions"):
@@ -274,8 +276,8 @@ per-trial figures come from (hover it for the whole of it).
 
     def _ask_estimate(self) -> None:
         self._asked -= 1
-        if self._asked > 0 or self.running:
-            return  # a later change asks again; a running run shows its own state
+        if self._asked > 0:
+            return  # a later change asks again
         overrides, problems = self.spec_overrides()
         if not problems:
             self.post_message(EstimateWanted(overrides))
@@ -284,10 +286,9 @@ per-trial figures come from (hover it for the whole of it).
         """What the run would take (`line`, beside the buttons) and where the figures come
         from (`detail`, its tooltip)."""
         self.estimate_text, self.estimate_detail = line, detail
-        if not self.running:
-            state = self.query_one("#form-state", Static)
-            state.update(line)
-            state.tooltip = detail or None
+        shown = self.query_one("#estimate", Static)
+        shown.update(line)
+        shown.tooltip = detail or None
 
     def set_running(self, running: bool) -> None:
         """Start is disabled while a run is going on; Cancel only then. The focus moves from
@@ -301,7 +302,7 @@ per-trial figures come from (hover it for the whole of it).
             usable.focus()
         unusable.disabled = True
         self.query_one("#form-state", Static).update(
-            "running… ctrl+x cancels" if running else self.estimate_text)
+            "running… ctrl+x cancels" if running else "")
 
     # --- actions --------------------------------------------------------------------------
 

@@ -95,13 +95,13 @@ class RunEstimate:
     def brief(self, cap: float | None = None) -> tuple[str, str]:
         """(one line, the rest) for a form: trials, tokens, cost, the source in short; the
         rest says where every figure came from."""
-        tokens = "tokens unknown" if self.tokens is None else f"~{self.tokens:,} tokens"
+        tokens = "tokens unknown" if self.tokens is None else f"~{_short(self.tokens)} tokens"
         if self.judge_tokens is not None:
-            tokens += f" (judge ~{self.judge_tokens:,})"
+            tokens += f" (judge ~{_short(self.judge_tokens)})"
         cost = "cost unknown" if self.cost_usd is None else f"~${self.cost_usd:,.2f}"
         reused = f" + {self.reused} reused" if self.reused else ""
         where = (f"per trial from run {self.source_run}" if self.source_run else
-                 "per trial assumed (no earlier run)")
+                 "figures assumed (no run yet)")
         line = f"est. {self.trials} trials{reused} · {tokens} · {cost} · {where}"
         if cap is not None and (fit := self.trials_within(cap)) is not None \
                 and fit < self.trials:
@@ -228,8 +228,8 @@ def _agent_estimate(spec: RunSpec, n_cases: int, store: RunStore | None,
         figure = assumed.agent_tokens(spec.limits.max_turns)
         overall = (*figure, float(spec.limits.max_turns))
         out.source = ("no earlier run of this skill recorded tokens: per-trial tokens "
-                      f"{assumed.assumption(spec.limits.max_turns)}; run a few cases first "
-                      "(e.g. --cases ID --attempts 1) for figures from data")
+                      f"{assumed.assumption(spec.limits.max_turns)}; one attempt of a few "
+                      "cases gives figures from data")
     out.model = _bare_model(spec.model) or out.model
     total_in = total_out = 0.0
     for cond in spec.conditions:
@@ -280,6 +280,13 @@ def _add_judge(out: RunEstimate, spec: RunSpec, store: RunStore | None,
         judge_out += figure[1] * est.trials
     out.judge_tokens = round(judge_in + judge_out)
     out.tokens = (out.agent_tokens or 0) + out.judge_tokens
+
+
+def _short(n: int | None) -> str:
+    if n is None:
+        return "?"
+    return f"{n / 1e6:.1f}M" if n >= 1_000_000 else f"{n / 1e3:.0f}k" if n >= 10_000 \
+        else f"{n:,}"
 
 
 def _price_all(out: RunEstimate, prices: Mapping[str, Price], judged: bool) -> None:

@@ -111,12 +111,12 @@ async def test_the_form_shows_the_runs_estimate_and_what_its_cost_cap_would_do(
     app = make_app(workspace / "csv-insights", Settings())
     async with app.run_test(size=(120, 40)) as pilot:
         f = await open_trials(pilot)
-        state = f.query_one("#form-state")
+        state = f.query_one("#estimate")
         await wait_for(pilot, lambda: "est." in str(state.render()), 10, "the estimate")
         first = str(state.render())
         # 6 cases x 2 conditions x 3 attempts; no run yet: the assumption, judge included
         assert first.startswith("est. 36 trials") and "(judge ~" in first
-        assert "per trial assumed" in first and "$" in first
+        assert "figures assumed (no run yet)" in first and "$" in first
         assert "every trial uses all 30 turns" in f.estimate_detail
         assert "no earlier judged run" in f.estimate_detail
         await type_into(pilot, "#attempts", "1")
