@@ -14,8 +14,12 @@ every turn resends it. Using all turns makes it an upper bound for most runs.
 The judge: one call per judge per trial (accuracy, goal_accuracy and behavior_check are
 asked together, skillforge.metrics.judged), reading the whole trajectory plus
 `JUDGE_OVERHEAD_TOKENS` of rubric, case and schema, answering in `JUDGE_OUTPUT_TOKENS`. The
-trajectory is about the agent's last context: twice its mean context per turn when the
-context grows linearly.
+trajectory is taken as the agent's mean context per turn: the judge's rendering leaves out
+the agent's system prompt and is fitted to the judge's window. Measured on the loopback
+server's csv-insights trials: for monthly-revenue with and without the skill the judge's
+calls took 3,865 tokens in and out, this assumption says 5,707 (twice the mean context
+said 7,612); for four trials of two cases they read 11,085 input tokens (retries
+included), this says 9,857.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ def agent_tokens(max_turns: int) -> tuple[float, float]:
 def judge_tokens(agent_in: float, turns: float | None, judges: int = 1) -> tuple[float, float]:
     """(input, output) judge tokens of one trial whose agent read `agent_in` tokens over
     `turns` turns (None: unknown, then the whole input is taken as the trajectory)."""
-    trajectory = 2 * agent_in / turns if turns and turns > 0 else agent_in
+    trajectory = agent_in / turns if turns and turns > 0 else agent_in
     n = max(1, judges)
     return n * (trajectory + JUDGE_OVERHEAD_TOKENS), float(n * JUDGE_OUTPUT_TOKENS)
 
@@ -52,6 +56,6 @@ def assumption(max_turns: int) -> str:
 def judge_assumption(judges: int) -> str:
     """The judge's assumption in words."""
     who = "the judge" if judges <= 1 else f"each of the {judges} judges"
-    return (f"assumed: {who} reads the whole trajectory once per trial (about twice the "
-            f"agent's mean context per turn) plus {JUDGE_OVERHEAD_TOKENS:,} tokens of rubric "
+    return (f"assumed: {who} reads the whole trajectory once per trial (about the agent's "
+            f"mean context per turn) plus {JUDGE_OVERHEAD_TOKENS:,} tokens of rubric "
             f"and answers in {JUDGE_OUTPUT_TOKENS:,}")

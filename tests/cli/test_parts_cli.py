@@ -149,6 +149,6 @@ def test_dry_run_counts_the_judges_tokens_of_a_judged_run(tmp_path):
              for t in run_trials()]
     _store_with_run(empty, skill, fresh, PARTS)
     doc = json.loads(invoke(*args[:4], str(empty), *args[5:]).output)
-    assert doc["agent_tokens"] == 4 * 1200 and doc["judge_tokens"] == 4 * (500 + 1500 + 400)
+    assert doc["agent_tokens"] == 4 * 1200 and doc["judge_tokens"] == 4 * (250 + 1500 + 400)
     assert doc["tokens"] == 4 * 1200 + doc["judge_tokens"]
     assert "no earlier judged run" in doc["judge_source"] and "assumed" in doc["judge_source"]

@@ -50,7 +50,7 @@ def test_with_no_earlier_run_the_figures_are_a_stated_assumption_judge_included(
     a_in, a_out = assumed.agent_tokens(4)
     assert (a_in, a_out) == (4 * 2000 + 600 * 6, 4 * 150)
     j_in, j_out = assumed.judge_tokens(a_in, 4)
-    assert j_in == 2 * a_in / 4 + assumed.JUDGE_OVERHEAD_TOKENS
+    assert j_in == a_in / 4 + assumed.JUDGE_OVERHEAD_TOKENS
     assert est.trials == 12 and est.agent_tokens == round(12 * (a_in + a_out))
     assert est.judge_tokens == round(12 * (j_in + j_out))
     assert est.cost_usd == round(12 * ((a_in + j_in) * 1.0 + (a_out + j_out) * 2.0) / 1e6, 6)
@@ -83,8 +83,8 @@ def test_a_run_never_judged_still_counts_the_judge_by_assumption(tmp_path):
     plain = estimate_run(spec(), 2, old, "csv-insights", PRICES)
     judged = estimate_run(spec(), 2, old, "csv-insights", PRICES, judged=True, judges=2)
     assert plain.judge_tokens is None and plain.judge_source == ""
-    # two judges, each reading about twice the mean context per turn (2 x 1200 / 3) + rubric
-    per = 2 * (2 * 1200 / 3 + assumed.JUDGE_OVERHEAD_TOKENS) + 2 * assumed.JUDGE_OUTPUT_TOKENS
+    # two judges, each reading about the mean context per turn (1200 / 3) and the rubric
+    per = 2 * (1200 / 3 + assumed.JUDGE_OVERHEAD_TOKENS) + 2 * assumed.JUDGE_OUTPUT_TOKENS
     assert judged.judge_tokens == round(8 * per)
     assert judged.cost_usd > plain.cost_usd
     assert "each of the 2 judges" in judged.judge_source
