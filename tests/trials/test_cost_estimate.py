@@ -18,6 +18,7 @@ from skillforge.trials import assumed
 from skillforge.trials.budget import CostCap, CostCapError, cost_cap_for
 from skillforge.trials.config import TrialConfigError, build_run_spec
 from skillforge.trials.estimate import estimate_run
+from skillforge.trials.setup import resumed_with
 from tests.conftest import SAMPLE_SKILLS
 from tests.hypothesis_budget import examples
 
@@ -167,3 +168,10 @@ def test_one_at_a_time_no_trial_starts_past_the_cap(spends, guess, limit):
         else:
             refused = True
             assert cap.stopped
+
+
+def test_a_resume_may_change_the_cap_and_nothing_else_of_it():
+    stored = spec(max_cost_usd=1.0, concurrency=2)
+    assert resumed_with(stored, {"max_cost_usd": 5.0}).max_cost_usd == 5.0
+    assert resumed_with(stored, {"max_cost_usd": None}).max_cost_usd == 1.0
+    assert resumed_with(stored, {"concurrency": 4}).concurrency == 4
