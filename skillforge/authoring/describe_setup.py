@@ -76,6 +76,7 @@ class LoopOptions(BaseModel):
     model: str | None = None  # the agent's
     proposer_model: str | None = None
     trial: dict[str, Any] = {}  # other [trial] overrides (sandbox, image, concurrency...)
+    max_cost_usd: float | None = None  # the loop's hard cap: trigger trials and proposer
 
 
 class Estimate(BaseModel):
@@ -227,6 +228,15 @@ def prepare_loop(skill_dir: Path, settings: Settings, store: RunStore, options: 
     check_harness(base)
     agent = select_provider(settings, base.model, base.provider)
     proposer = select_provider(settings, options.proposer_model or base.model, base.provider)
+    prices = price_table(settings.provider.prices)
+    if options.max_cost_usd is not None:
+        unpriced = [m for m in (agent.model, proposer.model)
+                    if cost_usd(m, Usage(), prices) is None]
+        if unpriced:
+            raise LoopSetupError(
+                f"--max-cost-usd: no price for {', '.join(dict.fromkeys(unpriced))} in the "
+                "price table, so the spend cannot be counted; add it under [provider] prices "
+                "in skillforge.toml, or run without the cap")
     base = base.model_copy(update={"model": agent.model, "provider": agent.name})
     loop_id = new_loop_id()
     folder = loop_dir(store.state_dir, loop_id)
@@ -245,7 +255,7 @@ def prepare_loop(skill_dir: Path, settings: Settings, store: RunStore, options: 
                            runs=options.runs, max_turns=options.max_turns,
                            threshold=options.threshold,
                            max_tokens=settings.provider.max_tokens, on_event=on_event,
-                           warn=warn)
+                           warn=warn, max_cost_usd=options.max_cost_usd, prices=prices)
     loop = DescriptionLoop(skill_dir, history, trials=trials, proposer=proposer,
                            folder=folder, lint_config=settings.lint,
                            max_tokens=settings.provider.max_tokens,
