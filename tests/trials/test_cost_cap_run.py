@@ -1,5 +1,5 @@
-"""`skillforge trial --max-cost-usd` as a user runs it: the real console script, two real
-containers, the scripted agent and judge behind the loopback server reporting fixed token
+"""`skillforge trial --max-cost-usd` as a user runs it: the real console script, real
+containers (two, then two for the resume), the scripted agent and judge behind the loopback server reporting fixed token
 counts, so every trial's price is known to the cent. The run stops before the trial that
 would pass the cap, exits 2, and its partial results are a report like any other."""
 
@@ -90,4 +90,10 @@ def test_a_run_stops_at_the_cost_cap_with_its_partial_report(cli, csv_skill, scr
     assert lift["inventory"]["trials"] == 2 and lift["n_cases"] == 1
     md = CliRunner().invoke(main, ["report", run_id, "--state-dir", str(state)]).output
     assert "monthly-revenue" in md or "1 case" in md
-    print(proc.stderr[-600:], json.dumps(lift["metrics"].get("overall"), indent=1), sep="\n")
+    # a higher cap finishes it: the two trials not started run, the spend so far counted
+    proc = cli("--resume", run_id, "--max-cost-usd", "5", "--state-dir", str(state),
+               "--format", "json", env=env, image=False)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["status"] == "finished" and len(doc["trials"]) == 4
+    assert doc["spec"]["max_cost_usd"] == 5
