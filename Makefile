@@ -77,15 +77,20 @@ $(STAMP): $(PINS)
 run: $(RUN_STAMP)
 	$(BIN)/skillforge $(SKILL)
 
-## make test: system packages (tmux, debootstrap, chromium, neovim...), then the whole suite
+## make test: system packages (tmux, debootstrap, chromium, neovim...), then the whole suite in
+## two parts: the tests that only compute, over the cores; then, one at a time, the ones that
+## drive an engine (Docker, Chromium, the llama.cpp server, Harbor, a fresh install), which
+## share one daemon, one model server and the disk, and keep their own timings honest
+ENGINE_TESTS := docker or chromium or llama or harbor or install
 test: $(STAMP) system-deps
-	$(PYTEST_ENV) $(BIN)/python -m pytest
+	$(PYTEST_ENV) $(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not ($(ENGINE_TESTS))"
+	$(PYTEST_ENV) $(BIN)/python -m pytest -m "$(ENGINE_TESTS)"
 
 ## make test-fast: the contributors' loop: every test that needs neither Docker, Chromium,
 ## a model server, Harbor nor a fresh install, spread over the cores (make test stays the
 ## whole suite)
 test-fast: $(STAMP)
-	$(PYTEST_ENV) SKILLFORGE_TEST_TIER=fast $(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not docker and not chromium and not llama and not harbor and not install"
+	$(PYTEST_ENV) SKILLFORGE_TEST_TIER=fast $(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not ($(ENGINE_TESTS))"
 
 ## make bench: benchmarks, each printing one JSON document
 bench: $(STAMP)

@@ -27,6 +27,7 @@ def implemented_rules() -> set[str]:
 def _import_rule_modules() -> None:
     # Importing a rule module registers its checks. Every module holding a `@check` is named
     # here, not left to be imported by another.
+    from linters.compat import checks as compat_checks, placement  # noqa: F401
     from linters.correctness import (  # noqa: F401
         correctness,
         fences,

@@ -158,6 +158,12 @@ MIGRATIONS: tuple[tuple[str, Sequence[str]], ...] = (
             PRIMARY KEY (kind, content_hash, metric, judge_model, prompt_version, judged_at)
         )""",
     )),
+    ("trial cache keys", (
+        # A trial's cache key (the hash of its inputs, skillforge.trials.cache) lives in its
+        # record_json; a new run finds stored trials with its keys through this index
+        # (sessions.trial_cache_rows spells the same expression).
+        "CREATE INDEX trials_by_cache_key ON trials (json_extract(record_json, '$.cache_key'))",
+    )),
 )
 LATEST = len(MIGRATIONS)
 

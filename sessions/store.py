@@ -31,6 +31,7 @@ from sessions.importers.base import ImportResult
 from sessions.label_rows import LabelRows
 from sessions.migrations import migrate
 from sessions.skill_mode_rows import SkillModeRows
+from sessions.trial_cache_rows import TrialCacheRows
 from skillforge.models.fileio import atomic_write_text
 from skillforge.models.trial import RunRecord, TrialRecord
 
@@ -123,7 +124,7 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class RunStore(SkillModeRows, LabelRows):
+class RunStore(SkillModeRows, LabelRows, TrialCacheRows):
     """The SQLite run store of one state dir. Use as a context manager or call close().
 
     Skill Mode rows (`save_skill_mode_trial`, `skill_mode_trials`, `final_skill_cache`) come

@@ -162,7 +162,7 @@ proposal you accept or reject piece by piece, and nothing is written until you s
             self._new_file = False
             self._keep_mine = False
             self.query_one(ConflictBar).hide()
-            self.set_status(f"Saved {EVALS_PATH}.")
+            self.set_status(f"Saved {self.file_label}.")
         else:
             self.set_status(f"Not saved: {error or 'unknown error'}", error=True)
         self._saving = None
@@ -181,6 +181,13 @@ proposal you accept or reject piece by piece, and nothing is written until you s
 
     def set_status(self, text: str, *, error: bool = False) -> None:
         self.query_one(StatusLine).say(text, error=error)
+
+    @property
+    def file_label(self) -> str:  # what the cases are saved to, as the author names it
+        path = self.path
+        if path is None or path.name == "evals.json":
+            return EVALS_PATH
+        return "evals/ (plugin-eval case folders)" if path.is_dir() else f"evals/{path.name}"
 
     @property
     def status_text(self) -> str:

@@ -19,6 +19,7 @@ from skillforge.trials.progress import (
     RunProgress,
     failure_lines,
     progress_table,
+    reuse_lines,
     running_lines,
     totals_line,
 )
@@ -34,7 +35,8 @@ class TrialsGrid(Static):
 One row per case, one column per condition and attempt (**with#2** = with the skill,
 attempt 2; **−workflow#1** = without that part of the skill, an ablation). **·** queued, **▶n** running (n = the agent's turn), **✓** ok (with the grader
 reward when the case has a grader), **✗** error, **⏱** timeout, **⊘** cancelled, **↷**
-already done in an earlier session (resume). Below: totals, what running trials do now,
+already done in an earlier session (resume), **↺** reused from an earlier run whose trial
+had exactly the same inputs (the line under the totals names the run; `--fresh` runs all). Below: totals, what running trials do now,
 and why trials failed (one line per reason, naming the trials it struck).
 """
     DEFAULT_CSS = """
@@ -112,7 +114,7 @@ and why trials failed (one line per reason, naming the trials it struck).
             empty = Text("No run started in this session: ctrl+r starts one. Past runs are "
                          "listed below (Enter opens one in Lift).", style="dim italic")
             return Group(empty, warned) if warned else empty
-        parts: list[Any] = [progress_table(p), totals_line(p), *running_lines(p),
+        parts: list[Any] = [progress_table(p), totals_line(p), *reuse_lines(p), *running_lines(p),
                             *failure_lines(p.failed())]
         if warned:
             parts.append(warned)

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.text.literal_search import has_any
+from linters.text.trigger_words import TRIGGER as _TRIGGER
 from linters.registry import check
 from skillforge.models.findings import Finding
 
@@ -32,28 +33,6 @@ _SIMPLE_WORD = rx(r"[a-z0-9]+")
 def _wordset(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
-
-# SF202: wording that tells the agent in which situation to load the skill.
-_TRIGGER = rx(
-    r"""
-    \buse[sd]?\b(?:\s+(?:this|it|me|them|the\s+[\w-]+))?(?:\s+skill)?
-        \s+(?:when|whenever|if|for|to|before|after|on|in|during|while|as|with|only)\b
-    | \b(?:when|whenever|if|once|after|before|while)\s+(?:the\s+|a\s+|an\s+|any\s+)?
-        (?:user|users|you|someone|people|asked|requested|working|dealing|handling|writing
-        |creating|building|editing|reviewing|debugging|auditing|implementing|starting|about)\b
-    | \bwhenever\b | \bif\s+asked\b
-    | \btrigger(?:s|ed)?\b
-    | \b(?:should|must|can|may)\s+be\s+(?:used|invoked|loaded|applied|triggered)\b
-    | \b(?:invoke|activate|load|apply|call|consult|read|run|pick|choose)\s+
-        (?:this\s+(?:skill\s+)?|it\s+)?(?:when|whenever|if|before|after)\b
-    | \b(?:useful|helpful|relevant|needed|ideal|best|perfect|great|good|suited|suitable
-        |intended|meant|designed|applicable|appropriate|recommended|preferred)\s+
-        (?:for|when|if|to|in|whenever)\b
-    | \bfor\s+(?:[\w-]+\s+){0,3}?(?!(?:any|every|some|no)thing\b|string|during\b|ring|king\b|spring)
-        \w{3,}ing\b
-    """,
-    re.IGNORECASE | re.VERBOSE,
-)
 
 # SF203. Quoted text is what a user would type ("make me a GIF"), so it is removed first.
 _QUOTED = rx(r"\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`|'[^'\n]{2,80}'(?=[\s,.;:)]|$)")

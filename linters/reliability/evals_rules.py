@@ -31,10 +31,16 @@ _NOT_LOCAL = ("/", "~", "http://", "https://")
 _PATHISH = rx(r"(?:^|\s)((?:\./)?(?:evals|scripts)/[^\s\"']+)")
 
 
+# Cases kept in another runner's format count too (skillforge.evalformats reads them): a
+# waza or vally evals/eval.yaml, or Claude Code plugin-eval folders evals/<case>/.
+_OTHER_CASES = rx(r"^evals/(?:eval\.ya?ml|[^/]+/(?:prompt\.md|case\.yaml))$")
+
+
 @check("SF313")
 def evals_missing(ctx: LintContext) -> Iterator[Finding]:
     """A skill ships `evals/evals.json` so its effect can be measured."""
-    if ctx.skill.skill_md is None or ctx.skill.exists(EVALS_PATH):
+    if ctx.skill.skill_md is None or ctx.skill.exists(EVALS_PATH) or any(
+            _OTHER_CASES.match(f.path) for f in ctx.skill.files):
         return
     yield ctx.finding(
         "SF313",

@@ -55,6 +55,8 @@ def workbench_commands(wb: WorkbenchScreen) -> list[Command]:
                            ("Run the judge", wb.action_judge, "j: the LLM rubric"),
                            ("Triggers: trigger queries and the description loop", wb.action_open_triggers,
                             "7: the Triggers view"),
+                           ("Compat: the skill in each harness (Claude Code, Codex, ...)",
+                            wb.action_toggle_compat, "h: in place of the findings, and back"),
                            ("Toggle the sidebar", wb.action_toggle_sidebar, "ctrl+b"),
                            ("Fix: apply the highlighted finding's fix", wb.action_fix_one,
                             "f: shown as a diff in the Detail panel"),

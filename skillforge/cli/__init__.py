@@ -23,7 +23,7 @@ COMMANDS: dict[str, LazyCommand] = {
     "judge": LazyCommand("skillforge.cli.judge:judge", "Judge skills with an LLM rubric: nine "
                          "criteria 0-10, evidence and a suggestion each."),
     "evals": LazyCommand("skillforge.cli.evals:evals_group", "Work on a skill's "
-                         "evals/evals.json: validate, init, draft, refine."),
+                         "evals/evals.json: validate, init, draft, refine, convert."),
     "trial": LazyCommand("skillforge.cli.trial:trial", "Run paired trials of a skill: each case "
                          "with the skill and without it (baseline)."),
     "parts": LazyCommand("skillforge.cli.parts:parts", "List the parts of a skill an "
@@ -91,7 +91,8 @@ def main() -> None:
 
     \b
     skillforge [PATH]        open the workbench on a skill or a folder of skills (default .)
-    skillforge lint PATH...  structural, security and script lint (text, json, sarif, github)
+    skillforge lint PATH...  structural, security and script lint (text, json, sarif, github);
+                             --harness all: per-harness compatibility (Claude Code, Codex, ...)
     skillforge judge PATH... the LLM rubric judge (nine criteria, score and grade)
     skillforge evals ...     validate, init, draft and refine evals/evals.json cases
     skillforge import FILE.. store Claude Code / Codex / ATIF / Gemini / OpenCode traces

@@ -26,6 +26,7 @@ from sessions.atif import AtifError, Trajectory
 from sessions.importers import TraceImportError, import_trajectory
 from sessions.store import DB_NAME, RunStore
 from skillforge.cli.common import settings_for, shown_path
+from skillforge.cli.evals_convert import convert_cmd
 from skillforge.cli.evals_render import report_diff, report_proposal, report_validation
 from skillforge.authoring.drafting import draft_cases, merge_proposal, verify_ground_truth
 from skillforge.models.fileio import atomic_write_text
@@ -63,7 +64,7 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 @click.group("evals", context_settings={"help_option_names": ["-h", "--help"]})
 def evals_group() -> None:
-    """Work on a skill's evals/evals.json: validate, init, draft, refine.
+    """Work on a skill's evals/evals.json: validate, init, draft, refine, convert.
 
     \b
     skillforge evals validate PATH        check evals/evals.json, or the evals file PATH
@@ -71,10 +72,15 @@ def evals_group() -> None:
     skillforge evals draft PATH           propose new cases with the configured model
     skillforge evals refine PATH --case ID --from TRAJECTORY
                                           propose edits to a case from a session
+    skillforge evals convert PATH --to cc-plugin-eval|waza|vally|skill-creator|nvidia|skillforge -o OUT
+                                          the cases in another runner's format
 
     Nothing is written by draft and refine without --write. Exit codes: 0 ok, 1 invalid
     evals.json (validate), 2 bad input, no provider or a provider failure.
     """
+
+
+evals_group.add_command(convert_cmd)
 
 
 def skill_dir_of(path: str) -> Path:

@@ -42,9 +42,12 @@ class _FilesByDefault(LazyGroup):
 # The Harbor importer (and its trial models) loads only for `skillforge import harbor`.
 HARBOR = LazyCommand("skillforge.cli.import_harbor:harbor", "Import a Harbor job folder "
                      "(jobs/<job name>) as a run: trials, trajectories, rewards.")
+PLUGIN_EVAL = LazyCommand("skillforge.cli.import_plugin_eval:plugin_eval", "Import a "
+                          "`claude plugin eval` result as a run: grades, cost, traces.")
 
 
-@click.group("import", cls=_FilesByDefault, lazy_commands={"harbor": HARBOR},
+@click.group("import", cls=_FilesByDefault,
+             lazy_commands={"harbor": HARBOR, "plugin-eval": PLUGIN_EVAL},
              context_settings={"help_option_names": ["-h", "--help"]})
 def import_group() -> None:
     """Import agent traces into the run store as ATIF trajectories.
@@ -61,6 +64,10 @@ def import_group() -> None:
       --format [text|json]   json prints exactly one document
       --state-dir DIR        run store folder (default .skillforge in the launch directory)
       --trace-format NAME    read every file as this format instead of detecting it
+
+    \b
+    skillforge import harbor JOB_DIR         a Harbor job as a run
+    skillforge import plugin-eval PATH       a `claude plugin eval` result as a run
 
     Exit codes: 0 everything imported, 1 some file could not be imported, 2 usage errors.
     """

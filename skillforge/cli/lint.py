@@ -21,6 +21,18 @@ if TYPE_CHECKING:
 FORMATS = ("text", "json", "sarif", "github")
 
 
+def _harnesses(_ctx: click.Context, _param: click.Parameter, value: str | None) -> list[str] | None:
+    """`--harness claude-code,codex` (or all) as profile ids; a usage error names an unknown one."""
+    if value is None:
+        return None
+    from skillforge.models.lint_config import parse_harnesses
+
+    try:
+        return parse_harnesses(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
 @click.command("lint")
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
@@ -35,6 +47,13 @@ FORMATS = ("text", "json", "sarif", "github")
               help="Where the skill goes (default generic, or [lint] target). claude-ai: its "
                    "upload rules beyond the spec (`<`/`>` in name or description, `claude` or "
                    "`anthropic` in the name: SF117, SF121) are errors, not warnings.")
+@click.option("--harness", "harness", metavar="IDS", default=None, callback=_harnesses,
+              help="Also check the skill against these harnesses' profiles (SF701-SF707), "
+                   "comma-separated: claude-code, codex, gemini-cli, opencode, copilot, or "
+                   "all (default none, or [lint] harness). Where each would discover it, "
+                   "keys it ignores, name and description limits, trigger words past its "
+                   "listing cut, plugin layout, namesakes installed; findings name the "
+                   "harness and are not scored.")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, metavar="N",
               help="Lint N skills at once in forked processes (default 0: one per usable "
                    "core; 1: all in this process). Output is the same either way.")
@@ -51,7 +70,7 @@ FORMATS = ("text", "json", "sarif", "github")
 def lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: str | None,
          no_scripts: bool, list_rules: bool, explain: str | None, fix: bool = False,
          unsafe: bool = False, diff: bool = False, jobs: int = 0,
-         target: str | None = None) -> None:
+         target: str | None = None, harness: list[str] | None = None) -> None:
     """Lint skills: a skill folder, a SKILL.md, or any folder (every SKILL.md below it).
 
     Exit 0 when every skill passes its gate, 1 when one fails, 2 for usage errors.
@@ -61,13 +80,13 @@ def lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: st
     # `_few_collections`): importing them allocates ~100 collections' worth of objects.
     with _few_collections():
         _lint(paths, fmt, fail_under, fail_on, no_scripts, list_rules, explain,
-              fix=fix, unsafe=unsafe, diff=diff, jobs=jobs, target=target)
+              fix=fix, unsafe=unsafe, diff=diff, jobs=jobs, target=target, harness=harness)
 
 
 def _lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: str | None,
           no_scripts: bool, list_rules: bool, explain: str | None, fix: bool = False,
           unsafe: bool = False, diff: bool = False, jobs: int = 0,
-          target: str | None = None) -> None:
+          target: str | None = None, harness: list[str] | None = None) -> None:
     from linters import catalogue
     from linters.batch import lint_skills
     from skillforge.cli.common import console, require_paths
@@ -101,7 +120,8 @@ def _lint(paths: tuple[str, ...], fmt: str, fail_under: float | None, fail_on: s
     found = find_all_resolved(require_paths(paths))
     skills = [skill for skill, _real in found]
     overrides = {"lint": {"fail_under": fail_under, "fail_on": fail_on,
-                          "scripts": False if no_scripts else None, "target": target}}
+                          "scripts": False if no_scripts else None, "target": target,
+                          "harness": harness}}
     configs = _configs(skills, overrides)
     shown = _shown_paths(found)
     if unsafe and not (fix or diff):

@@ -32,11 +32,7 @@ from sessions.store import RunStore
 from skillforge.cli.common import settings_for, shown_path
 from skillforge.cli.stops import Stops
 from skillforge.cli.trial_display import Display
-from skillforge.trials.decoys import (
-    DecoyError,
-    check_decoys,
-    choose_decoys,
-)
+from skillforge.trials.decoys import DecoyError, check_decoys, choose_decoys
 from skillforge.harnesses import AGENTS
 from skillforge.cli.common import ci_option
 from skillforge.cli.trial_calibration import calibration_bar, calibration_failures
@@ -169,6 +165,16 @@ def _conditions(values: tuple[str, ...]) -> list[str] | None:
                    "(default [judge] models, else the agent's model).")
 @click.option("--no-judge", is_flag=True,
               help="Skip the LLM-judged metrics (only deterministic metrics and the grader).")
+@click.option("--fresh", is_flag=True,
+              help="Run every trial. Without it a trial is reused from any earlier run in the "
+                   "store whose trial had the same key and a usable outcome (not an "
+                   "infrastructure error, not cancelled), shown as 'reused from RUN'. The key "
+                   "hashes the skills staged for the condition (a baseline's hold no byte of "
+                   "the target), the case (prompt, files, expectations, grader and its "
+                   "folder), the harness and its version, the model and provider settings "
+                   "(base URL, temperature, max tokens), the judges, the image id, the limits "
+                   "(turns, timeout, network, ...), the attempt index and skillforge's trial "
+                   "loop version (docs/trial-cache.md).")
 def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
           conditions: tuple[str, ...], agent: str | None, model: str | None,
           provider: str | None, concurrency: int | None, sandbox: str | None,
@@ -179,7 +185,7 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
           resume: str | None, state_dir: Path | None, fmt: str, gate: bool,
           require_calibrated: bool, ci: str,
           ablate: tuple[str, ...], dry_run: bool, max_cost_usd: float | None,
-          judge_models: tuple[str, ...], no_judge: bool) -> None:
+          judge_models: tuple[str, ...], no_judge: bool, fresh: bool) -> None:
     """Run paired trials of a skill: each case with the skill and without it (baseline).
 
     Each trial gets a fresh container (Docker), the agent runs the case's prompt (the
@@ -190,6 +196,8 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
     adds other skills to both conditions; --sweep-decoys 0,5,10 reports lift per decoy
     count. Needs a provider (ANTHROPIC_API_KEY, OPENAI_API_KEY or OPENAI_BASE_URL) and, for
     --sandbox docker, a running Docker Engine.
+    A trial whose inputs match a stored trial's is reused, not run (see --fresh): after an
+    edit of SKILL.md only the trials that stage the skill run again.
     Ctrl+C, SIGTERM and SIGHUP stop the run (containers are removed, the run is stored as
     cancelled); --resume RUN_ID finishes it later. --max-cost-usd X stops it before the
     trial that would pass X (exit 2, partial results). Graders: docs/graders.md.
@@ -262,7 +270,7 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
             check_harness(build_run_spec(skill_dir, settings, overrides))
         runner = prepare_runner(settings, store, skill_dir=skill_dir, overrides=overrides,
                                 resume=resume, judge=False if no_judge else None,
-                                judge_models=judge_models,
+                                judge_models=judge_models, fresh=fresh,
                                 on_event=display, warn=display.warn)
         check_harness(runner.spec)
         check_decoys(runner.spec)

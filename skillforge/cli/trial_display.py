@@ -36,6 +36,15 @@ class Display:
             total = len(event.keys)
             self.notes.print(f"[dim]run {event.run_id}: {total} trials of {event.skill_name}"
                            f"{' (resumed)' if event.resumed else ''}[/]")
+        elif event.kind == "run_finished" and event.counts.get("reused"):
+            reused = event.counts["reused"]
+            ran = sum(n for k, n in event.counts.items() if k not in ("skipped", "reused"))
+            self.notes.print(f"[dim]{ran} trial(s) run, {reused} reused from earlier runs "
+                             "with the same inputs (--fresh runs every trial)[/]")
+        elif self.lines and event.kind == "reused":
+            case, cond, attempt = event.key
+            self.err.print(f"{GLYPHS['reused'][0]} {escape(case)} {cond}#{attempt} reused from "
+                           f"run {event.from_run}", highlight=False)
         elif self.lines and event.kind in ("finished", "failed", "cancelled"):
             rec = getattr(event, "record", None)
             case, cond, attempt = event.key

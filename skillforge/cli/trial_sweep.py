@@ -1,7 +1,5 @@
-"""`skillforge trial --sweep-decoys 0,5,10`: one paired run per decoy count, then the table.
-
-Apart from skillforge.cli.trial so that command stays one concept; the exit codes are its.
-"""
+"""`skillforge trial --sweep-decoys COUNTS`: one paired run per decoy count, then the table
+(or JSON) of lift, routing precision and wall time per count (skillforge.trials.decoys)."""
 
 from __future__ import annotations
 
@@ -15,6 +13,7 @@ import click
 
 from sessions.store import RunStore
 from skillforge.cli.stops import Stops
+from skillforge.cli.trial import _fail
 from skillforge.cli.trial_display import Display
 from skillforge.models.llm import ProviderNotConfigured
 from skillforge.providers import PriceTableError
@@ -29,11 +28,6 @@ from skillforge.trials.decoys import (
     sweep_table,
 )
 from skillforge.trials.run import RunError
-
-
-def _fail(message: str, code: int = 2) -> NoReturn:
-    click.echo(f"skillforge trial: {message}", err=True)
-    sys.exit(code)
 
 
 def sweep(settings, store: RunStore, skill_dir: Path, counts_text: str, *, overrides: dict,

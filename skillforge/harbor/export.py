@@ -63,7 +63,9 @@ from skillforge.harbor.task_model import (
     save_task_toml,
 )
 from skillforge.harbor.verifier_script import grader_bundle, render_test_sh
-from skillforge.models.evals import EvalCase, load_evals
+from skillforge.evalformats.registry import read as read_cases
+from skillforge.evalformats.registry import skill_cases
+from skillforge.models.evals import EvalCase
 from skillforge.models.skill import load_skill
 from skillforge.models.trial import Condition, RunSpec
 from skillforge.sandbox.base import SKILLS_DIR, WORKSPACE
@@ -128,11 +130,14 @@ def task_identity(skill: str, case_id: str, condition: str) -> tuple[str, str]:
 
 def select_cases(skill_root: Path, case_ids: list[str]) -> list[EvalCase]:
     """The cases to export (all when `case_ids` is empty); ExportError names what is wrong."""
-    path = skill_root / "evals" / "evals.json"
-    if not path.is_file():
+    found = skill_cases(skill_root)
+    if found is None:
+        path = skill_root / "evals" / "evals.json"
         raise ExportError(f"{path} does not exist: a Harbor dataset is built from the skill's "
                           "eval cases; add some with `skillforge evals draft` or by hand")
-    evals, issues = load_evals(path)
+    path = found[0]
+    got = read_cases(*found)
+    evals, issues = got.evalset, got.issues
     if evals is None or issues:
         first = issues[0] if issues else None
         where = f" (line {first.line})" if first and first.line else ""

@@ -31,6 +31,7 @@ from sessions.importers.base import TraceImportError
 from sessions.store import MetricEvidence
 from skillforge.trajectory import facts as facts
 from skillforge.harbor.results import TEST_STDOUT, TRAJECTORY, VERIFIER_DIR, TrialResult
+from skillforge.metrics.checks import score_checks
 from skillforge.metrics.deterministic import deterministic_metrics
 from skillforge.models.evals import EvalCase
 from skillforge.models.trial import (
@@ -39,6 +40,7 @@ from skillforge.models.trial import (
     TrialRecord,
     TrialStatus,
     error_cause_of,
+    stages_target,
 )
 from skillforge.sandbox.grading import GraderError, parse_reward
 
@@ -124,6 +126,10 @@ def deterministic_scores(traj: Trajectory, case: EvalCase, *, target_skill: str,
     details = result.details or {}
     metrics = {m: getattr(result, m) for m in DETERMINISTIC_METRICS}
     evidence = {m: MetricEvidence(evidence=details.get(m, details)) for m in metrics}
+    if case.checks and not case.grader:  # as a local trial scores them (metrics.checks)
+        metrics["grader"], checks = score_checks(case.checks, traj,
+                                                 target_staged=stages_target(condition))
+        evidence["grader"] = MetricEvidence(evidence=checks)
     return metrics, evidence, result.activated, result.script_runs, result.script_runs_ok
 
 

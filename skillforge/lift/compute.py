@@ -57,6 +57,7 @@ from skillforge.models.lift import (
     LiftExtra,
     LiftReport,
     MetricLift,
+    ReusedTrial,
     SamplePlan,
     VerdictRule,
     WithheldVerdict,
@@ -288,6 +289,8 @@ def compute_lift(
         pass_test=paired_pass,
         headline=headline,
         errors=errors,
+        reused=[ReusedTrial(case_id=t.case_id, condition=t.condition, attempt=t.attempt,
+                            reused_from=t.reused_from) for t in selected if t.reused_from],
     )
     return LiftReport(
         run_id=run_id,

@@ -15,6 +15,8 @@ when two or more did.
   temperature, rubric version): in the run store (`RunStore.cache_get/cache_put`) when one
   is given, else as files under `<cache root>/trial_judge/`. A cache hit makes no request
   and reports zero tokens and cost.
+- A case with `judge_votes: N` (plugin-eval's llm graders: 3) asks each judge N times and
+  takes the majority per assertion (skillforge.metrics.judge_votes).
 - With no client at all it raises ProviderNotConfigured; the caller decides what to do
   (leave the three metrics null: `overall` is the mean of what is available).
 """
@@ -36,6 +38,7 @@ from sessions.store import MetricEvidence, RunStore
 from linters.caches import cache_dir
 from skillforge.trajectory import facts as tf
 from skillforge.models.fileio import atomic_write_text
+from skillforge.metrics.judge_votes import majority, votes_of
 from skillforge.metrics.judged_prompts import (
     RUBRIC_VERSION,
     judge_facts,
@@ -143,8 +146,25 @@ async def _judge_one(traj: Trajectory, case: EvalCase, facts: TrialFacts, client
                      label: str, t_hash: str, store: RunStore | None, rubric_version: str,
                      temperature: float | None, max_tokens: int | None, use_cache: bool,
                      cache_dir: Path | None) -> TrialVerdict | str:
-    """One judge's verdict, from the cache or the model; a string says why it failed."""
+    """One judge's verdict, from the cache or the model; a string says why it failed. A case
+    with `judge_votes` asks it that many times and takes the majority (judge_votes)."""
+    votes = votes_of(case)
+    got = [await _judge_vote(traj, case, facts, client, label, t_hash, store, rubric_version,
+                             temperature, max_tokens, use_cache, cache_dir, vote)
+           for vote in range(votes)]
+    failed = next((g for g in got if isinstance(g, str)), None)
+    if failed is not None:
+        return failed
+    return got[0] if votes == 1 else majority(got)  # type: ignore[arg-type]
+
+
+async def _judge_vote(traj: Trajectory, case: EvalCase, facts: TrialFacts, client: ModelClient,
+                      label: str, t_hash: str, store: RunStore | None, rubric_version: str,
+                      temperature: float | None, max_tokens: int | None, use_cache: bool,
+                      cache_dir: Path | None, vote: int) -> TrialVerdict | str:
     key = cache_key(t_hash, case, facts, client, temperature, rubric_version)
+    if vote:
+        key = hashlib.sha256(f"{key}\0vote {vote}".encode()).hexdigest()
     path = (cache_dir or trial_judge_cache_dir()) / f"{key}.json"
     if use_cache:
         hit = _cache_read(key, store, path)

@@ -5,9 +5,8 @@ Reads the canonical shape and the aliases used by Anthropic's skill-creator
 (`question`, `ground_truth`, `expected_behavior`, `should_trigger`, a bare script name in
 `expected_script`). The author's field names, key order and unknown fields are remembered
 so a rewrite changes only what was edited. Parsing returns errors (the file cannot be used
-as written) apart from warnings (`EvalSet.warnings`: it can, but something looks wrong). Writing back (`dumps_evals`, `save_evals`,
-`EvalsFile`, ConflictError) and the editing helpers (`new_case`, `add_case`, `set_field`...)
-live in skillforge.models.evals_io and are importable from here too.
+as written) apart from warnings (`EvalSet.warnings`). Writing back (`dumps_evals`, `save_evals`,
+`EvalsFile`) and the editing helpers live in skillforge.models.evals_io (importable here).
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
+from skillforge.models.checks import checks_problems
 from skillforge.models.jsonpos import json_lines, line_for
 
 EVALS_PATH = "evals/evals.json"
@@ -34,7 +34,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
 }
 CASE_FIELDS = (
     "id", "kind", "prompt", "files", "expected_skill", "expected_script", "ground_truth",
-    "expected_behavior", "grader", "notes", "reference_turns", "should_trigger",
+    "expected_behavior", "grader", "notes", "reference_turns", "should_trigger", "checks",
 )
 ALIAS_TO_CANON = {alias: canon for canon, names in ALIASES.items() for alias in names}
 LIST_FIELDS = ("files", "expected_behavior")
@@ -68,6 +68,8 @@ class EvalCase(BaseModel):
     notes: str | None = None
     reference_turns: int | None = None
     should_trigger: bool | None = None  # NVIDIA SkillEvaluator's (and trigger evals') flag
+    # Deterministic graders on trajectory facts (skillforge.models.checks).
+    checks: list[dict[str, Any]] = Field(default_factory=list)
     # Round-trip memory: unknown fields, the names the author used, and key order.
     extra: dict[str, Any] = Field(default_factory=dict)
     field_names: dict[str, str] = Field(default_factory=dict)
@@ -76,6 +78,8 @@ class EvalCase(BaseModel):
     # The object as read (None for a new case) and its index in the file's list.
     _raw: dict[str, Any] | None = PrivateAttr(default=None)
     _index: int | None = PrivateAttr(default=None)
+    # Where a case read from another format came from (skillforge.evalformats).
+    _origin: dict[str, Any] = PrivateAttr(default_factory=dict)
 
     @property
     def is_negative(self) -> bool:
@@ -256,6 +260,8 @@ class _CaseReader:
         if rt is not None and (not isinstance(rt, int) or isinstance(rt, bool) or rt < 1):
             self.error("reference_turns", f"{self.label}: \"reference_turns\" must be a "
                        "positive integer")
+        for sub, problem in checks_problems(self.values.get("checks")):
+            self.error(f"checks{sub}", f"{self.label}: {problem}")
         trig = self.values.get("should_trigger")
         if trig is not None and not isinstance(trig, bool):
             self.error("should_trigger", f"{self.label}: \"should_trigger\" must be true, "
@@ -390,5 +396,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def __dir__() -> list[str]:
+def __dir__() -> list[str]:  # noqa: D103
     return sorted([*globals(), *_IN_EVALS_IO])

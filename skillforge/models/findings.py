@@ -20,6 +20,8 @@ class Category(str, Enum):
     efficiency = "efficiency"
     security = "security"
     scripts = "scripts"
+    # Per-harness compatibility (SF7xx, `lint --harness`): not scored, like security.
+    compatibility = "compatibility"
 
 
 STRUCTURAL_CATEGORIES: tuple[Category, ...] = (
@@ -111,7 +113,8 @@ class Rule:
     # (no scripts -> script rules do not count for or against the score).
     subject: str = "skill"
     # When the rule runs: "fast" (in process, on every save), "external" (ruff/shellcheck
-    # processes, merged in later) or "trial" (inside the sandbox during paired trials).
+    # processes, merged in later), "trial" (inside the sandbox during paired trials) or
+    # "harness" (in process, only for the harnesses `lint --harness` names; never scored).
     phase: str = "fast"
     # Whether `skillforge lint --fix` can fix it: "safe", "unsafe" (only with --unsafe) or
     # "" (no fix); `fix_summary` says what the fix does (linters/fixes/ computes it).

@@ -187,6 +187,16 @@ class WithheldVerdict(_Model):
     note: str = ""
 
 
+class ReusedTrial(_Model):
+    """A trial of the run that was not run: an earlier run's trial with the same inputs
+    (skillforge.trials.cache), counted as an ordinary trial of this run."""
+
+    case_id: str
+    condition: str
+    attempt: int
+    reused_from: str
+
+
 class LiftExtra(_Model):
     """Everything computed beside section 8's keys (see the module docstring)."""
 
@@ -225,6 +235,8 @@ class LiftExtra(_Model):
     ablation: AblationReport | None = None
     # A trigger run's description loop (issue 21), recomputed from the store; else absent.
     triggers: TriggerReport | None = None
+    # The trials reused from earlier runs (trial cache); absent when every trial was run.
+    reused: list[ReusedTrial] = Field(default_factory=list)
 
     @model_serializer(mode="wrap")
     def _omit_absent_sections(self, handler):  # type: ignore[no-untyped-def]
@@ -237,6 +249,8 @@ class LiftExtra(_Model):
             data.pop("ablation", None)
         if self.triggers is None and isinstance(data, dict):
             data.pop("triggers", None)
+        if not self.reused and isinstance(data, dict):
+            data.pop("reused", None)
         return data
 
 

@@ -19,6 +19,23 @@ FailOn = Literal["error", "warning", "never"]
 # and SF121) are then errors; for other targets they are warnings, since a Claude Code
 # plugin's `claude-hooks` skill or a description saying `< 1s` breaks nothing there.
 Target = Literal["generic", "claude-ai"]
+# The harnesses with a compatibility profile (linters/compat/profiles/<id>.toml): `lint
+# --harness` and `[lint] harness` name them; "all" is every one.
+HARNESSES: tuple[str, ...] = ("claude-code", "codex", "gemini-cli", "opencode", "copilot")
+
+
+def parse_harnesses(value: str | list[str] | tuple[str, ...]) -> list[str]:
+    """`claude-code,codex` or a list of ids (or "all") as a list of known ids, in HARNESSES
+    order; ValueError names an unknown one and the known ones."""
+    items = value.split(",") if isinstance(value, str) else list(value)
+    wanted = {i.strip() for i in items if i.strip()}
+    if "all" in wanted:
+        return list(HARNESSES)
+    unknown = sorted(wanted - set(HARNESSES))
+    if unknown:
+        raise ValueError(f"unknown harness {', '.join(map(repr, unknown))}; "
+                         f"known: {', '.join(HARNESSES)} (or all)")
+    return [h for h in HARNESSES if h in wanted]
 
 
 @dataclass(kw_only=True)
@@ -32,6 +49,8 @@ class LintConfig:
     # Run ruff and shellcheck over scripts (slower; results arrive after the rest).
     scripts: bool = True
     target: Target = "generic"
+    # Check the skill against these harnesses' profiles (SF7xx); empty: no harness checks.
+    harness: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not 0 <= self.fail_under <= 100:
@@ -39,6 +58,7 @@ class LintConfig:
         if self.fail_on not in get_args(FailOn):
             raise ValueError(f"fail_on must be one of {', '.join(get_args(FailOn))} "
                              f"(got {self.fail_on!r})")
+        self.harness = parse_harnesses(self.harness)
         if self.target not in get_args(Target):
             raise ValueError(f"target must be one of {', '.join(get_args(Target))} "
                              f"(got {self.target!r})")

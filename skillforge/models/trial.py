@@ -169,6 +169,11 @@ class TrialRecord(BaseModel):
     # A baseline whose model requests carried the target skill (the harness proxy's check,
     # skillforge.harnesses.contamination): the hits, and the trial is left out of the lift.
     contamination: list[dict[str, Any]] | None = None
+    # The hash of everything the trial saw (skillforge.trials.cache): a later run with the
+    # same key reuses this trial. None: never reused (skill_mode, imported, older records).
+    cache_key: str | None = None
+    # Set on a trial copied from an earlier run instead of run: the run that executed it.
+    reused_from: str | None = None
 
     @model_validator(mode="after")
     def _legacy_grader_error(self) -> TrialRecord:

@@ -161,6 +161,8 @@ def inventory_text(report: LiftReport) -> str:
     if report.extra.cancelled:
         parts.append(f"{report.extra.cancelled} cancelled")
     text = f"{inv.trials} trials: {', '.join(parts)}."
+    if report.extra.reused:
+        text += f" {reused_text(report)}"
     if inv.missing_pairs:
         text += f" {_unpaired_overall(report)} and are left out of the overall lift " \
                 "(not imputed)."
@@ -170,6 +172,17 @@ def inventory_text(report: LiftReport) -> str:
     if report.extra.errors.note:
         text += f" {report.extra.errors.note}"
     return text
+
+
+def reused_text(report: LiftReport) -> str:
+    """How many trials an earlier run's trials with the same inputs stood in for, by run."""
+    runs: dict[str, int] = {}
+    for t in report.extra.reused:
+        runs[t.reused_from] = runs.get(t.reused_from, 0) + 1
+    n = len(report.extra.reused)
+    where = ", ".join(f"{k} from run {run}" for run, k in runs.items())
+    return (f"{n} of them reused from earlier runs with the same inputs, not run again "
+            f"({where}); they count as trials of this run.")
 
 
 def _unpaired_overall(report: LiftReport) -> str:

@@ -9,13 +9,16 @@ from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from skillforge.sandbox.base import AGENT_GID, AGENT_UID, SandboxError
+from skillforge.sandbox.base import AGENT_GID, AGENT_UID, GRADER_GID, GRADER_UID, SandboxError
 from skillforge.sandbox.layout import LAYOUT
 
 if TYPE_CHECKING:
     from skillforge.sandbox.skill_tree import SkillTree
 
-_LAYOUT_OWNERS = {path: (uid, mode) for path, uid, mode in LAYOUT} | {"grader": (0, 0o755)}
+# /grader is the grader uid's alone (docs/graders.md): the agent's code it runs cannot read it.
+_LAYOUT_OWNERS = {path: (uid, mode) for path, uid, mode in LAYOUT} | {
+    "grader": (GRADER_UID, 0o700)}
+_GROUPS = {AGENT_UID: AGENT_GID, GRADER_UID: GRADER_GID}
 
 
 class TarBuilder:
@@ -44,7 +47,7 @@ class TarBuilder:
         fixed = self.fixed.get(path)
         if fixed is not None:
             uid, mode = fixed
-            gid = AGENT_GID if uid == AGENT_UID else 0
+            gid = _GROUPS.get(uid, 0)
         parent = str(PurePosixPath(path).parent)
         self.add_dir(parent, uid, gid, mode)
         self.dirs.add(path)

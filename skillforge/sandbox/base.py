@@ -27,6 +27,10 @@ GRADER_DIR = "/grader"
 # The agent's uid: numeric, so any image works whether or not it has a matching user.
 AGENT_UID = 1000
 AGENT_GID = 1000
+# The grader's uid in a grading container (docs/graders.md): neither root nor the agent's,
+# with no capability, so it writes the reward where the agent's code cannot.
+GRADER_UID = 2000
+GRADER_GID = 2000
 DEFAULT_MAX_OUTPUT = 64 * 1024
 # Bytes kept from the end of an overflowing stream: errors are usually printed last.
 TAIL_SHARE = 0.25
@@ -238,8 +242,9 @@ class Sandbox(abc.ABC):
         """Kill every process the agent user still runs (before grading)."""
 
     async def kill_all_processes(self) -> None:
-        """Kill every process but the sandbox's own (after a grader ran as root: what it
-        started, forked children that left its process group included). The local sandbox
+        """Kill every process but the sandbox's own (after a grader ran: what it, the
+        as-agent broker and the agent's code it ran started, forked children that left
+        their process group included). The local sandbox
         can only end the process groups it started."""
         await self.kill_user_processes()
 

@@ -135,9 +135,10 @@ class DockerSandbox(Sandbox):
             # /workspace); the agent's uid gets no capability, and no-new-privileges stops
             # it from gaining one.
             cap_add=["CHOWN", "DAC_OVERRIDE", "FOWNER"]
-            # The grader runs as root and may run the agent's code as the agent's uid
-            # (docs/graders.md): only a grading container can change uids.
-            + (["SETUID", "SETGID"] if spec.grading else []),
+            # A grading container's root (never its grader, which runs as its own uid with
+            # no capability) runs as-agent's broker, which changes uids, and ends every
+            # process the grader and the agent's code left (docs/graders.md).
+            + (["SETUID", "SETGID", "KILL"] if spec.grading else []),
             security_opt=["no-new-privileges"],
             ulimits=ulimits,
         )

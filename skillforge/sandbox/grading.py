@@ -11,14 +11,16 @@ earlier on PATH, background processes, a reward file written early) exists there
 copy every path resolves inside it (skillforge.sandbox.workspace_copy: a link that leads
 out, even through a chain of links, is replaced by a marker).
 
-How the grader runs: as root, from /grader (never from the agent's /workspace, so no
-agent-written `json.py` shadows a module), with a clean environment (its own HOME,
-PYTHONSAFEPATH=1, no user site-packages), a Python grader through a launcher that ends the
-process as soon as the grader returns (exit hooks of code it imported never run). It writes
-`/logs/grader/reward.txt` (one number in [0, 1]) or `/logs/grader/reward.json` (a flat
-object of numbers) into a folder only root may write; whatever it started is killed before
-the reward is read. `/grader/.skillforge/as-agent CMD...` runs CMD as the agent's uid, for
-graders that must run the agent's code: that code then cannot touch the reward.
+How the grader runs: as its own uid (GRADER_UID: not root, not the agent's, no capability),
+from /grader (never from the agent's /workspace, so no agent-written `json.py` shadows a
+module), with a clean environment (its own HOME, PYTHONSAFEPATH=1, no user site-packages),
+a Python grader through a launcher that ends the process as soon as the grader returns
+(exit hooks of code it imported never run). It writes `/logs/grader/reward.txt` (one number
+in [0, 1]) or `/logs/grader/reward.json` (a flat object of numbers) into a folder the
+agent's uid cannot write; whatever it started is killed before the reward is read.
+`/grader/.skillforge/as-agent CMD...` runs CMD as the agent's uid through a root broker
+started before the grader (skillforge.sandbox.grader_support), for graders that must run the
+agent's code: that code then cannot touch the reward, the grader's files or its process.
 """
 
 from __future__ import annotations
@@ -35,81 +37,26 @@ from pydantic import BaseModel, Field
 
 from skillforge.sandbox.archive import TarBuilder, concat_tars
 from skillforge.sandbox.base import (
-    AGENT_GID,
-    AGENT_UID,
     GRADER_DIR,
-    LOGS_DIR,
     WORKSPACE,
     ExecResult,
     Sandbox,
     SandboxError,
 )
+from skillforge.sandbox.grader_support import (  # noqa: F401 - GRADER_ENV: harbor's verifier
+    AS_AGENT,
+    GRADER_ENV,
+    GRADER_HOME,
+    GRADER_LOGS,
+    GRADER_USER,
+    LAUNCHER,
+    RUN_DIR,
+    add_support,
+    broker_command,
+    grading_layout,
+)
 from skillforge.sandbox.workspace_copy import CopyReport, copy_workspace
 
-GRADER_LOGS = f"{LOGS_DIR}/grader"
-# The grader runs as root, in a container of its own: it may need to read every file the
-# agent left and to run the agent's code as the agent's uid (as-agent below).
-GRADER_USER = "0:0"
-# skillforge's own files beside the grader: its launcher, its HOME, the as-agent helper.
-SUPPORT_DIR = f"{GRADER_DIR}/.skillforge"
-GRADER_HOME = f"{SUPPORT_DIR}/home"
-LAUNCHER = f"{SUPPORT_DIR}/launch.py"
-# The grader's output and exit code: root's, written by the wrapper around it.
-RUN_DIR = f"{SUPPORT_DIR}/run"
-AS_AGENT = f"{SUPPORT_DIR}/as-agent"
-# What a grader's process sees: nothing of the agent's environment.
-GRADER_ENV = {
-    "GRADER_WORKSPACE": WORKSPACE,
-    "GRADER_LOG_DIR": GRADER_LOGS,
-    "HOME": GRADER_HOME,
-    "PYTHONSAFEPATH": "1",
-    "PYTHONNOUSERSITE": "1",
-    "PYTHONDONTWRITEBYTECODE": "1",
-    "SKILLFORGE_AS_AGENT": AS_AGENT,
-}
-_LAUNCH_PY = '''"""skillforge's launcher for a Python grader (docs/graders.md).
-
-Runs the grader as `python3 GRADER ARGS...` would (its folder first on sys.path, run as
-__main__), then ends the process at once after flushing its output: no exit hook (atexit,
-a daemon thread) of code the grader imported can run after it wrote its reward.
-"""
-import os
-import runpy
-import sys
-import traceback
-
-script = sys.argv[1]
-sys.argv = sys.argv[1:]
-sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
-code = 0
-try:
-    runpy.run_path(script, run_name="__main__")
-except SystemExit as exc:
-    if exc.code is None or isinstance(exc.code, int):
-        code = exc.code or 0
-    else:
-        print(exc.code, file=sys.stderr)
-        code = 1
-except BaseException:
-    traceback.print_exc()
-    code = 1
-try:
-    sys.stdout.flush()
-    sys.stderr.flush()
-finally:
-    os._exit(code)
-'''
-_AS_AGENT_SH = f"""#!/bin/sh
-# as-agent CMD [ARG...]: run CMD as the agent's uid ({AGENT_UID}), for a grader that must run
-# the agent's code (docs/graders.md): so run, that code cannot write the reward, which only
-# root may. Without root (the local sandbox, a bare checkout) it runs CMD as it is.
-if [ "$(id -u)" != 0 ]; then exec "$@"; fi
-if command -v setpriv >/dev/null 2>&1; then
-  exec setpriv --reuid={AGENT_UID} --regid={AGENT_GID} --clear-groups -- "$@"
-fi
-exec python3 -c 'import os, sys; os.setgroups([]); os.setgid({AGENT_GID}); os.setuid({AGENT_UID}); \
-os.execvp(sys.argv[1], sys.argv[1:])' "$@"
-"""
 DEFAULT_GRADER_TIMEOUT_S = 120
 # The grading sandbox outlives the grader's own timeout by this much (start, copy-out).
 GRADING_MARGIN_S = 60
@@ -164,18 +111,8 @@ def grader_plan(skill_root: Path, grader: str) -> tuple[bytes, list[str] | str, 
         else:
             builder.add_dir(GRADER_DIR)
         cmd = grader
-    _add_support(builder)
+    add_support(builder)
     return builder.getvalue(), cmd, GRADER_DIR
-
-
-def _add_support(builder: TarBuilder) -> None:
-    """skillforge's files in /grader/.skillforge, root's and read-only to everyone else,
-    and the reward folder, which only root may write."""
-    builder.add_dir(SUPPORT_DIR, mode=0o755)
-    builder.add_dir(GRADER_HOME, mode=0o700)
-    builder.add_dir(RUN_DIR, mode=0o700)
-    builder.add_file(LAUNCHER, _LAUNCH_PY.encode(), mode=0o644)
-    builder.add_file(AS_AGENT, _AS_AGENT_SH.encode(), mode=0o755)
 
 
 def _add_folder(builder: TarBuilder, folder: Path, dest: str) -> None:
@@ -239,19 +176,6 @@ def _files_in(tar_bytes: bytes) -> dict[str, bytes]:
     return out
 
 
-def grading_layout() -> bytes:
-    """The folders a grading sandbox sets over the trial layout: /logs (the agent's in a
-    trial) and /logs/grader, root's, so nothing running as the agent's uid can write,
-    remove or swap the reward."""
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as tar:
-        for path in (LOGS_DIR, GRADER_LOGS):
-            info = tarfile.TarInfo(path.strip("/"))
-            info.type, info.mode, info.uid, info.gid = tarfile.DIRTYPE, 0o755, 0, 0
-            tar.addfile(info)
-    return buf.getvalue()
-
-
 def workspace_for_grading(workspace_tar: bytes) -> tuple[bytes, CopyReport]:
     """The grader's copy of a workspace tar, in memory (skillforge.sandbox.workspace_copy;
     run_grader streams the same copy instead)."""
@@ -288,9 +212,20 @@ async def run_grader(sandbox: Sandbox, skill_root: Path, grader: str,
             except (SandboxError, tarfile.TarError) as exc:
                 raise GraderError(f"the agent's workspace could not be copied for grader "
                                   f"{grader}: {exc}") from exc
+            await _start_broker(fresh)
             result = await _grade(fresh, grader, cmd, workdir, timeout_s)
             result.workspace = report.evidence()
             return result
+
+
+async def _start_broker(sandbox: Sandbox) -> None:
+    """Start as-agent's broker as root, before the grader (skillforge.sandbox.as_agent).
+
+    Only a container runs one: the local sandbox has no uids to switch. An image without
+    python3 has none either; the grader still runs, and `as-agent` says why it cannot."""
+    if sandbox.kind != "docker":
+        return
+    await sandbox.exec(broker_command(), timeout_s=20, user="0:0", workdir="/")
 
 
 def _wrapped(cmd: list[str] | str) -> list[str]:

@@ -18,12 +18,14 @@ from pathlib import PurePosixPath
 
 from skillforge.sandbox.base import (
     AGENT_GID,
-    SandboxError,
     AGENT_UID,
     GRADER_DIR,
+    GRADER_GID,
+    GRADER_UID,
     LOGS_DIR,
     SKILLS_DIR,
     WORKSPACE,
+    SandboxError,
 )
 
 HOME = "/home/agent"
@@ -42,8 +44,9 @@ MOUNTS: tuple[tuple[str, float, int, int], ...] = (
     # Staged skills and the grader are written by root, read-only to the agent.
     (SKILLS_DIR, 0.05, 0, 0o755),
     (TOOLS_DIR, 0.02, 0, 0o755),
-    # Only in a grading sandbox: the agent's sandbox has no /grader to look into.
-    (GRADER_DIR, 0.05, 0, 0o755),
+    # Only in a grading sandbox: the agent's sandbox has no /grader to look into. The
+    # grader's uid alone may enter it (docs/graders.md).
+    (GRADER_DIR, 0.05, GRADER_UID, 0o700),
 )
 MIN_MOUNT_MB = 4
 
@@ -68,7 +71,7 @@ def tmpfs_options(disk_mb: int, grading: bool = False) -> dict[str, str]:
     for path, _share, uid, mode in MOUNTS:
         if path == GRADER_DIR and not grading:
             continue
-        gid = AGENT_GID if uid == AGENT_UID else 0
+        gid = {AGENT_UID: AGENT_GID, GRADER_UID: GRADER_GID}.get(uid, 0)
         # Docker mounts tmpfs noexec by default; scripts in /skills and /workspace must run.
         out[path] = f"rw,exec,nosuid,nodev,size={sizes[path]}m,mode={mode:o},uid={uid},gid={gid}"
     return out

@@ -1,8 +1,10 @@
-"""The workbench's Evals tab: load, save and edit evals/evals.json; draft and refine cases.
+"""The workbench's Evals tab: load, save and edit a skill's cases; draft and refine cases.
 
 A mixin of WorkbenchScreen (handlers by naming convention). Files are written only on the
 author's explicit save, atomically, through EvalsFile (which refuses to overwrite a file
-changed on disk unless the author chooses to).
+changed on disk unless the author chooses to). Cases kept as waza or vally eval.yaml or as
+plugin-eval folders are edited in place and saved in their own format
+(skillforge.evalformats.casefile).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
+from skillforge.evalformats.casefile import open_cases
+from skillforge.evalformats.registry import skill_cases
 from skillforge.models.evals import EVALS_PATH
 from skillforge.models.evals_io import ConflictError, EvalsFile
 
@@ -46,13 +50,21 @@ class EvalsTab:
     evals_file: EvalsFile | None = None
 
     def evals_path(self) -> Path | None:
-        return self.current / EVALS_PATH if self.current is not None else None
+        """Where the current skill's cases live: evals/evals.json, or the waza/vally
+        eval.yaml or plugin-eval case folders when that is what the skill has."""
+        if self.current is None:
+            return None
+        found = skill_cases(self.current)
+        return found[0] if found is not None else self.current / EVALS_PATH
+
+    def _open_cases(self) -> EvalsFile:
+        return open_cases(self.current)
 
     def evals_load(self) -> None:
         path = self.evals_path()
         if path is None:
             return
-        self.evals_file = EvalsFile.load(path)
+        self.evals_file = self._open_cases()
         if (pane := self.pane("EvalsPane")) is not None:
             pane.load(self.evals_file)
         self.trials_load()  # the run form lists the cases
@@ -78,10 +90,10 @@ class EvalsTab:
             self.evals_load()
         elif pane is None:
             if self.evals_file.changed_on_disk():
-                self.evals_file = EvalsFile.load(self.evals_file.path)
+                self.evals_file = self._open_cases()
                 self.trials_cases_changed()
         elif self.evals_file.changed_on_disk():
-            fresh = EvalsFile.load(self.evals_file.path)
+            fresh = self._open_cases()
             pane.apply_form()  # a key typed a moment ago is an unsaved edit too
             # With unsaved edits, keep the file as loaded: saving then meets the conflict
             # check instead of silently overwriting the other editor's change.
@@ -121,7 +133,7 @@ class EvalsTab:
         message.stop()
         path = self.evals_path()
         if path is not None:
-            self.evals_file = EvalsFile.load(path)
+            self.evals_file = self._open_cases()
             self.pane("EvalsPane").load(self.evals_file, keep_undo=True)
             self.trials_cases_changed()
 
@@ -133,7 +145,10 @@ class EvalsTab:
 
         path = self.evals_path()
         try:
-            disk = path.read_text("utf-8") if path is not None else ""
+            if path is not None and path.name != "evals.json":  # another format: as JSON
+                disk = dumps_evals(self._open_cases().evalset or message.evalset)
+            else:
+                disk = path.read_text("utf-8") if path is not None else ""
         except (OSError, UnicodeDecodeError) as exc:
             disk = f"(cannot read {EVALS_PATH}: {exc})"
         self.app.push_screen(DiffScreen(f"{EVALS_PATH}: on disk → your edits", disk,

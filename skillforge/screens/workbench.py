@@ -16,6 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import TabbedContent, TabPane
 
+from linters.compat.profiles import profiles
 from linters.registry import catalogue
 from skillforge.workspace.live import LintResult, Workspace
 from skillforge.screens.editor import run_editor
@@ -28,6 +29,7 @@ from skillforge.screens.live_lint import LiveLint
 from skillforge.screens.tabs import TABS, LazyTabs, freeze_built_widgets
 from skillforge.screens.trials_tab import TrialsTab
 from skillforge.screens.worker_errors import WorkerFailures
+from widgets.compat_panel import CompatPanel
 from widgets.empty_state import EmptyState
 from widgets.file_tree import SkillFileTree
 from widgets.finding_detail import FindingDetail
@@ -60,6 +62,7 @@ class WorkbenchScreen(LiveLint, FixActions, JudgeTab, EvalsTab, TrialsTab, LiftT
         Binding("f", "fix_one", "Fix", id="fix.one"),
         Binding("F", "fix_all", "Fix all", id="fix.all"),
         Binding("ctrl+z", "fix_undo", "Undo fix", id="fix.undo"),
+        Binding("h", "toggle_compat", "Compat", id="compat.toggle"),
         Binding("ctrl+b", "toggle_sidebar", "Sidebar", id="toggle_sidebar", show=False),
         Binding("1", "show_tab('lint-pane')", "Lint tab", id="tab.lint", show=False),
         Binding("2", "show_tab('judge-pane')", "Judge tab", id="tab.judge", show=False),
@@ -86,6 +89,10 @@ class WorkbenchScreen(LiveLint, FixActions, JudgeTab, EvalsTab, TrialsTab, LiftT
     #lift-heatmap { min-height: 5; }
     FindingsTable { height: 3fr; }
     FindingDetail { height: 2fr; }
+    /* h: the Compat section takes the findings' place (the summary stays). */
+    #compat { display: none; }
+    #lint-body.-compat #compat { display: block; }
+    #lint-body.-compat FindingsTable, #lint-body.-compat FindingDetail { display: none; }
     """
 
     def __init__(self, workspace: Workspace, debounce_ms: int = 30) -> None:
@@ -117,6 +124,7 @@ class WorkbenchScreen(LiveLint, FixActions, JudgeTab, EvalsTab, TrialsTab, LiftT
                             yield LintSummary(id="summary")
                             yield FindingsTable(id="findings")
                             yield FindingDetail(id="detail")
+                            yield CompatPanel(id="compat")
                     # The other tabs are filled on first visit (ensure_tab): composing
                     # every form and view up front would double the start-up time.
                     for title, tab in TABS[1:]:
@@ -128,7 +136,8 @@ class WorkbenchScreen(LiveLint, FixActions, JudgeTab, EvalsTab, TrialsTab, LiftT
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # r, e and j belong to the Lint tab (the Judge tab has its own j): elsewhere their
         # letters stay free and the footer keeps room for the tab's own keys.
-        if action in ("lint_now", "open_editor", "judge", "fix_one", "fix_all", "fix_undo"):
+        if action in ("lint_now", "open_editor", "judge", "fix_one", "fix_all", "fix_undo",
+                      "toggle_compat"):
             if self.current is None:
                 return False  # the no-skill screen: nothing to lint, edit or judge
             tabs = self._tabs  # kept: a query here would run for every key on every redraw
@@ -216,6 +225,17 @@ class WorkbenchScreen(LiveLint, FixActions, JudgeTab, EvalsTab, TrialsTab, LiftT
         summary.report = result.report
         self.query_one(SkillFileTree).show_skill(result.skill, result.report.findings)
         self.query_one(FindingsTable).show(result.report.findings)
+        wanted = result.ctx.config.harness or list(profiles())
+        self.query_one(CompatPanel).show(result.compat, {h: profiles()[h].title for h in wanted})
+
+    def action_toggle_compat(self) -> None:
+        """h: the Compat section in place of the findings, and back."""
+        body = self.query_one("#lint-body")
+        body.toggle_class("-compat")
+        if body.has_class("-compat"):
+            self.query_one(CompatPanel).focus()
+        else:
+            self.query_one(FindingsTable).focus()
 
     @on(FindingsTable.Highlighted)
     def on_finding_highlighted(self, message: FindingsTable.Highlighted) -> None:

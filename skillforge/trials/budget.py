@@ -5,6 +5,9 @@
         record = await run_trial(...)
     cap.settle(key, record)    # after it (record None when it stored nothing)
 
+The runner (skillforge.trials.run) uses the small wrappers at the end: `run_cap`, `admit`,
+`settled`, `end_status`, so its own code stays the run's.
+
 No trial starts once the recorded spend plus the next trial's estimate would pass the cap;
 after the first refusal none starts at all (a cheaper condition slipping in later would make
 the partial run lopsided), and the run ends `stopped` with what finished. Trials already
@@ -23,13 +26,14 @@ without a price cannot be capped: the run refuses to start (`CostCapError`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from sessions.store import RunStore
 from skillforge.models.llm import Usage
 from skillforge.models.trial import RunSpec, TrialRecord
-from skillforge.providers.prices import Price, cost_usd
+from skillforge.providers.prices import Price, cost_usd, price_table
 from skillforge.trials.estimate import TrialKey, estimate_run
 
 STOP_REASON = "stopped at the cost cap"
@@ -53,7 +57,10 @@ class CostCap:
     _actual: dict[str, list[float]] = field(default_factory=dict)
 
     def spend_of(self, rec: TrialRecord) -> float:
-        """What one trial's recorded calls cost, the agent's and the judge's."""
+        """What one trial's recorded calls cost, the agent's and the judge's (0 for a trial
+        reused from another run: that run paid for it)."""
+        if rec.reused_from:
+            return 0.0
         agent = cost_usd(self.agent_model, Usage(input_tokens=rec.tokens_in,
                                                  output_tokens=rec.tokens_out,
                                                  cached_tokens=rec.tokens_cached), self.prices)
@@ -121,3 +128,38 @@ def cost_cap_for(spec: RunSpec, store: RunStore, run_id: str, skill_name: str, n
                   judge_models=list(judge_models), prices=prices, estimate=per_trial)
     cap.spent = sum(cap.spend_of(t) for t in store.trials(run_id))
     return cap
+
+
+def run_cap(runner: Any, skill_name: str, n_cases: int) -> CostCap | None:
+    """The cap of a TrialRunner's run (its spec, store, run id, clients and prices)."""
+    if runner.spec.max_cost_usd is None:
+        return None
+    return cost_cap_for(runner.spec, runner.store, runner.run_id, skill_name, n_cases,
+                        runner.client.model, [j.model for j in runner.judges],
+                        price_table() if runner.prices is None else runner.prices)
+
+
+def admit(cap: CostCap | None, key: TrialKey) -> bool:
+    """May this trial start (always, without a cap)?"""
+    return cap is None or cap.admit(key)
+
+
+async def settled(cap: CostCap | None, key: TrialKey,
+                  trial: Awaitable[TrialRecord]) -> TrialRecord:
+    """Await the trial; whatever happens, its estimate is released and its spend counted."""
+    record = None
+    try:
+        record = await trial
+        return record
+    finally:
+        if cap is not None:
+            cap.settle(key, record)
+
+
+def end_status(cancelled: bool, cap: CostCap | None) -> tuple[str, str | None]:
+    """(status, stop reason) of a run whose trials are all done."""
+    if cancelled:
+        return "cancelled", None
+    if cap is not None and cap.stopped:
+        return "stopped", cap.reason()
+    return "finished", None

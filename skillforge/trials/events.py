@@ -5,7 +5,8 @@ can dispatch without importing this module (widgets stay free of core imports), 
 `key` (case_id, condition, attempt) for the trial it is about. A run emits, in order:
 `RunStarted`, one `TrialQueued` per trial, then per trial `TrialStarted`, any number of
 `TrialStep`, and one of `TrialFinished` (status ok), `TrialFailed` (error or timeout) or
-`TrialCancelled`; last `RunFinished`. Trials skipped by `--resume` get `TrialSkipped`.
+`TrialCancelled`; last `RunFinished`. Trials skipped by `--resume` get `TrialSkipped`, and
+trials reused from an earlier run with the same inputs `TrialReused` (instead of queued).
 
 A Textual worker forwards them as messages: `on_event=lambda e: widget.post_message(...)`.
 """
@@ -44,6 +45,17 @@ class TrialSkipped:
     kind: ClassVar[str] = "skipped"
     key: TrialKey
     record: TrialRecord | None = None
+
+
+@dataclass(frozen=True)
+class TrialReused:
+    """Not run: an earlier run's trial with the same inputs (skillforge.trials.cache) is
+    this run's trial; `from_run` executed it."""
+
+    kind: ClassVar[str] = "reused"
+    key: TrialKey
+    record: TrialRecord
+    from_run: str
 
 
 @dataclass(frozen=True)
@@ -109,5 +121,5 @@ class RunFinished:
     stop_reason: str | None = None
 
 
-TrialEvent = (RunStarted | TrialQueued | TrialSkipped | TrialStarted | TrialStep | TrialPhase
-              | TrialFinished | TrialFailed | TrialCancelled | RunFinished)
+TrialEvent = (RunStarted | TrialQueued | TrialSkipped | TrialReused | TrialStarted | TrialStep
+              | TrialPhase | TrialFinished | TrialFailed | TrialCancelled | RunFinished)

@@ -19,7 +19,7 @@ TRIAL_KEYS = ("case_id", "condition", "attempt", "status", "error", "error_stage
               "error_cause", "metrics",
               "grader", "tokens_in", "tokens_out", "cost_usd", "judge_tokens_in",
               "judge_tokens_out", "judge_cost_usd", "contamination", "turns", "tool_calls",
-              "wall_s", "trajectory_path")
+              "wall_s", "trajectory_path", "reused_from")
 VERDICT_STYLE = {"helps": "bold green", "hurts": "bold red", "inconclusive": "yellow"}
 # The metrics whose `hurts` fails the gate: the headline and the grader (section 8).
 GATED_METRICS = ("overall", "grader")

@@ -27,6 +27,7 @@ GLYPHS: dict[str, tuple[str, str]] = {
     "timeout": ("⏱", "bold yellow"),
     "cancelled": ("⊘", "magenta"),
     "skipped": ("↷", "green"),
+    "reused": ("↺", "green"),
 }
 CONDITION_SHORT = {"with_skill": "with", "baseline": "base", "self_generated": "self",
                    "skill_mode": "skill"}
@@ -64,6 +65,7 @@ class Cell:
     wall_s: float | None = None
     error: str | None = None
     started: float | None = None
+    reused_from: str | None = None  # the earlier run whose trial this one is
 
 
 @dataclass
@@ -110,6 +112,10 @@ class RunProgress:
         elif kind == "skipped":
             cell.status = "skipped"
             self._take_record(cell, getattr(event, "record", None))
+        elif kind == "reused":
+            # Spent by an earlier run: the grade shows, the tokens and cost do not count here.
+            cell.status, cell.reused_from = "reused", event.from_run
+            cell.grader, cell.error = event.record.grader, event.record.error
         elif kind == "started":
             cell.status, cell.started = "running", time.monotonic()
         elif kind == "phase":
@@ -161,6 +167,14 @@ class RunProgress:
             "elapsed_s": round(end - self.started, 1),
         }
 
+    def reused(self) -> dict[str, int]:
+        """{earlier run: trials of this run reused from it}."""
+        out: dict[str, int] = {}
+        for cell in self.cells.values():
+            if cell.status == "reused" and cell.reused_from:
+                out[cell.reused_from] = out.get(cell.reused_from, 0) + 1
+        return out
+
     def running(self) -> list[tuple[Key, Cell]]:
         return [(k, c) for k, c in self.cells.items() if c.status == "running"]
 
@@ -176,7 +190,7 @@ def cell_text(cell: Cell) -> Text:
     text = Text(glyph, style=style)
     if cell.status == "running" and cell.turn:
         text.append(f"{cell.turn}", style="cyan")
-    elif cell.grader is not None and cell.status in ("ok", "skipped"):
+    elif cell.grader is not None and cell.status in ("ok", "skipped", "reused"):
         text.append(f"{cell.grader:.2g}", style="green" if cell.grader >= 1 else "yellow")
     return text
 
@@ -204,7 +218,7 @@ def totals_line(progress: RunProgress) -> Text:
     line = Text()
     line.append(f"{t['done']}/{t['trials']} trials", style="bold")
     counts = progress.counts()
-    for status in ("ok", "error", "timeout", "cancelled", "skipped"):
+    for status in ("ok", "error", "timeout", "cancelled", "skipped", "reused"):
         if counts.get(status):
             glyph, style = GLYPHS[status]
             line.append(f"  {glyph} {counts[status]}", style=style)
@@ -212,6 +226,18 @@ def totals_line(progress: RunProgress) -> Text:
     cost = "unknown" if t["cost_usd"] is None else f"${t['cost_usd']:.4f}"
     line.append(f"   cost {cost}   {t['elapsed_s']:.0f} s", style="dim")
     return line
+
+
+def reuse_lines(progress: RunProgress, limit: int = 3) -> list[Text]:
+    """Which trials were not run because an earlier run's had the same inputs."""
+    runs = sorted(progress.reused().items(), key=lambda item: (-item[1], item[0]))
+    glyph, style = GLYPHS["reused"]
+    out = [Text(f"{glyph} {n} trial{'s' if n != 1 else ''} reused from run {run} "
+                "(same inputs; --fresh runs them again)", style=style)
+           for run, n in runs[:limit]]
+    if len(runs) > limit:
+        out.append(Text(f"  (and {len(runs) - limit} other run(s))", style="dim"))
+    return out
 
 
 def running_lines(progress: RunProgress, limit: int = 6) -> list[Text]:
@@ -259,5 +285,5 @@ def render_progress(progress: RunProgress) -> Group:
     if progress.run_id:
         title.append(f"  run {progress.run_id}", style="dim")
     parts: list[Any] = [title, progress_table(progress), totals_line(progress)]
-    parts += running_lines(progress)
+    parts += reuse_lines(progress) + running_lines(progress)
     return Group(*parts)

@@ -5,8 +5,9 @@
     runner.cancel()                           # from the TUI: stop, clean up, mark cancelled
 
 The run: remove containers left by crashed runs; create (or, with `resume=RUN_ID`, reopen)
-the run in the store; expand cases x conditions x attempts, skipping trials already `ok`;
-run them through `skillforge.trials.runner.run_trial` with at most `spec.concurrency` at a
+the run in the store; expand cases x conditions x attempts, skipping trials already `ok`
+and reusing, instead of running, the stored trials of earlier runs whose inputs were the
+same (skillforge.trials.cache; not with `fresh`); run them through `skillforge.trials.runner.run_trial` with at most `spec.concurrency` at a
 time (an asyncio semaphore), except that the `skill_mode` trials of an attempt run one after
 the other in case order, carrying their skill cache (skillforge.trials.skill_chain); emit events (skillforge.trials.events) as they happen; finish
 the run as `finished`, `cancelled`, `failed` or `stopped` (at the cost cap: trials/budget.py).
@@ -25,18 +26,22 @@ from pathlib import Path
 
 from sessions.store import RunStore, new_run_id
 from skillforge.harnesses import HarnessError, check_agent, get_harness
-from skillforge.providers.prices import Price, price_table
-from skillforge.models.evals import EvalCase, load_evals
+from skillforge.providers.prices import Price
+from skillforge.evalformats.registry import read as read_cases
+from skillforge.evalformats.registry import skill_cases
+from skillforge.models.evals import EvalCase
 from skillforge.models.findings import Finding
 from skillforge.models.llm import ModelClient
 from skillforge.models.skill import load_skill
 from skillforge.models.parts import part_of
 from skillforge.models.trial import RunRecord, RunSpec, TrialRecord
 from skillforge.sandbox import SandboxUnavailable, reap_stale
+from skillforge.sandbox.preflight import check_sandbox
 from skillforge.trials.script_smoke import smoke_run
 from skillforge.authoring.parts import part_index
 from skillforge.trials.ablation import AblationError, tree_parts
-from skillforge.trials.budget import CostCap, CostCapError, cost_cap_for
+from skillforge.trials.budget import CostCap, CostCapError, admit, end_status, run_cap, settled
+from skillforge.trials.cache import adopt, keyed_plans, reusable
 from skillforge.trials.harness_session import harness_session
 from skillforge.trials.staging import SkillSet, StagingError, load_skill_set
 from skillforge.trials.events import (
@@ -48,6 +53,7 @@ from skillforge.trials.events import (
     TrialFinished,
     TrialKey,
     TrialQueued,
+    TrialReused,
     TrialSkipped,
     TrialStarted,
 )
@@ -74,11 +80,12 @@ class RunSummary:
     spec: RunSpec
     records: list[TrialRecord] = field(default_factory=list)
     skipped: list[TrialKey] = field(default_factory=list)
+    # Not run: earlier runs' trials with the same inputs (skillforge.trials.cache).
+    reused: list[TrialRecord] = field(default_factory=list)
     error: str | None = None
     # SF604: scripts that failed a --help smoke run in the sandbox before the trials.
     smoke: list[Finding] = field(default_factory=list)
-    # status stopped: why (the cost cap, with the spend), skillforge.trials.budget
-    stop_reason: str | None = None
+    stop_reason: str | None = None  # status stopped: why (the cost cap, trials/budget.py)
 
 
 def load_cases(spec: RunSpec) -> list[EvalCase]:
@@ -86,11 +93,15 @@ def load_cases(spec: RunSpec) -> list[EvalCase]:
     root = Path(spec.skill_path)
     if root.name == "SKILL.md":
         root = root.parent
-    path = root / "evals" / "evals.json"
-    if not path.is_file():
+    found = skill_cases(root)
+    if found is None:
+        path = root / "evals" / "evals.json"
         raise RunError(f"{path} does not exist; a trial needs eval cases (run `skillforge "
-                       "evals draft` or write evals/evals.json)")
-    evalset, issues = load_evals(path)
+                       "evals draft` or write evals/evals.json, or keep the cases as waza or "
+                       "vally evals/eval.yaml or plugin-eval folders under evals/)")
+    path, fmt = found
+    got = read_cases(path, fmt)
+    evalset, issues = got.evalset, got.issues
     if evalset is None or issues:
         first = issues[0] if issues else None
         where = f"{path}:{first.line}" if first and first.line else str(path)
@@ -140,27 +151,6 @@ def plan_trials(spec: RunSpec, cases: Sequence[EvalCase]) -> list[TrialPlan]:
             for cond in spec.conditions]
 
 
-async def check_sandbox(spec: RunSpec) -> None:
-    """Fail early, with one clear message, when Docker or the trial image is unusable."""
-    if spec.sandbox != "docker":
-        return
-    from skillforge.sandbox.docker_client import executor, get_client
-
-    def probe() -> None:
-        import docker.errors
-
-        client = get_client()
-        try:
-            client.api.inspect_image(spec.image)
-        except docker.errors.ImageNotFound:
-            raise SandboxUnavailable(
-                f"the trial image {spec.image!r} is not on this machine: run `docker pull "
-                f"{spec.image}` (or build it), or set --image / [trial] image to one that "
-                "`docker images` lists") from None
-
-    await asyncio.get_running_loop().run_in_executor(executor(), probe)
-
-
 class TrialRunner:
     """Runs one RunSpec (or resumes a stored run); see the module docstring."""
 
@@ -169,7 +159,7 @@ class TrialRunner:
                  on_event: Callable[[TrialEvent], None] | None = None,
                  warn: Callable[[str], None] | None = None, max_tokens: int | None = None,
                  labels: dict[str, str] | None = None, run_id: str | None = None,
-                 prices: Mapping[str, Price] | None = None) -> None:
+                 fresh: bool = False, prices: Mapping[str, Price] | None = None) -> None:
         self.spec = spec
         self.client = client
         self.store = store
@@ -180,6 +170,7 @@ class TrialRunner:
         self.warn = warn
         self.max_tokens = max_tokens
         self.labels = dict(labels or {})
+        self.fresh = fresh  # run every trial, reusing none (--fresh)
         self.cancelled = False
         self.prices = prices  # for the cost cap; None: the built-in price table
         self.cost_cap: CostCap | None = None
@@ -261,16 +252,15 @@ class TrialRunner:
         if spec.sandbox == "docker":
             await reap_stale()
         try:
-            self.cost_cap = cost_cap_for(
-                spec, self.store, self.run_id, skills.target.name, len(cases),
-                self.client.model, [j.model for j in self.judges],
-                price_table() if self.prices is None else self.prices) \
-                if spec.max_cost_usd else None
-        except CostCapError as exc:
+            self.cost_cap = run_cap(self, skills.target.name, len(cases))
+            plans = await keyed_plans(plan_trials(spec, cases), spec, skills, client=self.client,
+                                      judges=self.judges, max_tokens=self.max_tokens)
+        except (HarnessError, CostCapError) as exc:
             raise RunError(str(exc)) from exc
         done = self._open_run(skills)
-        plans = plan_trials(spec, cases)
-        todo = [p for p in plans if p.key not in done]
+        reuse = {} if self.fresh else reusable(
+            self.store, [p for p in plans if p.key not in done], self.run_id)
+        todo = [p for p in plans if p.key not in done and p.key not in reuse]
         summary = RunSummary(self.run_id, "running", spec,
                              skipped=[p.key for p in plans if p.key in done])
         if todo and not self.resume:
@@ -283,8 +273,12 @@ class TrialRunner:
                              skills.target.name, resumed=bool(self.resume)))
         earlier = {t.key: t for t in self.store.trials(self.run_id)} if done else {}
         for p in plans:
-            self.emit(TrialSkipped(p.key, earlier.get(p.key)) if p.key in done
-                      else TrialQueued(p.key))
+            if p.key in reuse:
+                summary.reused.append(rec := adopt(self.store, self.run_id, reuse[p.key]))
+                self.emit(TrialReused(p.key, rec, rec.reused_from or ""))
+            else:
+                self.emit(TrialSkipped(p.key, earlier.get(p.key)) if p.key in done
+                          else TrialQueued(p.key))
         async with AsyncExitStack() as stack:
             try:
                 session = await stack.enter_async_context(
@@ -328,11 +322,8 @@ class TrialRunner:
             summary.error = str(failure)
             self._finish(summary, "failed")
             raise failure
-        capped = self.cost_cap is not None and self.cost_cap.stopped
-        if capped and not self.cancelled:
-            summary.stop_reason = self.cost_cap.reason()  # type: ignore[union-attr]
-        self._finish(summary, "cancelled" if self.cancelled else
-                     "stopped" if capped else "finished")
+        status, summary.stop_reason = end_status(self.cancelled, self.cost_cap)
+        self._finish(summary, status)
         return summary
 
     def _finish(self, summary: RunSummary, status: str) -> None:
@@ -344,6 +335,8 @@ class TrialRunner:
             for rec in summary.records:
                 counts[rec.status] = counts.get(rec.status, 0) + 1
             counts["skipped"] = len(summary.skipped)
+            if summary.reused:
+                counts["reused"] = len(summary.reused)
             self.emit(RunFinished(self.run_id, status,  # type: ignore[arg-type]
                                   counts, summary.error, summary.stop_reason))
 
@@ -368,17 +361,11 @@ class TrialRunner:
                    summary: RunSummary, link: SkillLink | None = None) -> TrialRecord | None:
         try:
             async with sem:
-                cap = self.cost_cap
-                if self.cancelled or (cap is not None and not cap.admit(plan.key)):
+                if self.cancelled or not admit(self.cost_cap, plan.key):
                     self.emit(TrialCancelled(plan.key))
                     return None
                 self.emit(TrialStarted(plan.key))
-                record = None
-                try:
-                    record = await run_trial(ctx, plan, link)
-                finally:
-                    if cap is not None:
-                        cap.settle(plan.key, record)
+                record = await settled(self.cost_cap, plan.key, run_trial(ctx, plan, link))
         except asyncio.CancelledError:
             # Cancelled while waiting for a slot: it never started, nothing to store.
             self.emit(TrialCancelled(plan.key))

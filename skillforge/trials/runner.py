@@ -71,6 +71,8 @@ class TrialPlan:
     case: EvalCase
     condition: Condition
     attempt: int
+    # The hash of the trial's inputs (skillforge.trials.cache), stored with its record.
+    cache_key: str | None = None
 
     @property
     def key(self) -> TrialKey:
@@ -147,7 +149,8 @@ class _Trial:
         self.t0 = time.monotonic()
         self.record = TrialRecord(run_id=ctx.run_id, case_id=plan.key[0],
                                   condition=plan.condition, attempt=plan.attempt,
-                                  case_kind=plan.case.effective_kind, started_at=_now())
+                                  case_kind=plan.case.effective_kind, started_at=_now(),
+                                  cache_key=plan.cache_key)
         self.agent: AgentRun | HarnessRun | None = None
         self.result: AgentResult | None = None
         self.grade: GraderResult | None = None
@@ -228,7 +231,8 @@ class _Trial:
         ctx = self.ctx
         scores = deterministic(traj, self.plan.case, target_skill=ctx.skills.target.name,
                                condition=self.plan.condition,
-                               version_delta=bool(ctx.spec.baseline_version))
+                               version_delta=bool(ctx.spec.baseline_version),
+                               workspace_files=self.workspace_files)
         notes += scores.problems
         if ctx.judges and self.record.status == "ok":
             self.phase("judge")
@@ -238,7 +242,10 @@ class _Trial:
                                      max_tokens=ctx.max_tokens)
             except Exception as exc:  # noqa: BLE001 - a judge failure must not lose the trial
                 notes.append(f"judged metrics failed: {exc}")
+                self.record.cache_key = None  # incomplete scores: never reused (trials.cache)
             else:
+                if extra.problems:  # a judge failed, its metrics are null: never reused
+                    self.record.cache_key = None
                 scores.metrics.update(extra.metrics)
                 scores.evidence.update(extra.evidence)
                 scores.judge_tokens_in, scores.judge_tokens_out, scores.judge_cost_usd = (
@@ -373,6 +380,7 @@ async def run_trial(ctx: TrialContext, plan: TrialPlan,
         except Exception as exc:  # noqa: BLE001 - a metric bug must not lose the trial
             why = f"{type(exc).__name__}: {exc}"
             notes = [f"scoring failed ({why}); the trial is stored without metrics"]
+            trial.record.cache_key = None  # never reused: a fixed bug must score it again
         if notes and ctx.warn is not None:
             for note in dict.fromkeys(notes):
                 ctx.warn(f"{'/'.join(map(str, plan.key))}: {note}")

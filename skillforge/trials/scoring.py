@@ -1,7 +1,8 @@
 """Scoring one finished trial: the seam between the trial runner and the metric modules.
 
 `skillforge.metrics.deterministic.deterministic_metrics` gives security, skill_execution and
-skill_efficiency (plus the activation and script-run facts); `skillforge.metrics.judged`
+skill_efficiency (plus the activation and script-run facts), skillforge.metrics.checks a
+case's deterministic checks (as `grader` when the case has none of its own); `skillforge.metrics.judged`
 gives accuracy, goal_accuracy and behavior_check when judge clients are given. This module
 only calls them and turns their results into a trial's metric values and the evidence
 stored beside each value; it computes no metric itself.
@@ -16,6 +17,7 @@ from sessions.atif import Trajectory
 from sessions.store import MetricEvidence, RunStore
 from skillforge.metrics.judged import judged_metrics, metric_evidence
 from skillforge.metrics.judged_prompts import judge_facts
+from skillforge.metrics.checks import score_checks
 from skillforge.metrics.deterministic import deterministic_metrics
 from skillforge.models.evals import EvalCase
 from skillforge.models.llm import ModelClient
@@ -43,8 +45,10 @@ class Scores:
 
 
 def deterministic(traj: Trajectory, case: EvalCase, *, target_skill: str,
-                  condition: str, version_delta: bool = False) -> Scores:
-    """security, skill_execution, skill_efficiency and the activation/script facts.
+                  condition: str, version_delta: bool = False,
+                  workspace_files: Sequence[str] | None = None) -> Scores:
+    """security, skill_execution, skill_efficiency and the activation/script facts; and the
+    case's `checks` as its `grader` metric when it has no grader of its own.
 
     In a version-delta run the baseline stages the earlier version of the skill under the
     same name, so it can be activated there too (`target_staged`)."""
@@ -56,6 +60,11 @@ def deterministic(traj: Trajectory, case: EvalCase, *, target_skill: str,
     for name in DETERMINISTIC_METRICS:
         scores.metrics[name] = getattr(result, name)
         scores.evidence[name] = MetricEvidence(evidence=result.details.get(name))
+    if case.checks and not case.grader:
+        value, evidence = score_checks(case.checks, traj, target_staged=staged,
+                                       workspace_files=workspace_files)
+        scores.metrics["grader"] = value
+        scores.evidence["grader"] = MetricEvidence(evidence=evidence)
     return scores
 
 

@@ -132,13 +132,15 @@ def prepare_runner(settings: Settings, store: RunStore, *, skill_dir: Path | Non
                    overrides: Mapping[str, Any] | None = None, resume: str | None = None,
                    judge: bool | None = None, judge_models: Sequence[str] = (),
                    on_event: Callable[[TrialEvent], None] | None = None,
-                   warn: Callable[[str], None] | None = None) -> TrialRunner:
+                   warn: Callable[[str], None] | None = None, fresh: bool = False
+                   ) -> TrialRunner:
     """A runner for a new run of `skill_dir` (settings < evals defaults < overrides), or
     for finishing the stored run `resume` (its spec; only `concurrency` and
     `max_cost_usd` may change).
 
     `judge` None means the default: judged for a new run, the stored setting for a resume.
     A resume whose `judge` / `judge_models` contradict the run's own raises RunError.
+    `fresh`: run every trial, reusing none from earlier runs (skillforge.trials.cache).
     """
     models: list[str] | None = None
     if resume:
@@ -164,4 +166,4 @@ def prepare_runner(settings: Settings, store: RunStore, *, skill_dir: Path | Non
         spec = spec.model_copy(update={"judge": judge, "judge_models": models})
     return TrialRunner(spec, client=client, store=store, judges=judges, resume=resume,
                        on_event=on_event, warn=warn, max_tokens=settings.provider.max_tokens,
-                       prices=price_table(settings.provider.prices))
+                       fresh=fresh, prices=price_table(settings.provider.prices))

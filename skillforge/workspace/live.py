@@ -8,6 +8,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from linters.compat.summary import compat_findings
 from linters.context import LintContext
 from linters.engine import build_report, external_findings, fast_findings, has_scripts_to_lint
 from skillforge.config import ConfigError, load_settings
@@ -29,6 +30,8 @@ class LintResult:
     generation: int = 0
     external: list[Finding] | None = None
     config_error: str | None = None
+    # SF701-SF707 for every harness (or `[lint] harness`'s): the Compat section's list.
+    compat: list[Finding] = field(default_factory=list)
 
     @property
     def content_hash(self) -> str:
@@ -124,7 +127,9 @@ def lint_fast(ws: Workspace, skill_dir: Path, generation: int = 0) -> LintResult
     fast = fast_findings(ctx)
     pending = settings.lint.scripts and has_scripts_to_lint(skill)
     report = build_report(ctx, fast, scripts_pending=pending)
-    return LintResult(skill_dir, skill, ctx, fast, report, generation, config_error=err)
+    compat = compat_findings(skill, settings.lint)
+    return LintResult(skill_dir, skill, ctx, fast, report, generation, config_error=err,
+                      compat=compat)
 
 
 def lint_scripts(result: LintResult) -> LintResult:
@@ -134,4 +139,5 @@ def lint_scripts(result: LintResult) -> LintResult:
     ext = external_findings(result.ctx)
     report = build_report(result.ctx, result.fast + ext)
     return LintResult(result.path, result.skill, result.ctx, result.fast, report,
-                      result.generation, external=ext, config_error=result.config_error)
+                      result.generation, external=ext, config_error=result.config_error,
+                      compat=result.compat)

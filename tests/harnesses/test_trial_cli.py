@@ -37,6 +37,8 @@ def cli(llm_server, tmp_path):
             "SKILLFORGE_PROVIDER__MODEL": "scripted-agent"}
     if "DOCKER_HOST" in os.environ:
         base["DOCKER_HOST"] = os.environ["DOCKER_HOST"]
+    if os.environ.get("PYTHONPATH"):  # a worktree's code, not the installed checkout's
+        base["PYTHONPATH"] = os.environ["PYTHONPATH"]
 
     def run(*args: str, env: dict | None = None, cwd: Path = tmp_path):
         full = {k: v for k, v in {**base, **(env or {})}.items() if v is not None}

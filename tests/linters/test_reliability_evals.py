@@ -20,6 +20,16 @@ def test_sf313_no_evals(tmp_path):
     assert len(fired(make_skill(tmp_path, "# CSV\n"), "SF313")) == 1
 
 
+def test_sf313_accepts_cases_kept_in_another_runners_format(tmp_path):
+    kept = {"waza": {"evals/eval.yaml": "skill: csv-insights\ntasks: [tasks/*.yaml]\n"},
+            "plugin-eval": {"evals/monthly/prompt.md": "---\nname: monthly\n---\nSum it.\n"},
+            "case-yaml": {"evals/monthly/case.yaml": "execution: {prompt: Sum it.}\n"}}
+    for name, files in kept.items():
+        assert fired(make_skill(tmp_path / name, "# CSV\n", files), "SF313") == [], name
+    stray = {"evals/notes/readme.md": "not a case"}
+    assert len(fired(make_skill(tmp_path / "stray", "# CSV\n", stray), "SF313")) == 1
+
+
 def test_sf314_counts_cases_as_written_including_skill_creator_files(tmp_path):
     cases = [{"id": i, "prompt": f"question {i}", "expected_output": "x"} for i in range(3)]
     assert fired(make_skill(tmp_path / "a", "# CSV\n", evals_file(cases)), "SF314") == []

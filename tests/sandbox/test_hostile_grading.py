@@ -116,6 +116,11 @@ TRAPS = {
         "        pass\n"
         "print(0)\n"
         "EOF", AS_AGENT_GRADER),
+    # The answer beside the grader: the agent's code, run as the agent, prints it (scored 1
+    # while /grader was readable by every uid).
+    "agent-code-run-as-the-agent-reads-the-expected-value": (
+        "echo \"print(open('/grader/expected.txt').read().strip())\" > /workspace/solution.py",
+        AS_AGENT_GRADER),
     # Run under as-agent, the agent's code tries what in-process code could do: write the
     # grader's files and output, its launcher, the proc files of the grader's process, and
     # signal it. As another uid it can do none (docs/graders.md, as-agent).
@@ -174,7 +179,7 @@ async def test_the_graders_of_the_traps_reward_real_work(spec, setup, grader):
 
 async def test_the_agents_code_runs_as_the_agent_under_as_agent(spec):
     # The contract's way to run agent code: it runs as the agent's uid, so it cannot
-    # write the reward folder, which is root's.
+    # write the reward folder, which is the grader uid's.
     async with open_sandbox("docker", spec()) as sb:
         await sb.exec("printf 'import os\nprint(os.getuid())\n' > /workspace/solution.py",
                       timeout_s=30)
@@ -251,7 +256,7 @@ def _documented_grader(tmp_path: Path) -> Path:
 @pytest.mark.parametrize(("solution", "reward"), [
     ("print(42)\n", 1.0),
     # the agent's code leaves a child rewriting the reward until the grader's container is
-    # cleared: run as the agent's uid, it cannot (run as the grader's root, it scored 1)
+    # cleared: run as the agent's uid, it cannot (run as the grader, it scored 1)
     ("import os, time\n"
      "if os.fork() == 0:\n"
      "    os.setsid()\n"

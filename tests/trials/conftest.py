@@ -92,7 +92,7 @@ def cli(llm_server, tmp_path, trial_image):
     }
     if "DOCKER_HOST" in os.environ:
         base_env["DOCKER_HOST"] = os.environ["DOCKER_HOST"]
-    if "PYTHONPATH" in os.environ:  # a checkout tested with the shared venv: its own code
+    if os.environ.get("PYTHONPATH"):  # a worktree's code, not the installed checkout's
         base_env["PYTHONPATH"] = os.environ["PYTHONPATH"]
 
     def run(*args: str, env: dict | None = None, wait: bool = True, image: bool = True):

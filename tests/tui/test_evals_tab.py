@@ -176,3 +176,32 @@ def _asked_tokens(request) -> int | None:
     """The completion budget a recorded OpenAI-wire request asked for."""
     body = request.body
     return body.get("max_completion_tokens", body.get("max_tokens"))
+
+
+async def test_saving_cases_kept_as_plugin_eval_folders_keeps_their_format(tmp_path: Path):
+    """A skill whose cases are Claude Code plugin-eval folders: typing in the tab and pressing
+    ctrl+s rewrites that case's prompt.md, and nothing becomes evals.json."""
+    from tests.evalformats.test_readers import FIXTURES
+
+    skill = shutil.copytree(SAMPLE_SKILLS / "csv-insights", tmp_path / "csv-insights")
+    (skill / "evals" / "evals.json").unlink()
+    for case in (FIXTURES / "cc-plugin-eval" / "evals").iterdir():
+        shutil.copytree(case, skill / "evals" / case.name)
+    prompt_md = skill / "evals" / "monthly-revenue" / "prompt.md"
+    untouched = (skill / "evals" / "no-trigger" / "case.yaml").read_bytes()
+    app = make_app(skill, Settings())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await wait_for(pilot, lambda: _pane(app).evalset is not None, 5, "the cases to load")
+        assert [c.id for c in _pane(app).evalset.cases] == ["monthly-revenue", "no-trigger"]
+        assert _pane(app).selected_case.id == "monthly-revenue"
+        await _type_into_prompt(pilot, "Monthly revenue table please")
+        assert "Monthly revenue table please" not in prompt_md.read_text()  # only on save
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: not _pane(app).dirty, 5, "the save")
+        assert "Saved evals/ (plugin-eval case folders)." in _pane(app).status_text
+    assert prompt_md.read_text().rstrip().endswith("Monthly revenue table please")
+    assert prompt_md.read_text().startswith("---\n")
+    assert (skill / "evals" / "no-trigger" / "case.yaml").read_bytes() == untouched
+    assert not (skill / "evals" / "evals.json").exists()

@@ -17,6 +17,7 @@ from skillforge.trials.events import (
     TrialFailed,
     TrialFinished,
     TrialQueued,
+    TrialReused,
     TrialStarted,
     TrialStep,
 )
@@ -112,6 +113,26 @@ async def test_a_run_stopped_at_its_cost_cap_says_so_in_the_grid():
         assert grid.border_title == "Trials · run r1 · stopped"
         ended = [m for m in app.seen if isinstance(m, TrialsGrid.RunEnded)]
         assert [(m.status, m.error) for m in ended] == [("stopped", None)]
+
+
+async def test_the_grid_says_which_trials_were_reused_and_from_which_run():
+    grid = TrialsGrid()
+    app = Host(grid)
+    async with app.run_test(size=SIZE, message_hook=app.record) as pilot:
+        earlier = "20261120T100300-aaa"
+        events = [RunStarted("r2", RunSpec(skill_path="x"), KEYS, "csv-insights"),
+                  *[TrialReused(k, _record(k, grader=1.0, tokens_in=700, cost_usd=0.01),
+                                earlier) for k in KEYS[1::2]],
+                  *[TrialQueued(k) for k in KEYS[0::2]]]
+        for e in events:
+            app.post_message(TrialsGrid.Event(e))
+        await pilot.pause()
+        shown = _text(grid.render())
+        assert shown.count("↺1") == 2 and "↺ 2" in shown
+        assert f"↺ 2 trials reused from run {earlier}" in shown
+        # Spent by the earlier run: not this run's tokens or cost.
+        assert "tokens 0 in" in shown and "cost unknown" in shown
+        assert "2/4 trials" in shown
 
 
 def _overview(run_id, lift, verdict, ok=4, errors=0) -> RunOverview:
