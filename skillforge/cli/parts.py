@@ -63,14 +63,18 @@ def ablate_conditions(skill_dir: Path | None, wanted: list[str], conds: list[str
 
 def dry_run_and_exit(settings, store, skill_dir: Path, overrides: dict,
                      fmt: str, *, judged: bool = True,
-                     judge_models: Sequence[str] = ()) -> NoReturn:
-    """`--dry-run`: the trials, tokens and cost of the run asked for; nothing starts."""
+                     judge_models: Sequence[str] = (), fresh: bool = False) -> NoReturn:
+    """`--dry-run`: the trials, tokens and cost of the run asked for; nothing starts. The
+    trials the cache would reuse count 0 (skillforge.trials.reuse_preview)."""
+    import asyncio
+
     from rich.markup import escape
 
     from skillforge.cli.common import console
     from skillforge.providers.prices import PriceTableError, price_table
     from skillforge.trials.config import TrialConfigError, build_run_spec
     from skillforge.trials.estimate import estimate_run
+    from skillforge.trials.reuse_preview import reused_keys
     from skillforge.trials.run import RunError, load_cases
 
     try:
@@ -81,8 +85,13 @@ def dry_run_and_exit(settings, store, skill_dir: Path, overrides: dict,
         click.echo(f"skillforge trial: {exc}", err=True)
         sys.exit(2)
     models = [*judge_models] or [*settings.judge.models]
+    reused, why = asyncio.run(reused_keys(settings, store, skill_dir, overrides, judged=judged,
+                                          judge_models=judge_models, fresh=fresh))
     est = estimate_run(spec, n_cases, store, skill_dir.resolve().name, prices, judged=judged,
-                       judge_model=next(iter(models), None), judges=max(1, len(models)))
+                       judge_model=next(iter(models), None), judges=max(1, len(models)),
+                       reused=reused)
+    if why:
+        est.notes.append(why)
     cap = {}
     if spec.max_cost_usd is not None:
         fit = est.trials_within(spec.max_cost_usd)

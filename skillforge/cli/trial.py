@@ -242,7 +242,7 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
         from skillforge.cli.parts import dry_run_and_exit
 
         dry_run_and_exit(settings, store, skill_dir, overrides, fmt, judged=not no_judge,
-                         judge_models=judge_models)
+                         judge_models=judge_models, fresh=fresh)
     display = Display(fmt)
     if sweep_decoys is not None:
         if decoys is not None or gate or require_calibrated:

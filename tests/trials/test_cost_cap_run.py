@@ -97,3 +97,8 @@ def test_a_run_stops_at_the_cost_cap_with_its_partial_report(cli, csv_skill, scr
     doc = json.loads(proc.stdout)
     assert doc["status"] == "finished" and len(doc["trials"]) == 4
     assert doc["spec"]["max_cost_usd"] == 5
+    # the same run asked for again: every trial would be reused from the cache, at $0
+    again = json.loads(cli(*args, "--dry-run", "--format", "json", env=env).stdout)
+    assert (again["reused"], again["trials"], again["cost_usd"]) == (4, 0, 0)
+    fresh = json.loads(cli(*args, "--dry-run", "--fresh", "--format", "json", env=env).stdout)
+    assert (fresh["reused"], fresh["trials"]) == (0, 4)
