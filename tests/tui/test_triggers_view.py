@@ -114,7 +114,8 @@ async def test_the_loop_runs_in_the_trials_forms_image_and_a_failure_is_said_who
                        and screen.history.status == "failed", 30, "the loop to fail")
         await pilot.pause(0.1)
         shown = screen_text(app)
-        assert daemon.inspected == ["my-lab/trials:1"]
+        # the loop's and (the trial cache keys on the image's id) the form's estimate's
+        assert daemon.inspected and set(daemon.inspected) == {"my-lab/trials:1"}
         assert "The loop stopped: the trial image 'my-lab/trials:1' is not on" in shown
         assert "set --image / [trial] image" in " ".join(shown.split())
     with RunStore(state) as store:
