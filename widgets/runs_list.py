@@ -151,7 +151,12 @@ class RunFailures(Static):
 
     def show(self, row: Any | None) -> None:
         failed = [(f.key, f.status, f.error) for f in getattr(row, "failures", None) or []]
-        self.display = bool(failed)
+        stopped = getattr(row, "stopped", None)  # --until-decided: why it stopped
+        self.display = bool(failed or stopped)
+        parts: list[Any] = [Text(f"Run {row.run_id}: {stopped}", style="bold")] \
+            if stopped else []
         if failed:
-            head = Text(f"Run {row.run_id}: {len(failed)} trial(s) failed", style="bold")
-            self.update(Group(head, *failure_lines(failed, limit=self.SHOWN)))
+            parts.append(Text(f"Run {row.run_id}: {len(failed)} trial(s) failed", style="bold"))
+            parts += failure_lines(failed, limit=self.SHOWN)
+        if parts:
+            self.update(Group(*parts))

@@ -1,8 +1,8 @@
 """The form that configures a trial run: every knob of `skillforge trial` that a new run
 takes (cases, conditions, attempts, concurrency, agent, model, image, sandbox, network,
-timeout, turns, disk, decoys, cost cap, judged or not). **Start** (ctrl+r) posts
-`StartRequested(spec_overrides)`, **Cancel** (ctrl+x) posts `CancelRequested`; the app
-builds the RunSpec with `skillforge.trials.config.build_run_spec(skill, settings, overrides)`.
+timeout, turns, disk, decoys, cost cap, judged or not, stop when decided). **Start**
+(ctrl+r) posts `StartRequested(spec_overrides)`, **Cancel** (ctrl+x) posts `CancelRequested`;
+the app builds the RunSpec with `skillforge.trials.config.build_run_spec(skill, settings, overrides)`.
 A change of any field posts `EstimateWanted(spec_overrides)` (debounced); the app answers
 with `show_estimate(line, detail)`: what the run would take, under the buttons.
 
@@ -81,10 +81,14 @@ self-generated notes). **attempts** per case and condition, trials **at once**, 
 **turns** and **timeout**, the **disk** a trial may write, **decoys** (other skills shown
 in both conditions, empty = none), **max $** (a hard cost cap in USD: no trial starts once
 the spend plus the next trial's estimate would pass it; empty = none), the **agent**
-(builtin, or claude-code / codex in an image that has them), its **model** (empty = the configured one), the **sandbox** (docker
-isolates; local runs commands on this machine), the trial **image**, **network** access
-and whether the LLM **judge** scores the run. The values are remembered per skill. Under
-the buttons: the run's estimated trials, tokens and cost (agent and judge), and where the
+(builtin, or claude-code / codex in an image that has them), its **model** (empty = the
+configured one), the **sandbox** (docker isolates; local runs commands on this machine),
+the trial **image**, **network** access
+and whether the LLM **judge** scores the run. **stop when decided** runs in rounds (one
+attempt of every case per condition, **attempts** at most) and stops once the headline is
+decided or its anytime-valid interval is narrower than [trial] margin; the grid shows each
+round's interval and why the run stopped. The values are remembered per skill. Under the
+buttons: the run's estimated trials, tokens and cost (agent and judge), and where the
 per-trial figures come from (hover it for the whole of it).
 """
     DEFAULT_CSS = """
@@ -144,6 +148,8 @@ per-trial figures come from (hover it for the whole of it).
             yield _cell("network", Checkbox("allowed", id="network", compact=True), "network")
             yield _cell("judge", Checkbox("by LLM", id="judge", compact=True, value=True),
                         "judge")
+            yield _cell("stop", Checkbox("when decided", id="until_decided", compact=True),
+                        "until_decided")
         yield Static("", id="problems")
 
     def on_mount(self) -> None:
@@ -181,6 +187,7 @@ per-trial figures come from (hover it for the whole of it).
         self.query_one("#judge", Checkbox).value = d.get("judge", True) is not False
         cap = d.get("max_cost_usd")
         self.query_one("#max_cost", Input).value = "" if cap is None else f"{cap:g}"
+        self.query_one("#until_decided", Checkbox).value = bool(d.get("until_decided", False))
         self.show_problem("")
 
     def set_cases(self, case_ids: Sequence[str]) -> None:
@@ -252,6 +259,7 @@ per-trial figures come from (hover it for the whole of it).
             "network": self.query_one("#network", Checkbox).value,
             "judge": self.query_one("#judge", Checkbox).value,
             "max_cost_usd": self._cap(problems),
+            "until_decided": self.query_one("#until_decided", Checkbox).value,
         }
         return overrides, problems
 

@@ -23,6 +23,7 @@ from skillforge.trials.progress import (
     running_lines,
     totals_line,
 )
+from skillforge.trials.rounds import round_texts
 
 
 WARNINGS_SHOWN = 3  # the newest; the count says how many there were
@@ -115,7 +116,7 @@ and why trials failed (one line per reason, naming the trials it struck).
                          "listed below (Enter opens one in Lift).", style="dim italic")
             return Group(empty, warned) if warned else empty
         parts: list[Any] = [progress_table(p), totals_line(p), *reuse_lines(p), *running_lines(p),
-                            *failure_lines(p.failed())]
+                            *failure_lines(p.failed()), *round_texts(p)]
         if warned:
             parts.append(warned)
         if p.error:

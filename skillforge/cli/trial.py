@@ -29,13 +29,13 @@ import click
 from rich.markup import escape
 
 from sessions.store import RunStore
-from skillforge.cli.common import settings_for, shown_path
+from skillforge.cli.common import ci_option, settings_for, shown_path
 from skillforge.cli.stops import Stops
 from skillforge.cli.trial_display import Display
 from skillforge.trials.decoys import DecoyError, check_decoys, choose_decoys
 from skillforge.harnesses import AGENTS
-from skillforge.cli.common import ci_option
 from skillforge.cli.trial_calibration import calibration_bar, calibration_failures
+from skillforge.cli.trial_rounds import rounds_overrides, until_decided_options
 from skillforge.lift.compute import lift_for_run
 from skillforge.models.labels import CalibrationBar
 from skillforge.lift.agreement import run_agreement
@@ -55,8 +55,6 @@ from skillforge.trials.setup import prepare_runner
 from skillforge.trials.skill_summary import skill_mode_summary, skill_mode_table
 from skillforge.trials.run import RunError, RunSummary
 
-CONDITIONS = BASE_CONDITIONS
-
 
 def _fail(message: str, code: int = 2) -> NoReturn:
     click.echo(f"skillforge trial: {message}", err=True)
@@ -71,7 +69,7 @@ def _conditions(values: tuple[str, ...]) -> list[str] | None:
     conds = _split(values)
     bad = [c for c in conds if not is_condition(c)]
     if bad:
-        raise click.BadParameter(f"{', '.join(bad)}: use {', '.join(CONDITIONS)} or "
+        raise click.BadParameter(f"{', '.join(bad)}: use {', '.join(BASE_CONDITIONS)} or "
                                  "without:<part> (`skillforge parts PATH` lists the parts)",
                                  param_hint="--conditions")
     return conds or None
@@ -175,6 +173,7 @@ def _conditions(values: tuple[str, ...]) -> list[str] | None:
                    "(base URL, temperature, max tokens), the judges, the image id, the limits "
                    "(turns, timeout, network, ...), the attempt index and skillforge's trial "
                    "loop version (docs/trial-cache.md).")
+@until_decided_options
 def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
           conditions: tuple[str, ...], agent: str | None, model: str | None,
           provider: str | None, concurrency: int | None, sandbox: str | None,
@@ -218,7 +217,7 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
                  "provider": provider, "concurrency": concurrency, "sandbox": sandbox,
                  "image": image, "network": network, "timeout_sec": timeout_sec,
                  "max_turns": max_turns, "disk_mb": disk_mb, "workspace": workspace,
-                 "max_cost_usd": max_cost_usd}
+                 "max_cost_usd": max_cost_usd, **rounds_overrides()}
     if (decoys_from is not None) and decoys is None and sweep_decoys is None:
         raise click.UsageError("--decoys-from needs --decoys N or --sweep-decoys COUNTS")
     if workspace == "isolated" and (decoys or sweep_decoys):

@@ -10,6 +10,7 @@ from rich.markup import escape
 from skillforge.cli.common import console
 from skillforge.trials.events import TrialEvent
 from skillforge.trials.progress import GLYPHS, RunProgress, render_progress
+from skillforge.trials.rounds import round_line, stop_line
 
 
 class Display:
@@ -21,6 +22,7 @@ class Display:
         self.progress = RunProgress()
         self.live: Live | None = None
         self.lines = fmt == "text" and not self.out.is_terminal
+        self.out_text = fmt == "text"
         if fmt == "text" and self.out.is_terminal:
             self.live = Live(console=self.out, refresh_per_second=4, transient=False,
                              get_renderable=lambda: render_progress(self.progress))
@@ -36,6 +38,13 @@ class Display:
             total = len(event.keys)
             self.notes.print(f"[dim]run {event.run_id}: {total} trials of {event.skill_name}"
                            f"{' (resumed)' if event.resumed else ''}[/]")
+        elif event.kind == "round" and self.live is None and self.out_text:
+            self.err.print(escape(round_line(event.result, event.max_attempts)),
+                           highlight=False)
+            if event.reason is not None:
+                self.err.print(escape(stop_line(event.reason, event.result.round,
+                                                self._not_needed(event.result.round))),
+                               highlight=False)
         elif event.kind == "run_finished" and event.counts.get("reused"):
             reused = event.counts["reused"]
             ran = sum(n for k, n in event.counts.items() if k not in ("skipped", "reused"))
@@ -63,6 +72,9 @@ class Display:
                                f"carried the target skill's {hit['marker']} at {hit['where']}")
             self.err.print(f"{glyph} {escape(case)} {cond}#{attempt} {status}{escape(detail)}",
                            highlight=False)
+
+    def _not_needed(self, done_round: int) -> int:
+        return sum(1 for k in self.progress.keys if k[2] > done_round)
 
     def warn(self, message: str) -> None:
         prefix = "" if message.startswith("WARNING") else "warning: "

@@ -330,4 +330,10 @@ def lift_for_run(
         "no_judge": (spec.judge is False) if spec and spec.judge is not None else None,
     }
     kwargs.update(options)
-    return compute_lift(trials, ci=ci, **kwargs)
+    trials = list(trials)
+    report = compute_lift(trials, ci=ci, **kwargs)
+    if spec is not None and spec.until_decided:  # stopped when decided: anytime-valid
+        from skillforge.lift.rounds import apply_rounds, rounds_record
+
+        report = apply_rounds(report, rounds_record(run, trials))  # type: ignore[arg-type]
+    return report

@@ -76,6 +76,11 @@ class TrialConfig(_Section):
     # A hard cap on a run's spend in USD (agent and judge calls at the price table's
     # prices): no trial starts once the spend plus the next trial's estimate would pass it.
     max_cost_usd: float | None = Field(None, gt=0)
+    # Run in rounds and stop when the headline is decided (`--until-decided`); `attempts`
+    # is then the most rounds, and the run also stops once the headline metric's
+    # anytime-valid interval is narrower than `margin`.
+    until_decided: bool = False
+    margin: float = Field(0.05, gt=0, lt=2)
 
 
 class UiConfig(_Section):

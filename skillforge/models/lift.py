@@ -21,6 +21,7 @@ from skillforge.models.labels import CalibrationReport
 from skillforge.models.ablation import AblationReport
 from skillforge.models.skillcraft import SkillcraftReport
 from skillforge.models.triggers import TriggerReport
+from skillforge.models.rounds import RoundsRecord
 from skillforge.models.verdicts import (  # noqa: F401 - Verdict: the lift's vocabulary
     ErrorSummary,
     Headline,
@@ -237,6 +238,8 @@ class LiftExtra(_Model):
     triggers: TriggerReport | None = None
     # The trials reused from earlier runs (trial cache); absent when every trial was run.
     reused: list[ReusedTrial] = Field(default_factory=list)
+    # A run that stopped when decided (--until-decided): every round; else absent.
+    rounds: RoundsRecord | None = None
 
     @model_serializer(mode="wrap")
     def _omit_absent_sections(self, handler):  # type: ignore[no-untyped-def]
@@ -251,6 +254,8 @@ class LiftExtra(_Model):
             data.pop("triggers", None)
         if not self.reused and isinstance(data, dict):
             data.pop("reused", None)
+        if self.rounds is None and isinstance(data, dict):
+            data.pop("rounds", None)
         return data
 
 

@@ -129,6 +129,11 @@ class RunSpec(BaseModel):
     # Ablation: the parts of the target its `without:<part>` conditions remove, as they were
     # when the run started (ids and token costs), so a report never re-reads a changed skill.
     parts: list[SkillPart] = Field(default_factory=list)
+    # Stop when decided (`--until-decided`, skillforge.trials.rounds): run in rounds of one
+    # attempt per case and condition, `attempts` at most, and stop once the headline is
+    # decided or its anytime-valid interval is narrower than `margin`.
+    until_decided: bool = False
+    margin: float = 0.05
 
 
 class TrialRecord(BaseModel):

@@ -90,9 +90,13 @@ def pass_test_text(report: LiftReport) -> str:
     else:
         split = (f"{t.base_only} case(s) pass less often with the skill, {t.with_only} more "
                  "often")
-    p = DASH if t.p_value is None else f"{t.p_value:.2g}"
+    p = "p = " + (DASH if t.p_value is None else f"{t.p_value:.2g}")
+    last = report.extra.rounds.rounds[-1] if report.extra.rounds and \
+        report.extra.rounds.rounds else None
+    if t.p_value is None and last is not None and last.pass_ is not None:
+        p = f"E = {last.pass_.e_value:.3g}, 20 decides"  # stopped when decided
     verdict = t.verdict + (f" ({t.withheld})" if t.withheld else "")
-    return (f"with the skill {arm(w)}, without {arm(b)}; {diff}; {split} ({t.test} p = {p}): "
+    return (f"with the skill {arm(w)}, without {arm(b)}; {diff}; {split} ({t.test} {p}): "
             f"{verdict}.")
 
 

@@ -19,6 +19,7 @@ from skillforge.report import calibration as CAL
 from skillforge.report import ablation as AB
 from skillforge.report import skillcraft as SC
 from skillforge.report import triggers as TR
+from skillforge.report import rounds as RD
 from skillforge.report.html_steps import side_by_side
 from skillforge.report.method import method_notes, rule_text, verdict_cell
 from skillforge.report.style import CSS
@@ -231,7 +232,8 @@ def render_html(report: LiftReport, *,
             + _efficiency(report)
             + _heatmap(report) + _negatives(report, trajectories) + _skillcraft(report)
             + AB.html_section(report, e, _table, ci_bar) + TR.html_section(report, e, _table)
-            + _agreement(report) + CAL.html_section(report, e, _table) + _method(report))
+            + _agreement(report) + CAL.html_section(report, e, _table)
+            + RD.html_section(report, e, _table) + _method(report))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{e(F.title(report))}</title><style>{CSS}</style></head><body><main>"

@@ -18,6 +18,7 @@ from skillforge.report import calibration as CAL
 from skillforge.report import ablation as AB
 from skillforge.report import skillcraft as SC
 from skillforge.report import triggers as TR
+from skillforge.report import rounds as RD
 from skillforge.report.method import method_notes, rule_text, verdict_cell
 from skillforge.report.steps import cut, summary_line, trajectory_view
 
@@ -250,6 +251,7 @@ def render_markdown(report: LiftReport, *,
              + _dimensions(report) + _heatmap(report) + _negatives(report, trajectories)
              + _skillcraft(report) + AB.markdown_lines(report, md, _table, text_bar)
              + TR.markdown_lines(report, md, _table)
-             + _agreement(report) + CAL.markdown_lines(report, md, _table) + _method(report))
+             + _agreement(report) + CAL.markdown_lines(report, md, _table)
+             + RD.markdown_lines(report, md, _table) + _method(report))
     lines.append(f"*{md(report.extra.label)} report by skillforge; lift.json holds every number.*")
     return "\n".join(lines).rstrip() + "\n"

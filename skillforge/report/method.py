@@ -94,6 +94,10 @@ def method_notes(report: LiftReport) -> list[str]:
         f"than chance allows (Fisher's exact test, p < {rule.alpha:g}), no metric reads "
         "helps, and `--gate` fails.",
     ]
+    if report.extra.rounds is not None:
+        from skillforge.report.rounds import method_note
+
+        notes.insert(2, method_note(report.extra.rounds))
     if report.extra.no_judge:
         notes.append("The run used --no-judge: accuracy, goal_accuracy and behavior_check "
                      "were not scored, and overall is the mean of the rest.")

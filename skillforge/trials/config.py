@@ -161,6 +161,7 @@ def build_run_spec(skill_path: Path | str, settings: Settings,
             baseline_version=overrides.get("baseline_version"),
             skill_cache_from=overrides.get("skill_cache_from"),
             skill_cache_mode=overrides.get("skill_cache_mode") or "grow",
+            until_decided=cfg["until_decided"], margin=cfg["margin"],
         )
     except ValidationError as exc:
         raise TrialConfigError(_explain(exc, "options")) from None

@@ -197,6 +197,9 @@ def estimate_run(spec: RunSpec, n_cases: int, store: RunStore | None, skill_name
         for key in reused:
             per_cond[key[1]] = per_cond.get(key[1], 0) + 1
     out = _agent_estimate(spec, n_cases, store, skill_name, per_cond)
+    if getattr(spec, "until_decided", False):
+        out.notes.append(f"--until-decided: the most it can take ({spec.attempts} rounds); "
+                         "it stops sooner once the verdict is decided")
     if judged:
         _add_judge(out, spec, store, skill_name, judge_model, judges)
     _price_all(out, prices, judged)

@@ -48,12 +48,15 @@ class RunOverview(BaseModel):
     overall_verdict: str | None = None
     model: str | None = None
     failures: list[FailedTrial] = []
+    # A run that stopped when decided: "interval: anytime-valid, stopped at round 2 because
+    # decided helps" (None for other runs).
+    stopped: str | None = None
 
 
 def overview(run: RunRecord, trials: list[TrialRecord]) -> RunOverview:
     """Counts and the overall lift of one run (lift only when both conditions were run)."""
     statuses = [t.status for t in trials]
-    lift = verdict = None
+    lift = verdict = stopped = None
     conditions = {t.condition for t in trials}
     if {"with_skill", "baseline"} <= conditions:
         report = lift_for_run(run, trials)
@@ -61,6 +64,8 @@ def overview(run: RunRecord, trials: list[TrialRecord]) -> RunOverview:
         if row is not None and row.lift is not None:
             # Coloured as the headline reads (the grader or the pass rate can decide it).
             lift, verdict = row.lift, headline_verdict(report)[0]
+        if report.extra.rounds is not None:
+            stopped = report.extra.rounds.sentence()
     return RunOverview(
         run_id=run.run_id, created_at=run.created_at, skill_name=run.skill_name,
         status=run.status, engine=run.engine, trials=len(trials), ok=statuses.count("ok"),
@@ -70,6 +75,7 @@ def overview(run: RunRecord, trials: list[TrialRecord]) -> RunOverview:
         failures=[FailedTrial(case_id=t.case_id, condition=t.condition, attempt=t.attempt,
                               status=t.status, error=t.error)
                   for t in trials if t.status in ("error", "timeout")],
+        stopped=stopped,
     )
 
 

@@ -17,6 +17,8 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from skillforge.trials.rounds import round_texts
+
 Key = tuple[str, str, int]
 
 GLYPHS: dict[str, tuple[str, str]] = {
@@ -28,6 +30,7 @@ GLYPHS: dict[str, tuple[str, str]] = {
     "cancelled": ("⊘", "magenta"),
     "skipped": ("↷", "green"),
     "reused": ("↺", "green"),
+    "not_needed": ("–", "dim"),  # --until-decided stopped before this round
 }
 CONDITION_SHORT = {"with_skill": "with", "baseline": "base", "self_generated": "self",
                    "skill_mode": "skill"}
@@ -81,6 +84,8 @@ class RunProgress:
     stop_reason: str | None = None  # status stopped: why (the cost cap)
     started: float = field(default_factory=time.monotonic)
     ended: float | None = None
+    # --until-decided: each round's state (skillforge.trials.rounds.RoundDone), the stop.
+    rounds: list[Any] = field(default_factory=list)
 
     # --- events ---------------------------------------------------------------------------
     def apply(self, event: Any) -> None:
@@ -92,6 +97,10 @@ class RunProgress:
             self.keys = [tuple(k) for k in event.keys]  # type: ignore[misc]
             self.cells = {k: Cell() for k in self.keys}
             self.started, self.ended, self.status = time.monotonic(), None, "running"
+            self.rounds = []
+            return
+        if kind == "round":
+            self.rounds.append(event)
             return
         if kind == "run_finished":
             self.status, self.error, self.ended = event.status, event.error, time.monotonic()
@@ -107,8 +116,8 @@ class RunProgress:
         if cell is None:
             self.keys.append(key)
             cell = self.cells[key] = Cell()
-        if kind == "queued":
-            cell.status = "queued"
+        if kind in ("queued", "not_needed"):
+            cell.status = kind
         elif kind == "skipped":
             cell.status = "skipped"
             self._take_record(cell, getattr(event, "record", None))
@@ -218,7 +227,7 @@ def totals_line(progress: RunProgress) -> Text:
     line = Text()
     line.append(f"{t['done']}/{t['trials']} trials", style="bold")
     counts = progress.counts()
-    for status in ("ok", "error", "timeout", "cancelled", "skipped", "reused"):
+    for status in ("ok", "error", "timeout", "cancelled", "skipped", "reused", "not_needed"):
         if counts.get(status):
             glyph, style = GLYPHS[status]
             line.append(f"  {glyph} {counts[status]}", style=style)
@@ -285,5 +294,5 @@ def render_progress(progress: RunProgress) -> Group:
     if progress.run_id:
         title.append(f"  run {progress.run_id}", style="dim")
     parts: list[Any] = [title, progress_table(progress), totals_line(progress)]
-    parts += reuse_lines(progress) + running_lines(progress)
+    parts += reuse_lines(progress) + running_lines(progress) + round_texts(progress)
     return Group(*parts)

@@ -22,13 +22,10 @@ from contextlib import AsyncExitStack
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 
 from sessions.store import RunStore, new_run_id
 from skillforge.harnesses import HarnessError, check_agent, get_harness
 from skillforge.providers.prices import Price
-from skillforge.evalformats.registry import read as read_cases
-from skillforge.evalformats.registry import skill_cases
 from skillforge.models.evals import EvalCase
 from skillforge.models.findings import Finding
 from skillforge.models.llm import ModelClient
@@ -36,10 +33,11 @@ from skillforge.models.skill import load_skill
 from skillforge.models.parts import part_of
 from skillforge.models.trial import RunRecord, RunSpec, TrialRecord
 from skillforge.sandbox import SandboxUnavailable, reap_stale
-from skillforge.sandbox.preflight import check_sandbox
+from skillforge.trials.sandbox_check import check_sandbox
 from skillforge.trials.script_smoke import smoke_run
 from skillforge.authoring.parts import part_index
 from skillforge.trials.ablation import AblationError, tree_parts
+from skillforge.trials.cases import RunError, load_cases  # noqa: F401 - re-exported
 from skillforge.trials.budget import CostCap, CostCapError, admit, end_status, run_cap, settled
 from skillforge.trials.cache import adopt, keyed_plans, reusable
 from skillforge.trials.harness_session import harness_session
@@ -58,6 +56,7 @@ from skillforge.trials.events import (
     TrialStarted,
 )
 from skillforge.trials.runner import TrialContext, TrialPlan, run_trial
+from skillforge.trials.rounds import rounds_problem, run_rounds
 from skillforge.trials.skill_chain import (
     SkillChainError,
     SkillLink,
@@ -65,10 +64,6 @@ from skillforge.trials.skill_chain import (
     initial_cache,
     stored_rows,
 )
-
-
-class RunError(RuntimeError):
-    """A run cannot start or go on (bad spec, unknown run, no sandbox); the message says why."""
 
 
 @dataclass
@@ -86,37 +81,6 @@ class RunSummary:
     # SF604: scripts that failed a --help smoke run in the sandbox before the trials.
     smoke: list[Finding] = field(default_factory=list)
     stop_reason: str | None = None  # status stopped: why (the cost cap, trials/budget.py)
-
-
-def load_cases(spec: RunSpec) -> list[EvalCase]:
-    """The cases of the spec (all of evals/evals.json when `case_ids` is empty)."""
-    root = Path(spec.skill_path)
-    if root.name == "SKILL.md":
-        root = root.parent
-    found = skill_cases(root)
-    if found is None:
-        path = root / "evals" / "evals.json"
-        raise RunError(f"{path} does not exist; a trial needs eval cases (run `skillforge "
-                       "evals draft` or write evals/evals.json, or keep the cases as waza or "
-                       "vally evals/eval.yaml or plugin-eval folders under evals/)")
-    path, fmt = found
-    got = read_cases(path, fmt)
-    evalset, issues = got.evalset, got.issues
-    if evalset is None or issues:
-        first = issues[0] if issues else None
-        where = f"{path}:{first.line}" if first and first.line else str(path)
-        raise RunError(f"{where}: {first.message if first else 'cannot be read'}; fix it "
-                       "(`skillforge evals validate` lists every problem)")
-    if not spec.case_ids:
-        if not evalset.cases:
-            raise RunError(f"{path} has no cases; add at least one")
-        return list(evalset.cases)
-    known = {str(c.id): c for c in evalset.cases}
-    missing = [cid for cid in spec.case_ids if cid not in known]
-    if missing:
-        raise RunError(f"unknown case id(s) {', '.join(missing)} in {path}; known: "
-                       f"{', '.join(known)}")
-    return [known[cid] for cid in spec.case_ids]
 
 
 def plan_parts(spec: RunSpec, skills: SkillSet) -> RunSpec:
@@ -171,6 +135,7 @@ class TrialRunner:
         self.max_tokens = max_tokens
         self.labels = dict(labels or {})
         self.fresh = fresh  # run every trial, reusing none (--fresh)
+        self.deferred_reuse: dict[TrialKey, TrialRecord] = {}  # rounds: taken per round
         self.cancelled = False
         self.prices = prices  # for the cost cap; None: the built-in price table
         self.cost_cap: CostCap | None = None
@@ -240,6 +205,8 @@ class TrialRunner:
         except StagingError as exc:
             raise RunError(str(exc)) from exc
         self.spec = spec = plan_parts(spec, skills)
+        if (problem := rounds_problem(spec)) is not None:
+            raise RunError(problem)
         try:
             start_cache = initial_cache(spec, self.store)
         except SkillChainError as exc:
@@ -273,12 +240,13 @@ class TrialRunner:
                              skills.target.name, resumed=bool(self.resume)))
         earlier = {t.key: t for t in self.store.trials(self.run_id)} if done else {}
         for p in plans:
-            if p.key in reuse:
-                summary.reused.append(rec := adopt(self.store, self.run_id, reuse[p.key]))
-                self.emit(TrialReused(p.key, rec, rec.reused_from or ""))
+            if p.key in reuse and not (spec.until_decided and p.attempt > 1):
+                self.adopt_reused(summary, p.key, reuse[p.key])
             else:
                 self.emit(TrialSkipped(p.key, earlier.get(p.key)) if p.key in done
                           else TrialQueued(p.key))
+        # In rounds, a later round's reusable trials are taken when that round comes.
+        self.deferred_reuse = {k: r for k, r in reuse.items() if spec.until_decided and k[2] > 1}
         async with AsyncExitStack() as stack:
             try:
                 session = await stack.enter_async_context(
@@ -297,6 +265,18 @@ class TrialRunner:
 
     async def _run_all(self, ctx: TrialContext, plans: list[TrialPlan], todo: list[TrialPlan],
                        done: set[TrialKey], summary: RunSummary, start_cache) -> RunSummary:
+        if ctx.spec.until_decided:  # in rounds, stopping when decided
+            await run_rounds(self, ctx, plans, todo, done, summary, start_cache)
+        else:
+            await self.run_batch(ctx, plans, todo, done, summary, start_cache)
+        status, summary.stop_reason = end_status(self.cancelled, self.cost_cap)
+        self._finish(summary, status)
+        return summary
+
+    async def run_batch(self, ctx: TrialContext, plans: list[TrialPlan], todo: list[TrialPlan],
+                        done: set[TrialKey], summary: RunSummary, start_cache) -> None:
+        """Run `todo` (of `plans`); a cancellation or a failed trial finishes the run as
+        such and is raised."""
         spec = ctx.spec
         sem = asyncio.Semaphore(max(1, spec.concurrency))
         skill_chains = chains(plans, spec.conditions)
@@ -322,9 +302,11 @@ class TrialRunner:
             summary.error = str(failure)
             self._finish(summary, "failed")
             raise failure
-        status, summary.stop_reason = end_status(self.cancelled, self.cost_cap)
-        self._finish(summary, status)
-        return summary
+
+    def adopt_reused(self, summary: RunSummary, key: TrialKey, stored: TrialRecord) -> None:
+        """Take an earlier run's trial with the same inputs into this run, not running it."""
+        summary.reused.append(rec := adopt(self.store, self.run_id, stored))
+        self.emit(TrialReused(key, rec, rec.reused_from or ""))
 
     def _finish(self, summary: RunSummary, status: str) -> None:
         summary.status = status

@@ -105,7 +105,7 @@ class TriggerTrials:
             "skill_path": str(candidate), "case_ids": [q.id for q in queries],
             "conditions": ["with_skill"], "attempts": self.runs, "limits": limits,
             "workspace": "group", "decoy_skills": list(self.decoys), "judge": False,
-            "judge_models": [], "baseline_version": None,
+            "judge_models": [], "baseline_version": None, "until_decided": False,
             # [trial] max_cost_usd caps one `skillforge trial` run; the loop's many small
             # runs share the loop's own cap (--max-cost-usd of optimize-description).
             "max_cost_usd": None if self.max_cost_usd is None

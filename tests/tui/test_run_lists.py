@@ -83,13 +83,16 @@ async def test_trials_and_lift_list_only_the_open_skills_runs(skill: Path, tmp_p
         await pilot.press("4")
         await wait_for(pilot, lambda: bool(app.workbench.query(RunsList))
                        and app.workbench.query_one(RunsList).row_count > 0, 10, "the runs")
-        await pilot.pause(0.2)
+        # Columns are sized after the first rows land; on a loaded machine that takes a while.
+        await wait_for(pilot, lambda: "csv001" in shown_in(app, app.workbench.query_one(
+            RunsList)), 10, "the run's id in full")
         listed = shown_in(app, app.workbench.query_one(RunsList))
         assert "csv001" in listed and "lab001" not in listed
         await pilot.press("5")
         await wait_for(pilot, lambda: bool(app.workbench.query(RunPicker))
                        and app.workbench.query_one(RunPicker).runs, 10, "the Lift runs")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: "csv001" in shown_in(app, app.workbench.query_one(
+            RunPicker)), 10, "the Lift run's id in full")
         listed = shown_in(app, app.workbench.query_one(RunPicker))
         assert "csv001" in listed and "lab001" not in listed
 

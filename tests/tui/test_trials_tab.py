@@ -93,6 +93,8 @@ async def test_every_knob_of_the_trial_command_is_in_the_form_and_sent(workspace
         await pilot.press("space")
         f.query_one("#judge", Checkbox).focus()
         await pilot.press("space")
+        f.query_one("#until_decided", Checkbox).focus()
+        await pilot.press("space")
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: bool(rec.of(StartRequested)), 5, "StartRequested")
         sent = rec.of(StartRequested)[0].spec_overrides
@@ -100,7 +102,8 @@ async def test_every_knob_of_the_trial_command_is_in_the_form_and_sent(workspace
             "case_ids": [], "conditions": ["with_skill", "baseline"], "attempts": 2,
             "concurrency": 4, "max_turns": 12, "timeout_sec": 120, "disk_mb": 512,
             "decoys": 0, "agent": "codex", "model": "openai:other", "sandbox": "local",
-            "image": MISSING_IMAGE, "network": True, "judge": False, "max_cost_usd": 2.5}
+            "image": MISSING_IMAGE, "network": True, "judge": False, "max_cost_usd": 2.5,
+            "until_decided": True}
 
 
 async def test_the_form_shows_the_runs_estimate_and_what_its_cost_cap_would_do(

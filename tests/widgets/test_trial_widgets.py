@@ -203,7 +203,7 @@ async def test_the_form_posts_start_with_the_overrides():
             "attempts": 5, "concurrency": 2, "max_turns": 30, "timeout_sec": 600,
             "disk_mb": 1024, "decoys": None, "agent": "builtin", "model": "openai:llama3.1",
             "sandbox": "docker", "image": None, "network": True, "judge": True,
-            "max_cost_usd": None}
+            "max_cost_usd": None, "until_decided": False}
 
 
 async def test_the_form_refuses_bad_values_and_cancels_a_running_run():

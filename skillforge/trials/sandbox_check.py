@@ -1,14 +1,12 @@
-"""Before a run: is its sandbox usable? One clear message instead of a failure per trial.
-
-Apart from skillforge.trials.run (which calls it first) so that module stays the run's.
-"""
+"""Before a run: is the sandbox usable? One clear message when Docker or the trial image is
+not (moved out of skillforge.trials.run, which re-exports it)."""
 
 from __future__ import annotations
 
 import asyncio
 
 from skillforge.models.trial import RunSpec
-from skillforge.sandbox.base import SandboxUnavailable
+from skillforge.sandbox import SandboxUnavailable
 
 
 async def check_sandbox(spec: RunSpec) -> None:
