@@ -13,7 +13,8 @@ from textual.widgets import DataTable
 from skillforge.models.trial import RunRecord
 from widgets.words import counted
 
-STATUS_STYLE = {"finished": "green", "running": "yellow", "cancelled": "dim", "failed": "red"}
+STATUS_STYLE = {"finished": "green", "running": "yellow", "cancelled": "dim", "failed": "red",
+                "stopped": "yellow"}  # stopped: at its cost cap
 MARK = "◉"
 
 

@@ -22,7 +22,7 @@ from skillforge.trials.progress import failure_lines
 
 VERDICT_STYLE = {"helps": "bold green", "hurts": "bold red", "inconclusive": "yellow"}
 STATUS_STYLE = {"finished": "green", "running": "cyan", "cancelled": "magenta",
-                "failed": "red"}
+                "failed": "red", "stopped": "yellow"}  # stopped: at its cost cap
 
 
 def lift_text(lift: float | None, verdict: str | None) -> Text:

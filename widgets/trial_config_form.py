@@ -1,8 +1,10 @@
 """The form that configures a trial run: every knob of `skillforge trial` that a new run
 takes (cases, conditions, attempts, concurrency, agent, model, image, sandbox, network,
-timeout, turns, disk, decoys, judged or not, stop when decided). **Start** (ctrl+r) posts
-`StartRequested(spec_overrides)`, **Cancel** (ctrl+x) posts `CancelRequested`; the app
-builds the RunSpec with `skillforge.trials.config.build_run_spec(skill, settings, overrides)`.
+timeout, turns, disk, decoys, cost cap, judged or not, stop when decided). **Start**
+(ctrl+r) posts `StartRequested(spec_overrides)`, **Cancel** (ctrl+x) posts `CancelRequested`;
+the app builds the RunSpec with `skillforge.trials.config.build_run_spec(skill, settings, overrides)`.
+A change of any field posts `EstimateWanted(spec_overrides)` (debounced); the app answers
+with `show_estimate(line, detail)`: what the run would take, under the buttons.
 
 `load(case_ids, values)` fills it: the eval set's case ids and the starting values (the
 [trial] settings, with what the author last used for this skill over them). The knobs sit
@@ -38,12 +40,21 @@ NUMBERS = {
     "disk": ("disk MiB", "disk_mb", 64, 1024, False),
     "decoys": ("decoys", "decoys", 0, None, True),
 }
+ESTIMATE_DEBOUNCE_S = 0.4  # typing a number re-estimates once, after the last key
 CELL_WIDTH = 26  # a cell's columns: label, field and gaps; the grid fits as many as it can
 
 
 class StartRequested(Message):
     """The author asked to start a run with these overrides of the configured [trial]
     (plus `judge`: False runs without the LLM-judged metrics)."""
+
+    def __init__(self, spec_overrides: dict[str, Any]) -> None:
+        super().__init__()
+        self.spec_overrides = spec_overrides
+
+
+class EstimateWanted(Message):
+    """The form's values changed: estimate the run they would start (trials, tokens, cost)."""
 
     def __init__(self, spec_overrides: dict[str, Any]) -> None:
         super().__init__()
@@ -68,13 +79,17 @@ resumed later with `skillforge trial --resume RUN_ID`). Pick the **cases** (none
 all) and the **conditions** (with the skill, baseline with the skill withheld, optionally
 self-generated notes). **attempts** per case and condition, trials **at once**, the agent's
 **turns** and **timeout**, the **disk** a trial may write, **decoys** (other skills shown
-in both conditions, empty = none), the **agent** (builtin, or claude-code / codex in an
-image that has them), its **model** (empty = the configured one), the **sandbox** (docker
-isolates; local runs commands on this machine), the trial **image**, **network** access
+in both conditions, empty = none), **max $** (a hard cost cap in USD: no trial starts once
+the spend plus the next trial's estimate would pass it; empty = none), the **agent**
+(builtin, or claude-code / codex in an image that has them), its **model** (empty = the
+configured one), the **sandbox** (docker isolates; local runs commands on this machine),
+the trial **image**, **network** access
 and whether the LLM **judge** scores the run. **stop when decided** runs in rounds (one
 attempt of every case per condition, **attempts** at most) and stops once the headline is
 decided or its anytime-valid interval is narrower than [trial] margin; the grid shows each
-round's interval and why the run stopped. The values are remembered per skill.
+round's interval and why the run stopped. The values are remembered per skill. Under the
+buttons: the run's estimated trials, tokens and cost (agent and judge), and where the
+per-trial figures come from (hover it for the whole of it).
 """
     DEFAULT_CSS = """
     TrialConfigForm { height: auto; border: round $panel; padding: 0 1; }
@@ -82,6 +97,7 @@ round's interval and why the run stopped. The values are remembered per skill.
     TrialConfigForm #form-actions Button { margin-right: 1; min-width: 10; }
     TrialConfigForm #form-state { width: 1fr; color: $foreground-muted; padding-left: 1; }
     TrialConfigForm #form-top { height: auto; }
+    TrialConfigForm #estimate { height: auto; color: $foreground-muted; }
     TrialConfigForm #cases { height: 6; width: 1fr; border: none; padding: 0; }
     TrialConfigForm #conditions { width: 30; height: 4; padding-left: 1; }
     TrialConfigForm #knobs { grid-size: 3; grid-gutter: 0 2; grid-rows: 1; height: auto; }
@@ -100,12 +116,15 @@ round's interval and why the run stopped. The values are remembered per skill.
         self._defaults = dict(defaults or {})
         self.border_title = "Trial run"
         self.running = False
+        self.estimate_text = self.estimate_detail = ""
+        self._asked = 0  # estimate timers pending: only the last one asks
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="form-actions"):
             yield Button("Start ^r", id="start", variant="success", compact=True)
             yield Button("Cancel ^x", id="cancel", variant="error", compact=True, disabled=True)
             yield Static("", id="form-state")
+        yield Static("", id="estimate")
         with Horizontal(id="form-top"):
             yield SelectionList[str](id="cases", compact=True)
             with Vertical(id="conditions"):
@@ -116,6 +135,8 @@ round's interval and why the run stopped. The values are remembered per skill.
                 yield _cell(label, Input(id=wid, type="integer", compact=True,
                                          placeholder="none" if default is None else str(default)),
                             wid)
+            yield _cell("max $", Input(id="max_cost", type="number", compact=True,
+                                       placeholder="none"), "max_cost")
             yield _cell("agent", Select(AGENTS, id="agent", allow_blank=False, value="builtin",
                                         compact=True), "agent")
             yield _cell("model", Input(id="model", placeholder="configured", compact=True),
@@ -164,6 +185,8 @@ round's interval and why the run stopped. The values are remembered per skill.
         self.query_one("#image", Input).value = d.get("image") or ""
         self.query_one("#network", Checkbox).value = bool(d.get("network", False))
         self.query_one("#judge", Checkbox).value = d.get("judge", True) is not False
+        cap = d.get("max_cost_usd")
+        self.query_one("#max_cost", Input).value = "" if cap is None else f"{cap:g}"
         self.query_one("#until_decided", Checkbox).value = bool(d.get("until_decided", False))
         self.show_problem("")
 
@@ -203,6 +226,19 @@ round's interval and why the run stopped. The values are remembered per skill.
             return None
         return value
 
+    def _cap(self, problems: list[str]) -> float | None:
+        raw = self.query_one("#max_cost", Input).value.strip()
+        if not raw:
+            return None
+        try:
+            value = float(raw)
+        except ValueError:
+            value = 0.0
+        if not value > 0:
+            problems.append(f"max $: give a cost in USD above 0, or leave it empty (got {raw!r})")
+            return None
+        return value
+
     def spec_overrides(self) -> tuple[dict[str, Any], list[str]]:
         """(overrides, problems) from the current field values."""
         problems: list[str] = []
@@ -222,9 +258,45 @@ round's interval and why the run stopped. The values are remembered per skill.
             "image": self.query_one("#image", Input).value.strip() or None,
             "network": self.query_one("#network", Checkbox).value,
             "judge": self.query_one("#judge", Checkbox).value,
+            "max_cost_usd": self._cap(problems),
             "until_decided": self.query_one("#until_decided", Checkbox).value,
         }
         return overrides, problems
+
+    # --- the estimate ---------------------------------------------------------------------
+
+    def on_input_changed(self) -> None:
+        self._values_changed()
+
+    def on_checkbox_changed(self) -> None:
+        self._values_changed()
+
+    def on_select_changed(self) -> None:
+        self._values_changed()
+
+    def on_selection_list_selected_changed(self) -> None:
+        self._values_changed()
+
+    def _values_changed(self) -> None:
+        if self.is_mounted:
+            self._asked += 1
+            self.set_timer(ESTIMATE_DEBOUNCE_S, self._ask_estimate, name="estimate")
+
+    def _ask_estimate(self) -> None:
+        self._asked -= 1
+        if self._asked > 0:
+            return  # a later change asks again
+        overrides, problems = self.spec_overrides()
+        if not problems:
+            self.post_message(EstimateWanted(overrides))
+
+    def show_estimate(self, line: str, detail: str = "") -> None:
+        """What the run would take (`line`, beside the buttons) and where the figures come
+        from (`detail`, its tooltip)."""
+        self.estimate_text, self.estimate_detail = line, detail
+        shown = self.query_one("#estimate", Static)
+        shown.update(line)
+        shown.tooltip = detail or None
 
     def set_running(self, running: bool) -> None:
         """Start is disabled while a run is going on; Cancel only then. The focus moves from

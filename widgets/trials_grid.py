@@ -52,7 +52,8 @@ and why trials failed (one line per reason, naming the trials it struck).
             self.event = event
 
     class RunEnded(Message):
-        """The run this grid shows has finished (status finished, cancelled or failed)."""
+        """The run this grid shows has finished (status finished, cancelled, failed or
+        stopped at its cost cap)."""
 
         def __init__(self, run_id: str, status: str, error: str | None) -> None:
             super().__init__()
@@ -120,6 +121,9 @@ and why trials failed (one line per reason, naming the trials it struck).
             parts.append(warned)
         if p.error:
             parts.append(Text(f"run failed: {p.error}", style="bold red"))
+        if p.stop_reason:
+            parts.append(Text(f"{p.stop_reason}; the Lift tab shows what finished",
+                              style="bold yellow"))
         return Group(*parts)
 
     def _warnings_text(self) -> Text | None:

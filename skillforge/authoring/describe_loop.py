@@ -19,6 +19,11 @@ Protocol (Anthropic's skill-creator loop, with intervals and decoys):
    interval, a warning when it is within noise (with the planner's number of queries), and
    the queries whose decision flipped.
 
+With a cost cap (`--max-cost-usd`), the trigger runs share it (each run gets what is left,
+skillforge.trials.budget) and a proposal is asked only while the dearest one so far fits on
+top of the spend. The loop then ends `stopped`; the attempt whose scoring the cap cut keeps
+no score, and the best is picked among the attempts scored in full.
+
 Nothing is written to the skill: the result is a proposal (`LoopHistory`) that the author
 accepts with `--write` or `a` in the workbench (skillforge.authoring.description_edit).
 """
@@ -42,6 +47,10 @@ from skillforge.models.skill import SKILL_MD, Skill
 from skillforge.models.skill_loader import load_skill
 from skillforge.models.triggers import Attempt, LoopHistory
 from skillforge.trials.triggers import TriggerTrials, stage_candidate
+
+
+class CostCapReached(Exception):
+    """The loop's next step would pass its cost cap; the message says the spend."""
 
 LOOP_FILE = "loop.json"
 # The linter's rules about the description (CONTRACTS.md section 2): a candidate with any of
@@ -127,6 +136,12 @@ class DescriptionLoop:
             run_id, score = await self.trials.score(
                 attempt.description, queries, loop_id=h.loop_id, iteration=attempt.iteration,
                 split=split)  # type: ignore[arg-type]
+            if self.trials.stopped:
+                # A partial score would compare descriptions on different queries.
+                attempt.train = attempt.test = None
+                attempt.status, attempt.note = "stopped", (
+                    f"its {split} run {run_id} stopped at the cost cap; not scored")
+                raise CostCapReached(self._cap_reason())
             if split == "train":
                 attempt.train_run, attempt.train = run_id, score
             else:
@@ -134,6 +149,19 @@ class DescriptionLoop:
             self._save()
             if self.cancelled:
                 return
+
+    def _cap_reason(self) -> str:
+        return (f"stopped at the cost cap: ${self.trials.spent:.4f} spent of "
+                f"${self.trials.max_cost_usd:.4f}; the next step would have passed it")
+
+    def _proposal_fits(self) -> bool:
+        """Another proposal fits the cap: the dearest one so far (or none yet) on top of
+        the spend."""
+        cap = self.trials.max_cost_usd
+        if cap is None:
+            return True
+        dearest = max((a.propose_cost_usd or 0.0 for a in self.history.attempts), default=0.0)
+        return self.trials.spent + dearest <= cap
 
     def _skill(self) -> Skill:
         return load_skill(self.skill_dir)
@@ -185,17 +213,23 @@ class DescriptionLoop:
             for k in range(1, h.settings.iterations + 1):
                 if self.cancelled:
                     break
+                if not self._proposal_fits():
+                    raise CostCapReached(self._cap_reason())
                 try:
                     attempt = await self._propose(k)
                 except ProposalError as exc:
                     attempt = Attempt(iteration=k, description="", status="failed",
                                       note=str(exc))
+                self.trials.spent += attempt.propose_cost_usd or 0.0
                 h.attempts.append(attempt)
                 self._save()
                 if attempt.status == "tried":
                     await self._score(attempt)
             self.finish()
             h.status = "cancelled" if self.cancelled else "finished"
+        except CostCapReached as exc:
+            h.status, h.error = "stopped", str(exc)
+            self.finish()
         except asyncio.CancelledError:
             h.status = "cancelled"
             self.finish()

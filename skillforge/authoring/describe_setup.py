@@ -76,6 +76,7 @@ class LoopOptions(BaseModel):
     model: str | None = None  # the agent's
     proposer_model: str | None = None
     trial: dict[str, Any] = {}  # other [trial] overrides (sandbox, image, concurrency...)
+    max_cost_usd: float | None = None  # the loop's hard cap: trigger trials and proposer
 
 
 class Estimate(BaseModel):
@@ -91,6 +92,15 @@ class Estimate(BaseModel):
     proposer_tokens_in: int = 0
     proposer_tokens_out: int = 0
     proposer_cost_usd: float | None = None
+    max_turns: int = 3
+
+    @property
+    def source(self) -> str:
+        """Where the per-trial figures come from, in words (shown with the estimate)."""
+        return (f"per-trial figures: the price table and an assumption: every trial uses all "
+                f"its {self.max_turns} turns with the skill's SKILL.md read on the first, "
+                f"{TURN_OUTPUT_TOKENS} output tokens a turn; the proposer asked twice an "
+                "iteration; no judge calls (trigger trials are not judged), no trial reused")
 
     @property
     def cost_usd(self) -> float | None:
@@ -108,6 +118,7 @@ class Estimate(BaseModel):
             f"proposer {self.proposer_model}: up to {self.proposer_tokens_in:,} input + "
             f"{self.proposer_tokens_out:,} output tokens, {money(self.proposer_cost_usd)}",
             f"estimated cost (upper bound): {money(self.cost_usd)}",
+            self.source,
         ]
 
 
@@ -181,6 +192,7 @@ def estimate(skill_dir: Path, history: LoopHistory, decoys: list[str], agent_mod
     table = price_table(settings.provider.prices)
     return Estimate(
         trials=trials, queries=n_q, train=len(history.train), test=len(history.test),
+        max_turns=s.max_turns,
         agent_model=agent_model, agent_tokens_in=agent_in, agent_tokens_out=agent_out,
         agent_cost_usd=cost_usd(agent_model, Usage(input_tokens=agent_in,
                                                    output_tokens=agent_out), table),
@@ -216,6 +228,15 @@ def prepare_loop(skill_dir: Path, settings: Settings, store: RunStore, options: 
     check_harness(base)
     agent = select_provider(settings, base.model, base.provider)
     proposer = select_provider(settings, options.proposer_model or base.model, base.provider)
+    prices = price_table(settings.provider.prices)
+    if options.max_cost_usd is not None:
+        unpriced = [m for m in (agent.model, proposer.model)
+                    if cost_usd(m, Usage(), prices) is None]
+        if unpriced:
+            raise LoopSetupError(
+                f"--max-cost-usd: no price for {', '.join(dict.fromkeys(unpriced))} in the "
+                "price table, so the spend cannot be counted; add it under [provider] prices "
+                "in skillforge.toml, or run without the cap")
     base = base.model_copy(update={"model": agent.model, "provider": agent.name})
     loop_id = new_loop_id()
     folder = loop_dir(store.state_dir, loop_id)
@@ -234,7 +255,7 @@ def prepare_loop(skill_dir: Path, settings: Settings, store: RunStore, options: 
                            runs=options.runs, max_turns=options.max_turns,
                            threshold=options.threshold,
                            max_tokens=settings.provider.max_tokens, on_event=on_event,
-                           warn=warn)
+                           warn=warn, max_cost_usd=options.max_cost_usd, prices=prices)
     loop = DescriptionLoop(skill_dir, history, trials=trials, proposer=proposer,
                            folder=folder, lint_config=settings.lint,
                            max_tokens=settings.provider.max_tokens,

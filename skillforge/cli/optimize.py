@@ -124,7 +124,13 @@ def _write(skill_dir: Path, history, store_dir: Path, err: bool = False) -> str 
 @click.option("--concurrency", type=click.IntRange(1, 64), default=None,
               help="Trials at once (default [trial] concurrency).")
 @click.option("--dry-run", is_flag=True,
-              help="Print the trials, tokens and estimated cost, and stop.")
+              help="Print the trials, tokens and estimated cost (an upper bound, from the "
+                   "price table and a stated assumption), and stop.")
+@click.option("--max-cost-usd", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="X", help="Hard cap on the loop's spend in USD (trigger trials and "
+                                "proposer, priced from their recorded tokens): nothing starts "
+                                "that would pass it; the loop stops with what was scored in "
+                                "full, exit 2.")
 @click.option("--write", is_flag=True,
               help="Write the best description into SKILL.md (only the description changes).")
 @click.option("--apply", "apply_id", default=None, metavar="LOOP_ID",
@@ -136,7 +142,8 @@ def optimize_description(path: Path, iterations: int, runs: int, holdout: float,
                          model: str | None, proposer_model: str | None, max_turns: int,
                          decoys: int, decoys_from: Path | None, sandbox: str | None,
                          image: str | None, concurrency: int | None, dry_run: bool,
-                         write: bool, apply_id: str | None, state_dir: Path | None,
+                         max_cost_usd: float | None, write: bool, apply_id: str | None,
+                         state_dir: Path | None,
                          fmt: str) -> None:
     """Optimise a skill's description for triggering, with a held-out test set.
 
@@ -178,7 +185,7 @@ def optimize_description(path: Path, iterations: int, runs: int, holdout: float,
          write=write, options=dict(
              iterations=iterations, runs=runs, holdout=holdout, seed=seed, max_turns=max_turns,
              decoys=decoys, decoys_from=str(decoys_from) if decoys_from else None,
-             model=model, proposer_model=proposer_model,
+             model=model, proposer_model=proposer_model, max_cost_usd=max_cost_usd,
              trial={k: v for k, v in {"sandbox": sandbox, "image": image,
                                       "concurrency": concurrency}.items() if v is not None}))
 
@@ -221,7 +228,7 @@ def _run(skill_dir: Path, settings, store, store_dir: Path, *, fmt: str, dry_run
     if dry_run:
         if fmt == "json":
             click.echo(json.dumps(est.model_dump(mode="json") | {
-                "cost_usd": est.cost_usd}, indent=2))
+                "cost_usd": est.cost_usd, "source": est.source}, indent=2))
         asyncio.run(_close(plan, aclose))
         return
 
@@ -264,6 +271,9 @@ def _run(skill_dir: Path, settings, store, store_dir: Path, *, fmt: str, dry_run
                        "workbench's Triggers tab")
     if failure:
         _fail(failure)
+    if history.status == "stopped":
+        _fail(f"loop {history.loop_id} {history.error}; the table above holds the attempts "
+              "scored in full", 2)
 
 
 async def _close(plan, aclose) -> None:

@@ -63,14 +63,18 @@ def ablate_conditions(skill_dir: Path | None, wanted: list[str], conds: list[str
 
 def dry_run_and_exit(settings, store, skill_dir: Path, overrides: dict,
                      fmt: str, *, judged: bool = True,
-                     judge_models: Sequence[str] = ()) -> NoReturn:
-    """`--dry-run`: the trials, tokens and cost of the run asked for; nothing starts."""
+                     judge_models: Sequence[str] = (), fresh: bool = False) -> NoReturn:
+    """`--dry-run`: the trials, tokens and cost of the run asked for; nothing starts. The
+    trials the cache would reuse count 0 (skillforge.trials.reuse_preview)."""
+    import asyncio
+
     from rich.markup import escape
 
     from skillforge.cli.common import console
     from skillforge.providers.prices import PriceTableError, price_table
     from skillforge.trials.config import TrialConfigError, build_run_spec
     from skillforge.trials.estimate import estimate_run
+    from skillforge.trials.reuse_preview import reused_keys
     from skillforge.trials.run import RunError, load_cases
 
     try:
@@ -80,31 +84,58 @@ def dry_run_and_exit(settings, store, skill_dir: Path, overrides: dict,
     except (TrialConfigError, RunError, PriceTableError) as exc:
         click.echo(f"skillforge trial: {exc}", err=True)
         sys.exit(2)
-    judge_model = next(iter([*judge_models, *settings.judge.models]), None)
+    models = [*judge_models] or [*settings.judge.models]
+    reused, why = asyncio.run(reused_keys(settings, store, skill_dir, overrides, judged=judged,
+                                          judge_models=judge_models, fresh=fresh))
     est = estimate_run(spec, n_cases, store, skill_dir.resolve().name, prices, judged=judged,
-                       judge_model=judge_model)
+                       judge_model=next(iter(models), None), judges=max(1, len(models)),
+                       reused=reused)
+    if why:
+        est.notes.append(why)
+    cap = {}
+    if spec.max_cost_usd is not None:
+        fit = est.trials_within(spec.max_cost_usd)
+        cap = {"max_cost_usd": spec.max_cost_usd, "trials_within_cap": fit}
+        if fit is None:
+            est.notes.append(f"cost cap ${spec.max_cost_usd:g}: no cost to check it against")
+        elif fit < est.trials:
+            est.notes.append(f"over the cost cap of ${spec.max_cost_usd:g}: the run would "
+                             f"stop at the cap after about {fit} of its {est.trials} trials")
+        else:
+            est.notes.append(f"within the cost cap of ${spec.max_cost_usd:g}")
     if fmt == "json":
-        click.echo(json.dumps({"dry_run": True, **est.as_dict()}, indent=2))
+        click.echo(json.dumps({"dry_run": True, **est.as_dict(), **cap}, indent=2))
         sys.exit(0)
-    out = console()
-    out.print(f"[bold]dry run[/]: {est.trials} trials = {est.cases} cases x "
-              f"{len(est.conditions)} conditions x {est.attempts} attempts; nothing started")
+    console().print(estimate_text(est, escape))
+    sys.exit(0)
+
+
+def estimate_text(est, escape=lambda s: s) -> str:
+    """The dry run's lines (rich markup; `escape` escapes data): trials per condition with
+    their per-trial figures, the total, and where the figures came from."""
+    reused = f", {est.reused} reused from stored runs (0 tokens)" if est.reused else ""
+    lines = [f"[bold]dry run[/]: {est.trials + est.reused} trials = {est.cases} cases x "
+             f"{len(est.conditions)} conditions x {est.attempts} attempts{reused}; nothing "
+             "started"]
     for c in est.conditions:
         per = ("tokens unknown" if c.tokens_in is None else
                f"~{c.tokens_in + (c.tokens_out or 0):,.0f} tokens/trial ({c.basis})")
         if c.judge_tokens_in is not None:
             per += f" + ~{c.judge_tokens_in + (c.judge_tokens_out or 0):,.0f} judge"
-        out.print(f"  {escape(c.condition):<44} {c.trials:>4} trials  {escape(per)}")
+        if c.cost_usd is not None:
+            per += f", ~${c.cost_usd:,.4f}/trial"
+        lines.append(f"  {escape(c.condition):<44} {c.trials:>4} trials  {escape(per)}")
     tokens = "unknown" if est.tokens is None else f"~{est.tokens:,}"
     cost = "unknown" if est.cost_usd is None else f"~${est.cost_usd:,.2f}"
     split = (f" (agent ~{est.agent_tokens:,}, judge ~{est.judge_tokens:,})"
              if est.judge_tokens is not None and est.agent_tokens is not None else "")
-    out.print(f"estimated tokens: {tokens}{split}; estimated cost: {cost}"
-              + (f" ({escape(est.model)})" if est.model else ""))
-    for note in est.notes:
-        out.print(f"[dim]{escape(note)}[/]")
-    out.print("[dim]--cases and --attempts scale it down[/]")
-    sys.exit(0)
+    lines.append(f"estimated tokens: {tokens}{split}")
+    lines.append(f"estimated cost: {cost}" + (f" ({escape(est.model)})" if est.model else ""))
+    for note in [est.source, est.judge_source, *est.notes]:
+        if note:
+            lines.append(f"[dim]{escape(note)}[/]")
+    lines.append("[dim]--cases and --attempts scale it down[/]")
+    return "\n".join(lines)
 
 
 def parts_table(parts: Sequence[SkillPart]):

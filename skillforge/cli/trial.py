@@ -3,8 +3,10 @@
 Exit codes: 0 the run finished (with `--gate`: and nothing fails it); 1 `--gate` failed
 (skillforge.trials.output.gate_failures) or `--require-calibrated` did (a judged metric's
 judges are not shown to agree with the author's labels); 2 bad input, no provider, no
-Docker, or no trial could finish; 130 interrupted, 143 / 129 stopped by SIGTERM / SIGHUP
-(skillforge.cli.stops): the run is stored as cancelled, `--resume RUN_ID` finishes it.
+Docker, no trial could finish, or the run stopped at its cost cap (`--max-cost-usd`,
+skillforge.trials.budget: the partial results are printed and stored); 130 interrupted,
+143 / 129 stopped by SIGTERM / SIGHUP (skillforge.cli.stops): the run is stored as
+cancelled, `--resume RUN_ID` finishes it.
 
 `--ablate PART[,PART...]` / `--ablate all` adds one `without:<part>` condition per part of
 the skill (skillforge.cli.parts) and ends with each part's lift; `--dry-run` prints the
@@ -147,8 +149,15 @@ def _conditions(values: tuple[str, ...]) -> list[str] | None:
                    "condition each; `skillforge parts PATH` lists them) and report each "
                    "part's lift: earns its keep, dead weight, harmful or inconclusive.")
 @click.option("--dry-run", is_flag=True,
-              help="Print the number of trials, the estimated tokens and cost (from the last "
-                   "run's averages and the price table), and start nothing.")
+              help="Print the number of trials, the estimated tokens and cost of the agent's "
+                   "and the judge's calls (per trial from the last comparable run, else a "
+                   "stated assumption; priced by the price table), and start nothing.")
+@click.option("--max-cost-usd", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="X", help="Hard cap on the run's spend in USD (agent and judge calls "
+                                "priced from their recorded tokens): no trial starts once the "
+                                "spend plus the next trial's estimate would pass X; the run "
+                                "stops with its partial results and exit code 2 (default "
+                                "[trial] max_cost_usd, none). --resume may raise it.")
 @click.option("--judge-model", "judge_models", multiple=True, metavar="MODEL",
               help="Judge model(s) for accuracy, goal_accuracy and behavior_check "
                    "(default [judge] models, else the agent's model).")
@@ -174,8 +183,8 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
           baseline_version: str | None, skill_cache_from: str | None, static_reuse: bool,
           resume: str | None, state_dir: Path | None, fmt: str, gate: bool,
           require_calibrated: bool, ci: str,
-          ablate: tuple[str, ...], dry_run: bool, judge_models: tuple[str, ...],
-          no_judge: bool, fresh: bool) -> None:
+          ablate: tuple[str, ...], dry_run: bool, max_cost_usd: float | None,
+          judge_models: tuple[str, ...], no_judge: bool, fresh: bool) -> None:
     """Run paired trials of a skill: each case with the skill and without it (baseline).
 
     Each trial gets a fresh container (Docker), the agent runs the case's prompt (the
@@ -189,7 +198,8 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
     A trial whose inputs match a stored trial's is reused, not run (see --fresh): after an
     edit of SKILL.md only the trials that stage the skill run again.
     Ctrl+C, SIGTERM and SIGHUP stop the run (containers are removed, the run is stored as
-    cancelled); --resume RUN_ID finishes it later. Graders: docs/graders.md.
+    cancelled); --resume RUN_ID finishes it later. --max-cost-usd X stops it before the
+    trial that would pass X (exit 2, partial results). Graders: docs/graders.md.
     """
     if resume and (skill_cache_from or static_reuse):
         raise click.UsageError("--resume finishes a stored run with its own skill cache "
@@ -207,7 +217,7 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
                  "provider": provider, "concurrency": concurrency, "sandbox": sandbox,
                  "image": image, "network": network, "timeout_sec": timeout_sec,
                  "max_turns": max_turns, "disk_mb": disk_mb, "workspace": workspace,
-                 **rounds_overrides()}
+                 "max_cost_usd": max_cost_usd, **rounds_overrides()}
     if (decoys_from is not None) and decoys is None and sweep_decoys is None:
         raise click.UsageError("--decoys-from needs --decoys N or --sweep-decoys COUNTS")
     if workspace == "isolated" and (decoys or sweep_decoys):
@@ -231,7 +241,7 @@ def trial(path: Path | None, cases: tuple[str, ...], attempts: int | None,
         from skillforge.cli.parts import dry_run_and_exit
 
         dry_run_and_exit(settings, store, skill_dir, overrides, fmt, judged=not no_judge,
-                         judge_models=judge_models)
+                         judge_models=judge_models, fresh=fresh)
     display = Display(fmt)
     if sweep_decoys is not None:
         if decoys is not None or gate or require_calibrated:
@@ -327,6 +337,8 @@ def finish(store: RunStore, summary: RunSummary, *, fmt: str, gate: bool, ci: st
             doc["skill_mode"] = skills
         if ablation is not None:
             doc["ablation"] = ablation.model_dump(mode="json", by_alias=True)
+        if summary.stop_reason:
+            doc["stop_reason"] = summary.stop_reason
         click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
         out = display.out
@@ -348,4 +360,9 @@ def finish(store: RunStore, summary: RunSummary, *, fmt: str, gate: bool, ci: st
         _fail("no trial finished ok: " + "; ".join(e[:300] for e in errors))
     if summary.status == "failed":
         _fail(f"the run failed: {summary.error}")
+    if summary.status == "stopped":
+        _fail(f"run {summary.run_id} {summary.stop_reason}; the results above are from the "
+              f"{len(ok)} trial(s) that finished ok (`skillforge report {summary.run_id}`); "
+              f"finish it with `skillforge trial --resume {summary.run_id} --max-cost-usd "
+              "HIGHER`")
     sys.exit(1 if failures else 0)

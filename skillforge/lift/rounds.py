@@ -155,8 +155,8 @@ def rounds_record(run: RunRecord, trials: Iterable[TrialRecord]) -> RoundsRecord
                           method=f"{INTERVAL_NAME}; pass/fail: {TEST_NAME}")
     last = results[-1] if results else None
     reason = stop_reason(last, spec.margin, spec.attempts) if last is not None else None
-    if reason is None and run.status in ("cancelled", "failed"):
-        reason = run.status  # type: ignore[assignment]
+    if reason is None and run.status in ("cancelled", "failed", "stopped"):
+        reason = "the cost cap" if run.status == "stopped" else run.status  # type: ignore
     if reason is not None:
         record.reason, record.stopped_at = reason, last.round if last else 0
     return record

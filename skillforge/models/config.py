@@ -73,6 +73,9 @@ class TrialConfig(_Section):
         default_factory=lambda: ["with_skill", "baseline"]
     )
     pass_threshold: float = Field(0.6, ge=0, le=1)
+    # A hard cap on a run's spend in USD (agent and judge calls at the price table's
+    # prices): no trial starts once the spend plus the next trial's estimate would pass it.
+    max_cost_usd: float | None = Field(None, gt=0)
     # Run in rounds and stop when the headline is decided (`--until-decided`); `attempts`
     # is then the most rounds, and the run also stops once the headline metric's
     # anytime-valid interval is narrower than `margin`.

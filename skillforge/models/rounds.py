@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from skillforge.models.verdicts import Verdict
 
 StopReason = Literal["decided helps", "decided hurts", "interval narrower than the margin",
-                     "max attempts reached", "cancelled", "failed"]
+                     "max attempts reached", "cancelled", "failed", "the cost cap"]
 DEFAULT_MARGIN = 0.05
 
 

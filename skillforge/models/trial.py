@@ -111,6 +111,8 @@ class RunSpec(BaseModel):
     decoy_skills: list[str] = Field(default_factory=list)
     concurrency: int = 2
     pass_threshold: float = 0.6
+    # The hard cost cap in USD (skillforge.trials.budget); a resume may change it.
+    max_cost_usd: float | None = None
     # "version delta": the baseline runs an earlier version of the skill instead of none.
     baseline_version: str | None = None
     # Whether the LLM judge scores the trials, and with which models (as asked for: the
@@ -221,5 +223,6 @@ class RunRecord(BaseModel):
     skill_hash: str | None = None
     spec: RunSpec | None = None
     engine: Literal["local", "harbor", "import"] = "local"
-    status: Literal["running", "finished", "cancelled", "failed"] = "running"
+    # stopped: ended at a limit (the cost cap) with the trials that finished
+    status: Literal["running", "finished", "cancelled", "failed", "stopped"] = "running"
     label: str | None = None

@@ -100,7 +100,8 @@ class TriggerScore(BaseModel):
         return next((q for q in self.queries if q.id == query_id), None)
 
 
-AttemptStatus = Literal["tried", "lint_rejected", "failed", "duplicate"]
+# stopped: its scoring stopped at the loop's cost cap; its partial score is not kept
+AttemptStatus = Literal["tried", "lint_rejected", "failed", "duplicate", "stopped"]
 
 
 class Attempt(BaseModel):
@@ -158,7 +159,8 @@ class LoopSettings(BaseModel):
     decoys: int = 5
 
 
-LoopStatus = Literal["running", "finished", "cancelled", "failed"]
+# stopped: at its cost cap (--max-cost-usd), `error` saying the spend
+LoopStatus = Literal["running", "finished", "cancelled", "failed", "stopped"]
 
 
 class LoopHistory(BaseModel):

@@ -16,7 +16,7 @@ from textual.message import Message
 if TYPE_CHECKING:  # the tabs' widgets and the run store load on first use, not at start-up
     from sessions.store import RunStore
     from widgets.runs_list import RunsList
-    from widgets.trial_config_form import CancelRequested, StartRequested
+    from widgets.trial_config_form import CancelRequested, EstimateWanted, StartRequested
     from widgets.trials_grid import TrialsGrid
 
 
@@ -27,7 +27,7 @@ FLAG_FIELDS = {"--image": "the image field", "--network": "the network box",
                "--max-turns": "the turns field", "--disk-mb": "the disk field",
                "--decoys": "the decoys field", "--cases": "the cases list",
                "--attempts": "the attempts field", "--concurrency": "the at-once field",
-               "--conditions": "the conditions"}
+               "--conditions": "the conditions", "--max-cost-usd": "the max $ field"}
 
 
 # What the Triggers loop takes from the form: where and how its trials run. Cases,
@@ -219,6 +219,35 @@ class TrialsTab:
         if (failures := self.pane("RunFailures")) is not None:
             failures.show(message.row)
 
+    # --- the estimate -------------------------------------------------------------------
+
+    def on_estimate_wanted(self, message: EstimateWanted) -> None:
+        """The form changed: estimate the run it would start, in a thread (the store and
+        evals.json are read), and show it beside the form's buttons."""
+        message.stop()
+        skill, overrides = self.current, dict(message.spec_overrides)
+        if skill is None:
+            return
+
+        def work() -> None:
+            from skillforge.trials.form_estimate import form_estimate
+
+            settings, _err = self.ws.settings(skill)
+            store = self._store()
+            try:
+                line, detail = form_estimate(skill, settings, store, overrides)
+            finally:
+                if store is not None:
+                    store.close()
+            self.app.call_from_thread(self._show_estimate, skill, line, detail)
+
+        self.run_worker(work, name="estimate", group="trial-estimate", exclusive=True,
+                        thread=True, exit_on_error=False)
+
+    def _show_estimate(self, skill, line: str, detail: str) -> None:
+        if skill == self.current and (form := self.pane("TrialConfigForm")) is not None:
+            form.show_estimate(form_words(line), form_words(detail))
+
     # --- running trials -----------------------------------------------------------------
 
     def on_start_requested(self, message: StartRequested) -> None:
@@ -301,5 +330,9 @@ class TrialsTab:
             form.set_running(False)
         if message.error:
             self.notify(message.error, title=f"Run {message.status}", severity="error", timeout=10)
+        elif message.status == "stopped":
+            self.notify("The run stopped at its cost cap (max $): the grid says what it spent; "
+                        "the Lift tab shows what finished.", title="Run stopped",
+                        severity="warning", timeout=8)
         self.refresh_runs()
         self.show_lift(message.run_id)

@@ -19,7 +19,7 @@ from typing import ClassVar, Literal
 from skillforge.models.trial import RunSpec, TrialRecord
 
 TrialKey = tuple[str, str, int]  # (case_id, condition, attempt)
-RunStatus = Literal["finished", "cancelled", "failed"]
+RunStatus = Literal["finished", "cancelled", "failed", "stopped"]
 
 
 @dataclass(frozen=True)
@@ -117,6 +117,8 @@ class RunFinished:
     status: RunStatus
     counts: dict[str, int] = field(default_factory=dict)
     error: str | None = None
+    # status stopped: why, with the figures ("stopped at the cost cap: $0.41 spent of $0.50...")
+    stop_reason: str | None = None
 
 
 TrialEvent = (RunStarted | TrialQueued | TrialSkipped | TrialReused | TrialStarted | TrialStep

@@ -81,6 +81,7 @@ class RunProgress:
     cells: dict[Key, Cell] = field(default_factory=dict)
     status: str = "running"
     error: str | None = None
+    stop_reason: str | None = None  # status stopped: why (the cost cap)
     started: float = field(default_factory=time.monotonic)
     ended: float | None = None
     # --until-decided: each round's state (skillforge.trials.rounds.RoundDone), the stop.
@@ -103,6 +104,7 @@ class RunProgress:
             return
         if kind == "run_finished":
             self.status, self.error, self.ended = event.status, event.error, time.monotonic()
+            self.stop_reason = getattr(event, "stop_reason", None)
             for cell in self.cells.values():
                 if cell.status in ("queued", "running"):
                     cell.status = "cancelled"

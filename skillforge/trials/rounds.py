@@ -112,6 +112,9 @@ async def run_rounds(runner: TrialRunner, ctx: TrialContext, plans: Sequence[Tri
         if runner.cancelled:
             record.reason, record.stopped_at = "cancelled", r
             break
+        if runner.cost_cap is not None and runner.cost_cap.stopped:  # --max-cost-usd
+            record.reason, record.stopped_at = "the cost cap", r
+            break
         stored = [t for t in ctx.store.trials(ctx.run_id) if t.attempt <= r]
         results = round_results(stored, spec.attempts,
                                 case_ids=[str(p.case.id) for p in plans if p.attempt == 1],

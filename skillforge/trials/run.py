@@ -10,8 +10,8 @@ and reusing, instead of running, the stored trials of earlier runs whose inputs 
 same (skillforge.trials.cache; not with `fresh`); run them through `skillforge.trials.runner.run_trial` with at most `spec.concurrency` at a
 time (an asyncio semaphore), except that the `skill_mode` trials of an attempt run one after
 the other in case order, carrying their skill cache (skillforge.trials.skill_chain); emit events (skillforge.trials.events) as they happen; finish
-the run as `finished`, `cancelled` or `failed`. Cancelling (Ctrl+C in the CLI cancels the
-task running `run()`; the TUI calls `cancel()`) stops new trials, cancels running ones,
+the run as `finished`, `cancelled`, `failed` or `stopped` (at the cost cap: trials/budget.py).
+Cancelling (Ctrl+C in the CLI cancels the task running `run()`; the TUI calls `cancel()`) stops new trials, cancels running ones,
 waits until their containers are removed and stores them as `cancelled`.
 """
 
@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import asyncio
 from contextlib import AsyncExitStack
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 
 from sessions.store import RunStore, new_run_id
 from skillforge.harnesses import HarnessError, check_agent, get_harness
-from skillforge.evalformats.registry import read as read_cases
-from skillforge.evalformats.registry import skill_cases
+from skillforge.providers.prices import Price
 from skillforge.models.evals import EvalCase
 from skillforge.models.findings import Finding
 from skillforge.models.llm import ModelClient
@@ -39,6 +37,8 @@ from skillforge.trials.sandbox_check import check_sandbox
 from skillforge.trials.script_smoke import smoke_run
 from skillforge.authoring.parts import part_index
 from skillforge.trials.ablation import AblationError, tree_parts
+from skillforge.trials.cases import RunError, load_cases  # noqa: F401 - re-exported
+from skillforge.trials.budget import CostCap, CostCapError, admit, end_status, run_cap, settled
 from skillforge.trials.cache import adopt, keyed_plans, reusable
 from skillforge.trials.harness_session import harness_session
 from skillforge.trials.staging import SkillSet, StagingError, load_skill_set
@@ -66,10 +66,6 @@ from skillforge.trials.skill_chain import (
 )
 
 
-class RunError(RuntimeError):
-    """A run cannot start or go on (bad spec, unknown run, no sandbox); the message says why."""
-
-
 @dataclass
 class RunSummary:
     """How a run ended: its id, status and every trial record of this session."""
@@ -84,37 +80,7 @@ class RunSummary:
     error: str | None = None
     # SF604: scripts that failed a --help smoke run in the sandbox before the trials.
     smoke: list[Finding] = field(default_factory=list)
-
-
-def load_cases(spec: RunSpec) -> list[EvalCase]:
-    """The cases of the spec (all of evals/evals.json when `case_ids` is empty)."""
-    root = Path(spec.skill_path)
-    if root.name == "SKILL.md":
-        root = root.parent
-    found = skill_cases(root)
-    if found is None:
-        path = root / "evals" / "evals.json"
-        raise RunError(f"{path} does not exist; a trial needs eval cases (run `skillforge "
-                       "evals draft` or write evals/evals.json, or keep the cases as waza or "
-                       "vally evals/eval.yaml or plugin-eval folders under evals/)")
-    path, fmt = found
-    got = read_cases(path, fmt)
-    evalset, issues = got.evalset, got.issues
-    if evalset is None or issues:
-        first = issues[0] if issues else None
-        where = f"{path}:{first.line}" if first and first.line else str(path)
-        raise RunError(f"{where}: {first.message if first else 'cannot be read'}; fix it "
-                       "(`skillforge evals validate` lists every problem)")
-    if not spec.case_ids:
-        if not evalset.cases:
-            raise RunError(f"{path} has no cases; add at least one")
-        return list(evalset.cases)
-    known = {str(c.id): c for c in evalset.cases}
-    missing = [cid for cid in spec.case_ids if cid not in known]
-    if missing:
-        raise RunError(f"unknown case id(s) {', '.join(missing)} in {path}; known: "
-                       f"{', '.join(known)}")
-    return [known[cid] for cid in spec.case_ids]
+    stop_reason: str | None = None  # status stopped: why (the cost cap, trials/budget.py)
 
 
 def plan_parts(spec: RunSpec, skills: SkillSet) -> RunSpec:
@@ -157,7 +123,7 @@ class TrialRunner:
                  on_event: Callable[[TrialEvent], None] | None = None,
                  warn: Callable[[str], None] | None = None, max_tokens: int | None = None,
                  labels: dict[str, str] | None = None, run_id: str | None = None,
-                 fresh: bool = False) -> None:
+                 fresh: bool = False, prices: Mapping[str, Price] | None = None) -> None:
         self.spec = spec
         self.client = client
         self.store = store
@@ -171,6 +137,8 @@ class TrialRunner:
         self.fresh = fresh  # run every trial, reusing none (--fresh)
         self.deferred_reuse: dict[TrialKey, TrialRecord] = {}  # rounds: taken per round
         self.cancelled = False
+        self.prices = prices  # for the cost cap; None: the built-in price table
+        self.cost_cap: CostCap | None = None
         self._tasks: list[asyncio.Task] = []
         self._listeners: list[Callable[[TrialEvent], None]] = []
 
@@ -251,9 +219,10 @@ class TrialRunner:
         if spec.sandbox == "docker":
             await reap_stale()
         try:
+            self.cost_cap = run_cap(self, skills.target.name, len(cases))
             plans = await keyed_plans(plan_trials(spec, cases), spec, skills, client=self.client,
                                       judges=self.judges, max_tokens=self.max_tokens)
-        except HarnessError as exc:
+        except (HarnessError, CostCapError) as exc:
             raise RunError(str(exc)) from exc
         done = self._open_run(skills)
         reuse = {} if self.fresh else reusable(
@@ -300,7 +269,8 @@ class TrialRunner:
             await run_rounds(self, ctx, plans, todo, done, summary, start_cache)
         else:
             await self.run_batch(ctx, plans, todo, done, summary, start_cache)
-        self._finish(summary, "cancelled" if self.cancelled else "finished")
+        status, summary.stop_reason = end_status(self.cancelled, self.cost_cap)
+        self._finish(summary, status)
         return summary
 
     async def run_batch(self, ctx: TrialContext, plans: list[TrialPlan], todo: list[TrialPlan],
@@ -350,7 +320,7 @@ class TrialRunner:
             if summary.reused:
                 counts["reused"] = len(summary.reused)
             self.emit(RunFinished(self.run_id, status,  # type: ignore[arg-type]
-                                  counts, summary.error))
+                                  counts, summary.error, summary.stop_reason))
 
     async def _chain(self, ctx: TrialContext, chain: list[TrialPlan], sem: asyncio.Semaphore,
                      summary: RunSummary, done: set[TrialKey], rows: dict,
@@ -373,11 +343,11 @@ class TrialRunner:
                    summary: RunSummary, link: SkillLink | None = None) -> TrialRecord | None:
         try:
             async with sem:
-                if self.cancelled:
+                if self.cancelled or not admit(self.cost_cap, plan.key):
                     self.emit(TrialCancelled(plan.key))
                     return None
                 self.emit(TrialStarted(plan.key))
-                record = await run_trial(ctx, plan, link)
+                record = await settled(self.cost_cap, plan.key, run_trial(ctx, plan, link))
         except asyncio.CancelledError:
             # Cancelled while waiting for a slot: it never started, nothing to store.
             self.emit(TrialCancelled(plan.key))

@@ -20,6 +20,7 @@ from sessions.store import RunStore
 from skillforge.models.config import Settings
 from skillforge.models.trial import RunSpec
 from skillforge.providers import select_provider
+from skillforge.providers.prices import price_table
 from skillforge.trials.config import build_run_spec
 from skillforge.trials.events import TrialEvent
 from skillforge.trials.run import RunError, TrialRunner
@@ -40,6 +41,14 @@ def resumable_spec(store: RunStore, run_id: str, concurrency: int | None = None)
                        "longer exists")
     return run.spec.model_copy(update={"concurrency": concurrency}) if concurrency \
         else run.spec
+
+
+def resumed_with(spec: RunSpec, overrides: Mapping[str, Any]) -> RunSpec:
+    """A resumed run's spec with what a resume may change: --concurrency, --max-cost-usd
+    (a run stopped at its cost cap is finished under a higher one)."""
+    update = {k: overrides[k] for k in ("concurrency", "max_cost_usd")
+              if overrides.get(k) is not None}
+    return spec.model_copy(update=update) if update else spec
 
 
 # A resume's flags and where the stored run keeps each value. Only --concurrency may change:
@@ -126,7 +135,8 @@ def prepare_runner(settings: Settings, store: RunStore, *, skill_dir: Path | Non
                    warn: Callable[[str], None] | None = None, fresh: bool = False
                    ) -> TrialRunner:
     """A runner for a new run of `skill_dir` (settings < evals defaults < overrides), or
-    for finishing the stored run `resume` (its spec; only `concurrency` may change).
+    for finishing the stored run `resume` (its spec; only `concurrency` and
+    `max_cost_usd` may change).
 
     `judge` None means the default: judged for a new run, the stored setting for a resume.
     A resume whose `judge` / `judge_models` contradict the run's own raises RunError.
@@ -134,7 +144,7 @@ def prepare_runner(settings: Settings, store: RunStore, *, skill_dir: Path | Non
     """
     models: list[str] | None = None
     if resume:
-        spec = resumable_spec(store, resume, (overrides or {}).get("concurrency"))
+        spec = resumed_with(resumable_spec(store, resume), overrides or {})
         resume_conflicts(spec, resume, overrides or {})
         if skill_dir is not None and Path(spec.skill_path).resolve() != skill_dir.resolve():
             raise RunError(f"run {resume} is a run of {spec.skill_path}, not {skill_dir}; "
@@ -156,4 +166,4 @@ def prepare_runner(settings: Settings, store: RunStore, *, skill_dir: Path | Non
         spec = spec.model_copy(update={"judge": judge, "judge_models": models})
     return TrialRunner(spec, client=client, store=store, judges=judges, resume=resume,
                        on_event=on_event, warn=warn, max_tokens=settings.provider.max_tokens,
-                       fresh=fresh)
+                       fresh=fresh, prices=price_table(settings.provider.prices))

@@ -24,7 +24,7 @@ import asyncio
 import json
 import shutil
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -36,6 +36,7 @@ from skillforge.models.skill import SKILL_MD
 from skillforge.models.trial import RunRecord, RunSpec
 from skillforge.models.triggers import Split, TriggerQuery, TriggerScore, run_label
 from skillforge.sandbox.skill_tree import EXCLUDED_DIRS
+from skillforge.providers.prices import Price
 from skillforge.trials.events import TrialEvent
 from skillforge.trials.run import TrialRunner
 
@@ -73,8 +74,16 @@ class TriggerTrials:
                  max_turns: int = DEFAULT_MAX_TURNS, threshold: float = 0.5,
                  max_tokens: int | None = None,
                  on_event: Callable[[TrialEvent], None] | None = None,
-                 warn: Callable[[str], None] | None = None) -> None:
+                 warn: Callable[[str], None] | None = None,
+                 max_cost_usd: float | None = None,
+                 prices: Mapping[str, Price] | None = None) -> None:
         self.base = base
+        # The loop's cost cap: each run gets what is left of it (skillforge.trials.budget);
+        # `spent` adds up the runs' recorded spend and what the loop adds (its proposer).
+        self.max_cost_usd = max_cost_usd
+        self.prices = prices
+        self.spent = 0.0
+        self.stopped: str | None = None  # why the last run stopped at the cap
         self.client = client
         self.store = store
         self.loop_dir = loop_dir
@@ -96,7 +105,11 @@ class TriggerTrials:
             "skill_path": str(candidate), "case_ids": [q.id for q in queries],
             "conditions": ["with_skill"], "attempts": self.runs, "limits": limits,
             "workspace": "group", "decoy_skills": list(self.decoys), "judge": False,
-            "judge_models": [], "baseline_version": None, "until_decided": False})
+            "judge_models": [], "baseline_version": None, "until_decided": False,
+            # [trial] max_cost_usd caps one `skillforge trial` run; the loop's many small
+            # runs share the loop's own cap (--max-cost-usd of optimize-description).
+            "max_cost_usd": None if self.max_cost_usd is None
+            else max(self.max_cost_usd - self.spent, 1e-9)})
 
     async def score(self, description: str, queries: Sequence[TriggerQuery], *,
                     loop_id: str, iteration: int, split: Split) -> tuple[str, TriggerScore]:
@@ -116,9 +129,12 @@ class TriggerTrials:
         # no trial is skipped and no --help smoke run is repeated per description.
         self.runner = TrialRunner(spec, client=self.client, store=self.store, judges=[],
                                   resume=run_id, on_event=self.on_event, warn=self.warn,
-                                  max_tokens=self.max_tokens)
+                                  max_tokens=self.max_tokens, prices=self.prices)
         try:
-            await self.runner.run()
+            summary = await self.runner.run()
+            if (cap := self.runner.cost_cap) is not None:
+                self.spent += cap.spent
+                self.stopped = summary.stop_reason
         except BaseException as exc:
             # The runner closes a run it got going; one refused before that (Docker
             # unreachable, a missing image) would stay "running" in every run list.

@@ -54,6 +54,12 @@ def test_dry_run_json_runs_nothing(run, tmp_path, llm_server):
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
     assert doc["trials"] == 6 * 8 * 3 and doc["queries"] == 8
+    # where the figures come from: the price table and a stated assumption, no judge
+    assert doc["source"].startswith("per-trial figures: the price table and an assumption")
+    assert "every trial uses all its 3 turns" in doc["source"]
+    assert "no judge calls" in doc["source"] and "proposer asked twice" in doc["source"]
+    text = run(str(skill), "--dry-run", "--decoys", "2", "--sandbox", "local").output
+    assert "per-trial figures: the price table" in text
     assert not llm_server.requests
     assert not (tmp_path / "state" / "triggers").exists() or not any(
         (tmp_path / "state" / "triggers").iterdir())

@@ -64,15 +64,16 @@ def test_dry_run_counts_trials_and_prices_them_from_the_last_run(tmp_path):
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)  # stderr notes the part measured once
     n_parts = len(json.loads(invoke("parts", str(skill), "--format", "json").output)["parts"])
-    assert doc["trials"] == 6 * (2 + n_parts) * 2 and doc["tokens"] is None
-    assert any("no earlier run" in n for n in doc["notes"])
+    # no run yet: the stated assumption's figures, not none
+    assert doc["trials"] == 6 * (2 + n_parts) * 2 and doc["agent_tokens"] > 0
+    assert "no earlier run" in doc["source"] and "assumed" in doc["source"]
     trials = [t.model_copy(update={"tokens_in": 1000, "tokens_out": 200}) for t in run_trials()]
     _store_with_run(state, skill, trials, PARTS)
     res = invoke("trial", str(skill), "--ablate", "section:workflow,scripts", "--dry-run",
                  "--state-dir", str(state), "--cases", "monthly-revenue,order-stats",
                  "--attempts", "1", "--format", "json", "--model", "gpt-4.1")
     doc = json.loads(res.output)
-    assert doc["trials"] == 2 * 4 and doc["tokens"] == 8 * 1200
+    assert doc["trials"] == 2 * 4 and doc["agent_tokens"] == 8 * 1200
     assert doc["source_run"] == "r1" and doc["cost_usd"] > 0
     # without:scripts did not run in r1: it takes with_skill's figure
     by = {c["condition"]: c for c in doc["conditions"]}
@@ -138,13 +139,16 @@ def test_dry_run_counts_the_judges_tokens_of_a_judged_run(tmp_path):
     assert judged["tokens"] == 4 * 4300 and judged["judge_model"] == "gpt-4.1"
     assert (plain["tokens"], plain["judge_tokens"]) == (4 * 1200, None)
     assert judged["cost_usd"] > plain["cost_usd"] > 0
-    assert any("judge tokens per trial from judged run r1" in n for n in judged["notes"])
+    assert judged["judge_source"] == "judge tokens per trial from judged run r1"
     text = invoke(*args[:-4], "--model", "gpt-4.1").output
     assert "(agent ~4,800, judge ~12,400)" in text and "+ ~3,100 judge" in text
-    # a run never judged: the judge's share is said to be unknown
+    # a run never judged: the judge's share is assumed from the agent's figures, and said so
+    # (it was left out before: a judged run's estimate was about 7x too low)
     empty = tmp_path / "empty"
-    fresh = [t.model_copy(update={"tokens_in": 1000, "tokens_out": 200}) for t in run_trials()]
+    fresh = [t.model_copy(update={"tokens_in": 1000, "tokens_out": 200, "turns": 4})
+             for t in run_trials()]
     _store_with_run(empty, skill, fresh, PARTS)
     doc = json.loads(invoke(*args[:4], str(empty), *args[5:]).output)
-    assert doc["judge_tokens"] is None and doc["tokens"] == 4 * 1200
-    assert any("no earlier judged run" in n for n in doc["notes"])
+    assert doc["agent_tokens"] == 4 * 1200 and doc["judge_tokens"] == 4 * (250 + 1500 + 400)
+    assert doc["tokens"] == 4 * 1200 + doc["judge_tokens"]
+    assert "no earlier judged run" in doc["judge_source"] and "assumed" in doc["judge_source"]

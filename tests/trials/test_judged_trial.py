@@ -45,6 +45,17 @@ async def test_a_judged_trial_stores_the_three_judged_metrics(csv_skill, scripte
         assert rec.tokens_in > 0 and rec.tokens_in != 1234
         stored = next(t for t in store.trials(runner.run_id) if t.key == rec.key)
         assert (stored.judge_tokens_in, stored.judge_tokens_out) == (1234, 56)
+    # The estimate of this run made from the store counts exactly these calls, the judge's
+    # with the agent's; with an empty store the judge is still in it, by assumption.
+    from skillforge.trials.estimate import estimate_run
+
+    est = estimate_run(runner.spec, 1, store, "csv-insights", {}, judged=True)
+    recs = summary.records
+    assert est.judge_tokens == sum(r.judge_tokens_in + r.judge_tokens_out for r in recs)
+    assert est.agent_tokens == sum(r.tokens_in + r.tokens_out for r in recs)
+    assert est.judge_source.endswith(f"judged run {runner.run_id}")
+    blind = estimate_run(runner.spec, 1, None, "csv-insights", {}, judged=True)
+    assert blind.judge_tokens and blind.judge_tokens >= est.judge_tokens
     w, b = by_cond["with_skill"].metrics, by_cond["baseline"].metrics
     assert (w["accuracy"], w["goal_accuracy"], w["behavior_check"]) == (0.9, 1.0, 1.0)
     assert (b["accuracy"], b["goal_accuracy"], b["behavior_check"]) == (0.4, 0.0, 0.0)

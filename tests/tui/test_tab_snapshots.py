@@ -101,6 +101,8 @@ async def trials(pilot) -> None:
     await show_tab(pilot, "4", "trials-pane")
     runs = pilot.app.workbench.query_one("RunsList")
     await wait_for(pilot, lambda: runs.row_count == 1, 10, "the stored run")
+    form = pilot.app.workbench.query_one("TrialConfigForm")
+    await wait_for(pilot, lambda: bool(form.estimate_text), 10, "the run's estimate")
     await steady(pilot)
 
 

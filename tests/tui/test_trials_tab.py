@@ -86,6 +86,7 @@ async def test_every_knob_of_the_trial_command_is_in_the_form_and_sent(workspace
         await type_into(pilot, "#decoys", "0")
         await type_into(pilot, "#model", "openai:other")
         await type_into(pilot, "#image", MISSING_IMAGE)
+        await type_into(pilot, "#max_cost", "2.5")
         f.query_one("#agent", Select).value = "codex"
         f.query_one("#sandbox", Select).value = "local"
         f.query_one("#network", Checkbox).focus()
@@ -101,7 +102,36 @@ async def test_every_knob_of_the_trial_command_is_in_the_form_and_sent(workspace
             "case_ids": [], "conditions": ["with_skill", "baseline"], "attempts": 2,
             "concurrency": 4, "max_turns": 12, "timeout_sec": 120, "disk_mb": 512,
             "decoys": 0, "agent": "codex", "model": "openai:other", "sandbox": "local",
-            "image": MISSING_IMAGE, "network": True, "judge": False, "until_decided": True}
+            "image": MISSING_IMAGE, "network": True, "judge": False, "max_cost_usd": 2.5,
+            "until_decided": True}
+
+
+async def test_the_form_shows_the_runs_estimate_and_what_its_cost_cap_would_do(
+        workspace: Path, monkeypatch):
+    """Beside Start: trials, the agent's and the judge's tokens, the cost and its source,
+    re-estimated as the author types; a cap that would stop the run says after how many."""
+    monkeypatch.setenv("SKILLFORGE_PROVIDER__PRICES", '{"test-model": {"input": 1, "output": 1}}')
+    app = make_app(workspace / "csv-insights", Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        f = await open_trials(pilot)
+        state = f.query_one("#estimate")
+        await wait_for(pilot, lambda: "est." in str(state.render()), 10, "the estimate")
+        first = str(state.render())
+        # 6 cases x 2 conditions x 3 attempts; no run yet: the assumption, judge included
+        assert first.startswith("est. 36 trials") and "(judge ~" in first
+        assert "figures assumed (no run yet)" in first and "$" in first
+        assert "every trial uses all 30 turns" in f.estimate_detail
+        assert "no earlier judged run" in f.estimate_detail
+        await type_into(pilot, "#attempts", "1")
+        await wait_for(pilot, lambda: str(state.render()).startswith("est. 12 trials"), 10,
+                       "the estimate of 1 attempt")
+        await type_into(pilot, "#max_cost", "0.5")
+        await wait_for(pilot, lambda: "cap stops it after ~1" in str(state.render()), 10,
+                       "the cap's effect")
+        f.query_one("#judge", Checkbox).focus()
+        await pilot.press("space")  # unjudged: the judge's share leaves the estimate
+        await wait_for(pilot, lambda: "(judge ~" not in str(state.render()), 10,
+                       "the unjudged estimate")
 
 
 async def test_the_form_is_remembered_per_skill_in_the_state_dir(workspace: Path):
@@ -135,7 +165,8 @@ async def test_at_80x24_start_and_cancel_are_on_screen_and_ctrl_r_starts(workspa
         f = await open_trials(pilot)
         assert on_screen(app, f.query_one("#start", Button))
         assert on_screen(app, f.query_one("#cancel", Button))
-        for knob in ("#attempts", "#image", "#timeout", "#decoys", "#network", "#judge"):
+        for knob in ("#attempts", "#image", "#timeout", "#decoys", "#network", "#judge",
+                     "#max_cost"):
             assert on_screen(app, f.query_one(knob)), knob
         app.workbench.query_one("#runs").focus()  # the keys work from anywhere in the tab
         await pilot.press("ctrl+r")

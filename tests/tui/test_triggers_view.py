@@ -40,6 +40,8 @@ async def test_the_loop_runs_live_and_the_author_accepts_it(tmp_path, monkeypatc
         await pilot.press("s")
         await wait_for(pilot, lambda: screen.plan is not None, 20, "the estimate")
         assert "trigger trials: at most 144" in str(status.render())  # (1 + 5) x 8 x 3
+        # and where its figures come from: the price table and a stated assumption
+        assert "per-trial figures: the price table and an assumption" in str(status.render())
         await pilot.press("s")
         await wait_for(pilot, lambda: not screen.running and screen.history is not None
                        and screen.history.status == "finished", 120, "the loop")
@@ -112,7 +114,8 @@ async def test_the_loop_runs_in_the_trials_forms_image_and_a_failure_is_said_who
                        and screen.history.status == "failed", 30, "the loop to fail")
         await pilot.pause(0.1)
         shown = screen_text(app)
-        assert daemon.inspected == ["my-lab/trials:1"]
+        # the loop's and (the trial cache keys on the image's id) the form's estimate's
+        assert daemon.inspected and set(daemon.inspected) == {"my-lab/trials:1"}
         assert "The loop stopped: the trial image 'my-lab/trials:1' is not on" in shown
         assert "set --image / [trial] image" in " ".join(shown.split())
     with RunStore(state) as store:

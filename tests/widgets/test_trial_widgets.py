@@ -13,6 +13,7 @@ from skillforge.models.trial import RunSpec, TrialRecord
 from skillforge.trials.events import (
     RunFinished,
     RunStarted,
+    TrialCancelled,
     TrialFailed,
     TrialFinished,
     TrialQueued,
@@ -92,6 +93,26 @@ async def test_the_grid_follows_a_run_fed_as_messages():
         assert grid.border_title == "Trials · run r1 · cancelled"
         ended = [m for m in app.seen if isinstance(m, TrialsGrid.RunEnded)]
         assert [(m.run_id, m.status) for m in ended] == [("r1", "cancelled")]
+
+
+async def test_a_run_stopped_at_its_cost_cap_says_so_in_the_grid():
+    grid = TrialsGrid()
+    app = Host(grid)
+    reason = ("stopped at the cost cap: $1.0280 spent of $1.2000; 2 trial(s) not started "
+              "(the next would have passed the cap)")
+    async with app.run_test(size=SIZE, message_hook=app.record) as pilot:
+        for e in (RunStarted("r1", RunSpec(skill_path="x"), KEYS, "csv-insights"),
+                  TrialStarted(KEYS[0]), TrialFinished(KEYS[0], _record(KEYS[0])),
+                  TrialCancelled(KEYS[1]),
+                  RunFinished("r1", "stopped", {"ok": 1}, None, reason)):
+            app.post_message(TrialsGrid.Event(e))
+        await pilot.pause()
+        shown = " ".join(_text(grid.render()).split())
+        assert reason in shown and "the Lift tab shows what finished" in shown
+        assert "run failed" not in shown
+        assert grid.border_title == "Trials · run r1 · stopped"
+        ended = [m for m in app.seen if isinstance(m, TrialsGrid.RunEnded)]
+        assert [(m.status, m.error) for m in ended] == [("stopped", None)]
 
 
 async def test_the_grid_says_which_trials_were_reused_and_from_which_run():
@@ -181,7 +202,8 @@ async def test_the_form_posts_start_with_the_overrides():
                                                         "self_generated"],
             "attempts": 5, "concurrency": 2, "max_turns": 30, "timeout_sec": 600,
             "disk_mb": 1024, "decoys": None, "agent": "builtin", "model": "openai:llama3.1",
-            "sandbox": "docker", "image": None, "network": True, "judge": True}
+            "sandbox": "docker", "image": None, "network": True, "judge": True,
+            "max_cost_usd": None, "until_decided": False}
 
 
 async def test_the_form_refuses_bad_values_and_cancels_a_running_run():
