@@ -24,9 +24,10 @@ def skill(tmp_path: Path) -> Path:
 
 
 def border_color(app, widget) -> Color:
-    """The colour the top-left corner of the widget's border is painted in."""
-    region = widget.region
-    return Color.from_rich_color(app.screen.get_style_at(region.x, region.y).color)
+    """The colour the widget's left border is painted in, on its first row on screen (the
+    pane scrolls to show what has the focus, so the form's top may be above the view)."""
+    visible = app.screen.find_widget(widget).visible_region
+    return Color.from_rich_color(app.screen.get_style_at(visible.x, visible.y).color)
 
 
 def theme_color(app, name: str) -> Color:
