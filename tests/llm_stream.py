@@ -31,13 +31,15 @@ from tests.llm_wire import Request
 PIECES = 3
 
 
-def sse_events(wire: str, req: Request, payload: dict[str, Any]) -> list[bytes]:
-    """The SSE frames of the whole reply `payload`, streamed on `wire`."""
+def sse_events(wire: str, req: Request, payload: dict[str, Any], *,
+               usage: bool = True) -> list[bytes]:
+    """The SSE frames of the whole reply `payload`, streamed on `wire` (`usage=False`: no
+    Chat Completions usage chunk whatever the request asked, as llama-cpp-python's server)."""
     if wire == "anthropic":
         return [_frame(e, event=e["type"]) for e in _anthropic(payload)]
     if wire == "responses":
         return [_frame(e, event=e["type"]) for e in _responses(payload)]
-    usage = bool((req.body.get("stream_options") or {}).get("include_usage"))
+    usage = usage and bool((req.body.get("stream_options") or {}).get("include_usage"))
     return [_frame(e) for e in _chat(payload, usage)] + [b"data: [DONE]\n\n"]
 
 
