@@ -76,7 +76,8 @@ Switches that make the server behave like particular real servers (all off by de
 - `reject_temperature`: models that refuse sampling parameters (400 naming `temperature`).
 - `llama_cpp`: llama-cpp-python's server, which answers `response_format` json_schema with
   HTTP 500 and a validation message (`LLAMA_CPP_RESPONSE_FORMAT_ERROR`), and takes
-  `{"type": "json_object", "schema": ...}` and forced tool calls.
+  `{"type": "json_object", "schema": ...}` and forced tool calls; it streams no usage, and
+  repeats a tool call's id and name in each of its chunks.
 - `stream_usage = False`: a Chat Completions stream carries no usage chunk even when the
   request asks for one (`stream_options.include_usage`), as llama-cpp-python's server does.
 - `thinking`: Anthropic replies start with a signed thinking block (streamed as
@@ -273,7 +274,8 @@ class _Handler(BaseHTTPRequestHandler):
         `reply.delay` (a model thinking before its first token), over chunked encoding."""
         status, payload, headers = render_reply(req.wire, req, reply, self.server_ref.thinking)
         req.response = payload
-        frames = sse_events(req.wire, req, payload, usage=self.server_ref.stream_usage)
+        frames = sse_events(req.wire, req, payload, usage=self.server_ref.stream_usage,
+                            llama_cpp=self.server_ref.llama_cpp)
         if reply.cut_after is not None:
             frames = frames[:reply.cut_after]
         try:

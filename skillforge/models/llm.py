@@ -96,6 +96,10 @@ Message = Annotated[
 ]
 
 
+# How a report marks token counts skillforge counted or estimated (Usage.estimated).
+ESTIMATED = " (counted by skillforge: the server sent none)"
+
+
 class Usage(_Model):
     input_tokens: int = 0
     output_tokens: int = 0

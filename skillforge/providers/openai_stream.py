@@ -14,10 +14,13 @@ usage in the stream, and stop (or stop billing) a stream whose client left; api.
 serves requests side by side, so an abandoned one delays nothing, and its usage stays exact
 on the unstreamed path.
 
-The chunks are put together by the SDK's own `ChatCompletionStreamState` into the chat
-completion the unstreamed request would have returned, so one reader (openai_provider's
-`_completion`) serves both: text, refusal, tool calls (the forced answer tool included), the
-finish reason, the model, the id.
+The chunks are put together into the `Answer` an unstreamed completion gives
+(`Answer.of`), so one reader (openai_provider's `_completion`) serves both: text, refusal,
+tool calls (the forced answer tool included), the finish reason, the model, the usage. Not
+with the SDK's `ChatCompletionStreamState`: it appends every string of a tool-call delta,
+and llama-cpp-python repeats the call's id and name in each chunk ("give_answergive_answer..."),
+and its final completion raises on a "length" finish, which is a stop reason here. A
+call's id and name are taken from its first chunk that has them; arguments are joined.
 
 Usage: `stream_options.include_usage` asks for the token counts in a last chunk
 (llama-server, vLLM, Ollama, LM Studio and the hosted APIs send it). llama-cpp-python's
@@ -43,11 +46,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import openai
-from openai.lib.streaming.chat import ChatCompletionStreamState
 from openai.types.chat import ChatCompletion
 
 from skillforge.models.llm import Usage
@@ -73,12 +75,35 @@ class NotACompletionStream(Exception):
 
 
 @dataclass
-class Streamed:
-    """What a stream came to: the completion, and usage when the server sent none."""
+class Answer:
+    """What skillforge reads of a chat completion, whole or streamed."""
 
-    completion: Any  # a ChatCompletion, or the SDK's snapshot of a streamed one (same shape)
+    text: str | None = None
+    refusal: str | None = None
+    # (id, name, arguments as JSON text), in the order the model called them.
+    calls: list[list[str]] = field(default_factory=list)
+    finish_reason: str | None = None
+    model: str | None = None
+    usage: Any = None  # the server's CompletionUsage, or None when it sent none
+
+    @classmethod
+    def of(cls, resp: Any) -> Answer:
+        """The answer of a whole ChatCompletion (the SDK's object)."""
+        msg = resp.choices[0].message
+        calls = [[tc.id or "", tc.function.name or "", tc.function.arguments or ""]
+                 for tc in msg.tool_calls or [] if getattr(tc, "function", None) is not None]
+        return cls(text=msg.content, refusal=getattr(msg, "refusal", None), calls=calls,
+                   finish_reason=resp.choices[0].finish_reason, model=resp.model,
+                   usage=resp.usage)
+
+
+@dataclass
+class Streamed:
+    """What a stream came to."""
+
+    answer: Answer
     request_id: str | None
-    # None when the server reported usage (completion.usage), else our count and estimate.
+    # None when the server reported usage (answer.usage), else our count and estimate.
     fallback_usage: Usage | None
 
 
@@ -100,19 +125,14 @@ async def stream_completion(sdk: openai.AsyncOpenAI, params: dict[str, Any], *,
 async def _gather(stream: Any, params: dict[str, Any]) -> Streamed:
     response = stream.response
     request_id = response.headers.get("x-request-id")
-    kind = response.headers.get("content-type", "")
-    if EVENT_STREAM not in kind:
-        return Streamed(_whole_completion(await response.aread()), request_id, None)
-    state: ChatCompletionStreamState[Any] = ChatCompletionStreamState()
+    if EVENT_STREAM not in response.headers.get("content-type", ""):
+        return Streamed(_whole_answer(await response.aread()), request_id, None)
+    answer = Answer()
     chunks = pieces = 0
     try:
         async for chunk in stream:
-            try:
-                state.handle_chunk(chunk)
-            except (AssertionError, IndexError, KeyError, TypeError, ValueError):
-                raise NotACompletionStream(str(chunk)) from None
             chunks += 1
-            pieces += sum(1 for c in chunk.choices if _carries_output(c.delta))
+            pieces += _add(answer, chunk)
     except openai.APITimeoutError:
         raise
     except openai.APIConnectionError as exc:  # the SDK's word for a broken stream
@@ -121,25 +141,54 @@ async def _gather(stream: Any, params: dict[str, Any]) -> Streamed:
         raise
     if chunks == 0:
         raise BrokeBeforeFirstChunk("the stream ended without a chunk")
-    # The snapshot, not get_final_completion(): that one raises on a "length" or
-    # "content_filter" finish, which the unstreamed path reports as a stop reason.
-    done = state.current_completion_snapshot
-    if done.usage is not None:
-        return Streamed(done, request_id, None)
+    if answer.usage is not None:
+        return Streamed(answer, request_id, None)
     usage = Usage(input_tokens=estimate_input(params), output_tokens=pieces, estimated=True)
-    return Streamed(done, request_id, usage)
+    return Streamed(answer, request_id, usage)
 
 
-def _carries_output(delta: Any) -> bool:
-    if delta is None:
-        return False
-    if delta.content or getattr(delta, "refusal", None):
-        return True
-    return any(tc.function is not None and tc.function.arguments
-               for tc in delta.tool_calls or [])
+def _add(answer: Answer, chunk: Any) -> int:
+    """Add one chunk to `answer`; how many of its choices carried generated text (a token,
+    or a few held back together)."""
+    answer.model = answer.model or getattr(chunk, "model", None)
+    if getattr(chunk, "usage", None) is not None:
+        answer.usage = chunk.usage
+    carried = 0
+    for choice in getattr(chunk, "choices", None) or []:
+        if getattr(choice, "index", 0) not in (0, None):
+            continue  # skillforge asks for one choice
+        if choice.finish_reason:
+            answer.finish_reason = choice.finish_reason
+        delta = choice.delta
+        if delta is None:
+            continue
+        said = False
+        if delta.content:
+            answer.text = (answer.text or "") + delta.content
+            said = True
+        if getattr(delta, "refusal", None):
+            answer.refusal = (answer.refusal or "") + delta.refusal
+            said = True
+        for tc in delta.tool_calls or []:
+            said = _add_call(answer.calls, tc) or said
+        carried += said
+    return carried
 
 
-def _whole_completion(body: bytes) -> ChatCompletion:
+def _add_call(calls: list[list[str]], tc: Any) -> bool:
+    at = tc.index if isinstance(getattr(tc, "index", None), int) else len(calls) - 1
+    while len(calls) <= at:
+        calls.append(["", "", ""])
+    call = calls[at]
+    fn = tc.function
+    call[0] = call[0] or tc.id or ""
+    call[1] = call[1] or (fn.name if fn is not None else None) or ""
+    pieces = (fn.arguments if fn is not None else None) or ""
+    call[2] += pieces
+    return bool(pieces)
+
+
+def _whole_answer(body: bytes) -> Answer:
     text = body.decode("utf-8", "replace")
     try:
         data = json.loads(text)
@@ -148,7 +197,7 @@ def _whole_completion(body: bytes) -> ChatCompletion:
     if not isinstance(data, dict) or not data.get("choices"):
         raise NotACompletionStream(text)
     try:
-        return ChatCompletion.model_validate(data)
+        return Answer.of(ChatCompletion.model_validate(data))
     except ValueError:
         raise NotACompletionStream(text) from None
 
@@ -166,4 +215,3 @@ def estimate_input(params: dict[str, Any]) -> int:
         if params.get(key):
             texts.append(json.dumps(params[key], ensure_ascii=False))
     return count_for_sizing("\n".join(texts)) if texts else 0
-

@@ -85,6 +85,30 @@ async def test_usage_a_stream_lacks_is_counted_and_marked_estimated(llm_server, 
     assert "chunk" not in said.text and said.stop_reason == "end_turn"
 
 
+@pytest.mark.parametrize("case", ["tool calls", "forced answer tool", "wrapped answer tool"])
+async def test_tool_calls_streamed_as_llama_cpp_python_streams_them(llm_server, make_client,
+                                                                    case):
+    # It repeats the call's id and name in every chunk: taken once, not appended.
+    reply, kw, mode = CASES[case]
+    llm_server.llama_cpp = True
+    llm_server.script(reply, reply)
+    streamed, whole = make_client("openai"), make_client("openai")
+    whole.stream = False
+    streamed.structured_mode = whole.structured_mode = mode or "json_schema"
+
+    got = await streamed.complete(ASK, **kw)
+    want = await whole.complete(ASK, **kw)
+
+    assert got.text == want.text and got.stop_reason == want.stop_reason
+    assert [(c.name, c.arguments) for c in got.tool_calls] == [
+        (c.name, c.arguments) for c in want.tool_calls]
+    assert [c.id for c in got.tool_calls] == [
+        c["id"] for c in llm_server.requests[0].response["choices"][0]["message"].get(
+            "tool_calls", []) if c["function"]["name"] != "give_answer"]
+    # Three pieces of each: the text (or the answer), each call's arguments.
+    assert got.usage.estimated and got.usage.output_tokens == 3 * (len(got.tool_calls) + 1)
+
+
 async def test_a_stream_cut_midway_is_retried_as_a_connection_failure(llm_server, make_client):
     llm_server.script(text(LONG, cut_after=3), text(LONG))
     client = make_client("openai")
