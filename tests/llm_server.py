@@ -31,7 +31,8 @@ Use (the `llm_server` fixture in tests/llm_fixtures.py starts and stops one per 
     server.completions           # the requests that asked for a model reply
     server.stop()
 
-Replies (each also takes `delay=` seconds before answering, and `usage=` token counts; a
+Replies (each also takes `delay=` seconds before answering, `usage=` token counts, and
+`cut_after=N`: a streamed reply hangs up after N events, its body unfinished; a
 streamed reply sends its first event at once and the rest after the delay, like a model
 thinking before its first token; a client that hangs up during the delay is seen in
 `req.disconnected` either way):
@@ -75,7 +76,10 @@ Switches that make the server behave like particular real servers (all off by de
 - `reject_temperature`: models that refuse sampling parameters (400 naming `temperature`).
 - `llama_cpp`: llama-cpp-python's server, which answers `response_format` json_schema with
   HTTP 500 and a validation message (`LLAMA_CPP_RESPONSE_FORMAT_ERROR`), and takes
-  `{"type": "json_object", "schema": ...}` and forced tool calls.
+  `{"type": "json_object", "schema": ...}` and forced tool calls; it streams no usage, and
+  repeats a tool call's id and name in each of its chunks.
+- `stream_usage = False`: a Chat Completions stream carries no usage chunk even when the
+  request asks for one (`stream_options.include_usage`), as llama-cpp-python's server does.
 - `thinking`: Anthropic replies start with a signed thinking block (streamed as
   `thinking_delta` and `signature_delta`), and an assistant turn with tool calls must carry
   its thinking block back unchanged (as the real API demands).
@@ -128,6 +132,7 @@ class LLMServer:
         self.reject_temperature = False
         self.thinking = False
         self.llama_cpp = False
+        self.stream_usage = True
         self._queue: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -269,7 +274,10 @@ class _Handler(BaseHTTPRequestHandler):
         `reply.delay` (a model thinking before its first token), over chunked encoding."""
         status, payload, headers = render_reply(req.wire, req, reply, self.server_ref.thinking)
         req.response = payload
-        frames = sse_events(req.wire, req, payload)
+        frames = sse_events(req.wire, req, payload, usage=self.server_ref.stream_usage,
+                            llama_cpp=self.server_ref.llama_cpp)
+        if reply.cut_after is not None:
+            frames = frames[:reply.cut_after]
         try:
             self.send_response(status)
             self.send_header("content-type", "text/event-stream; charset=utf-8")
@@ -278,12 +286,16 @@ class _Handler(BaseHTTPRequestHandler):
             for k, v in headers.items():
                 self.send_header(k, v)
             self.end_headers()
-            self._chunk(frames[0])
+            if frames:
+                self._chunk(frames[0])
             if reply.delay and not self._wait(reply.delay, req):
                 self.close_connection = True  # the stream stays unfinished
                 return
             for frame in frames[1:]:
                 self._chunk(frame)
+            if reply.cut_after is not None:
+                self.close_connection = True  # hang up, the body unfinished
+                return
             self.wfile.write(b"0\r\n\r\n")
         except OSError:
             req.disconnected.set()

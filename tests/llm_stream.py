@@ -11,7 +11,8 @@ SSE frame each, in the order the real API sends them:
   `content_block_stop`, then `message_delta` (stop reason, output_tokens) and `message_stop`.
 - OpenAI Chat Completions: `chat.completion.chunk`s (the role, text pieces, tool-call
   deltas, the finish reason), a usage chunk with no choices when the request set
-  `stream_options.include_usage`, then `data: [DONE]`.
+  `stream_options.include_usage`, then `data: [DONE]`. As llama-cpp-python's server
+  (`llama_cpp`): no usage chunk, and each tool-call chunk repeats the call's id and name.
 - OpenAI Responses: `response.created`, `response.in_progress`, per output item
   `response.output_item.added`, its text or function-arguments deltas and `.done` events,
   `response.output_item.done`, then `response.completed` (or `response.incomplete`)
@@ -31,14 +32,18 @@ from tests.llm_wire import Request
 PIECES = 3
 
 
-def sse_events(wire: str, req: Request, payload: dict[str, Any]) -> list[bytes]:
-    """The SSE frames of the whole reply `payload`, streamed on `wire`."""
+def sse_events(wire: str, req: Request, payload: dict[str, Any], *,
+               usage: bool = True, llama_cpp: bool = False) -> list[bytes]:
+    """The SSE frames of the whole reply `payload`, streamed on `wire`. `usage=False`: no
+    Chat Completions usage chunk whatever the request asked; `llama_cpp`: that too, and tool
+    calls streamed as llama-cpp-python's server streams them (below)."""
     if wire == "anthropic":
         return [_frame(e, event=e["type"]) for e in _anthropic(payload)]
     if wire == "responses":
         return [_frame(e, event=e["type"]) for e in _responses(payload)]
-    usage = bool((req.body.get("stream_options") or {}).get("include_usage"))
-    return [_frame(e) for e in _chat(payload, usage)] + [b"data: [DONE]\n\n"]
+    usage = usage and not llama_cpp and bool(
+        (req.body.get("stream_options") or {}).get("include_usage"))
+    return [_frame(e) for e in _chat(payload, usage, llama_cpp)] + [b"data: [DONE]\n\n"]
 
 
 def _frame(data: dict[str, Any], event: str | None = None) -> bytes:
@@ -99,7 +104,8 @@ def _block_delta(index: int, delta: dict[str, Any]) -> dict[str, Any]:
 # --- OpenAI Chat Completions -------------------------------------------------------------------
 
 
-def _chat(done: dict[str, Any], include_usage: bool) -> Iterator[dict[str, Any]]:
+def _chat(done: dict[str, Any], include_usage: bool,
+          llama_cpp: bool = False) -> Iterator[dict[str, Any]]:
     head = {"id": done["id"], "object": "chat.completion.chunk", "created": done["created"],
             "model": done["model"], "system_fingerprint": None}
     # With include_usage every chunk carries "usage": null until the last one.
@@ -117,6 +123,14 @@ def _chat(done: dict[str, Any], include_usage: bool) -> Iterator[dict[str, Any]]
         yield chunk({"content": piece})
     for n, call in enumerate(message.get("tool_calls") or []):
         fn = call["function"]
+        if llama_cpp:
+            # llama-cpp-python repeats the call's id and name (and the legacy function_call)
+            # in every chunk, the arguments one piece each.
+            for piece in _pieces(fn["arguments"]):
+                part = {"name": fn["name"], "arguments": piece}
+                yield chunk({"function_call": part, "tool_calls": [
+                    {"index": n, "id": call["id"], "type": "function", "function": part}]})
+            continue
         yield chunk({"tool_calls": [{"index": n, "id": call["id"], "type": "function",
                                      "function": {"name": fn["name"], "arguments": ""}}]})
         for piece in _pieces(fn["arguments"]):

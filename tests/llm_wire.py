@@ -45,6 +45,9 @@ class Reply:
     delay: float = 0.0
     usage: dict[str, int] | None = None
     stop_reason: str | None = None
+    # Streamed only: hang up after this many SSE events (0: right after the headers), the
+    # body unfinished, as a server that fails or dies mid-stream does.
+    cut_after: int | None = None
 
 
 def text(s: str, **kw: Any) -> Reply:

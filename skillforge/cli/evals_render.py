@@ -17,6 +17,7 @@ from rich.text import Text
 from skillforge.cli.common import console, shown_path
 from skillforge.models.evals import KINDS, EvalCase
 from skillforge.models.evals_io import EvalsFile
+from skillforge.models.llm import ESTIMATED
 from skillforge.models.findings import Finding, Severity
 from skillforge.models.proposals import CaseDiff, Proposal
 
@@ -66,8 +67,9 @@ def call_line(call: Any) -> Text:
     """The model call's provider, model, tokens, cost and retries, dimmed."""
     cost = "unknown" if call.cost_usd is None else f"${call.cost_usd:.4f}"
     retry = f", {call.attempts} attempts" if call.attempts > 1 else ""
+    estimated = ESTIMATED if call.tokens_estimated else ""
     return Text(f"{call.provider}:{call.model} · tokens in {call.tokens_in:,} / out "
-                f"{call.tokens_out:,} · cost {cost}{retry}", style="dim")
+                f"{call.tokens_out:,}{estimated} · cost {cost}{retry}", style="dim")
 
 
 def report_proposal(root: Path, ef: EvalsFile, proposal: Proposal, write: bool,

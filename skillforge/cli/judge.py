@@ -31,7 +31,7 @@ from skillforge.models.judge import (
     JudgeRetrying,
     JudgeStarted,
 )
-from skillforge.models.llm import ProviderError, ProviderNotConfigured
+from skillforge.models.llm import ESTIMATED, ProviderError, ProviderNotConfigured
 from skillforge.models.skill import load_skill
 from skillforge.providers import PriceTableError, aclose, select_provider
 
@@ -230,5 +230,6 @@ def render_outcome(o: Outcome) -> Group:
         cost = (f"${known:.4f} + unknown" if known else "unknown") + \
             f" (no price for {', '.join(unpriced)}; see [provider] prices)"
     parts.append(Text(f"  tokens in {r.tokens_in:,} / out {r.tokens_out:,} / cached "
-                      f"{r.tokens_cached:,}   cost {cost}", style="dim"))
+                      f"{r.tokens_cached:,}{ESTIMATED if r.tokens_estimated else ''}   "
+                      f"cost {cost}", style="dim"))
     return Group(*parts)

@@ -93,6 +93,8 @@ class ModelVerdict(BaseModel):
     tokens_in: int = 0
     tokens_out: int = 0
     tokens_cached: int = 0
+    # The server reported no token counts: skillforge counted or estimated them.
+    tokens_estimated: bool = False
     cost_usd: float | None = 0.0
     cached: bool = False
     attempts: int = 1
@@ -141,6 +143,8 @@ class JudgeResult(BaseModel):
     created_at: datetime
     # What a judge was not shown, to fit its model's context (each judge's notes, merged).
     left_out: list[str] = Field(default_factory=list)
+    # Some judge's server reported no token counts: they were counted or estimated.
+    tokens_estimated: bool = False
 
     def criterion(self, name: str) -> CriterionResult:
         return next(c for c in self.criteria if c.criterion == name)

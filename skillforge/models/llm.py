@@ -96,11 +96,18 @@ Message = Annotated[
 ]
 
 
+# How a report marks token counts skillforge counted or estimated (Usage.estimated).
+ESTIMATED = " (counted by skillforge: the server sent none)"
+
+
 class Usage(_Model):
     input_tokens: int = 0
     output_tokens: int = 0
     cached_tokens: int = 0
     cache_write_tokens: int = 0
+    # True when the server reported no counts and these were counted or estimated on our
+    # side (a stream from llama-cpp-python's server: skillforge/providers/openai_stream.py).
+    estimated: bool = False
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -108,6 +115,7 @@ class Usage(_Model):
             output_tokens=self.output_tokens + other.output_tokens,
             cached_tokens=self.cached_tokens + other.cached_tokens,
             cache_write_tokens=self.cache_write_tokens + other.cache_write_tokens,
+            estimated=self.estimated or other.estimated,
         )
 
 

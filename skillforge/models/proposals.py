@@ -48,6 +48,8 @@ class ModelCall(BaseModel):
     tokens_in: int = 0
     tokens_out: int = 0
     tokens_cached: int = 0
+    # The server reported no token counts: skillforge counted or estimated them.
+    tokens_estimated: bool = False
     cost_usd: float | None = None
     request_ids: list[str] = Field(default_factory=list)
     # What the prompt builder cut to fit the model's context window.

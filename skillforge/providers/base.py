@@ -33,8 +33,9 @@ ANSWER_TOOL_DESCRIPTION = (
     "Give your complete answer. Call this exactly once; its input is the whole answer."
 )
 # Parameter changes tried within one attempt after errors that name a parameter: three
-# structured forms after the first, the max-tokens parameter, temperature, one to spare.
-MAX_ADAPTATIONS = 6
+# structured forms after the first, the max-tokens parameter, temperature, `stream_options`
+# and `stream` (openai_provider), one to spare.
+MAX_ADAPTATIONS = 8
 
 
 @dataclass

@@ -14,11 +14,19 @@ judge retries once, telling the model what was wrong).
 Other servers differ too, and the same "ask again at once, remember" rule covers them:
 `max_completion_tokens` for api.openai.com (its reasoning models refuse `max_tokens`),
 `max_tokens` elsewhere; `temperature` is dropped for models that refuse it.
+
+Requests to any server but api.openai.com are streamed, so that cancelling one (a judge
+cancelled in the workbench, Ctrl+C) stops the server's generation instead of leaving it
+computing for nobody while the next request queues behind it; the answer is the same
+Completion (skillforge.providers.openai_stream says why, for which servers, and how usage is
+counted when the server sends none). A server that refuses `stream_options` is asked again
+without it, one that refuses `stream` is asked unstreamed from then on.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from urllib.parse import urlparse
 
@@ -47,6 +55,13 @@ from skillforge.providers.base import (
     status_failure,
     unwrap_text,
 )
+from skillforge.providers.openai_stream import (
+    Answer,
+    BrokeBeforeFirstChunk,
+    NotACompletionStream,
+    StreamTimedOut,
+    stream_completion,
+)
 from skillforge.providers.retry import Failure
 from skillforge.providers.schema_subsets import openai_strict
 from skillforge.providers.structured_modes import (
@@ -63,6 +78,8 @@ _STOP: dict[str, StopReason] = {
     "length": "max_tokens", "content_filter": "refusal",
 }
 SCHEMA_NAME = "answer"
+# An error naming the `stream` parameter itself (not "upstream", not "stream_options").
+_NAMES_STREAM = re.compile(r"(?<![\w])stream(?![\w])")
 
 
 class OpenAIClient(BaseClient):
@@ -72,18 +89,16 @@ class OpenAIClient(BaseClient):
 
     def __init__(self, options: ClientOptions, **kw: Any) -> None:
         super().__init__(options, **kw)
-        self._sdk = openai.AsyncOpenAI(
-            api_key=options.api_key,
-            base_url=options.base_url,
-            timeout=options.timeout_sec,
-            max_retries=0,  # one retry policy: ours
-        )
+        self._sdk = self._new_sdk()
         host = urlparse(options.base_url).hostname if options.base_url else "api.openai.com"
         self.official = host == "api.openai.com"
         # What this server accepts, learnt from its errors (see the module docstring); the
         # structured form is shared by every client of this server and model in the process.
         self._mode_key = mode_key(self.name, options.base_url, options.model)
         self.max_tokens_param = "max_completion_tokens" if self.official else "max_tokens"
+        # Streamed so that a cancel stops the server (openai_stream); cleared by a refusal.
+        self.stream = not self.official
+        self.stream_usage = True
 
     @property
     def structured_mode(self) -> str:
@@ -93,12 +108,40 @@ class OpenAIClient(BaseClient):
     def structured_mode(self, mode: str) -> None:
         remember(self._mode_key, mode)
 
+    def _new_sdk(self) -> openai.AsyncOpenAI:
+        return openai.AsyncOpenAI(
+            api_key=self.options.api_key,
+            base_url=self.options.base_url,
+            timeout=self.options.timeout_sec,
+            max_retries=0,  # one retry policy: ours
+        )
+
     async def aclose(self) -> None:
         await self._sdk.close()
 
     async def _complete_once(self, request: _Request) -> Completion:
-        resp = await self._sdk.chat.completions.create(**self._params(request))
-        return self._completion(resp, request)
+        params = self._params(request)
+        if self.stream:
+            try:
+                got = await stream_completion(self._sdk, params, include_usage=self.stream_usage,
+                                              timeout_sec=self.options.timeout_sec)
+            except BrokeBeforeFirstChunk:
+                # The server failed before answering; unstreamed, it says why. On a new
+                # connection: llama-cpp-python hangs up the one its stream failed on just
+                # after, and a request sent on it at once is lost ("Server disconnected").
+                async with self._new_sdk() as once:
+                    return self._whole(await once.chat.completions.create(**params), request)
+            except NotACompletionStream as exc:
+                raise MalformedResponse(_not_a_completion(exc.body, "a chat completion")) from None
+            return self._completion(got.answer, request, request_id=got.request_id,
+                                    usage=got.fallback_usage)
+        return self._whole(await self._sdk.chat.completions.create(**params), request)
+
+    def _whole(self, resp: Any, request: _Request) -> Completion:
+        if isinstance(resp, str | bytes) or not getattr(resp, "choices", None):
+            raise MalformedResponse(_not_a_completion(resp, "a chat completion with choices"))
+        return self._completion(Answer.of(resp), request,
+                                request_id=getattr(resp, "_request_id", None))
 
     def _params(self, request: _Request) -> dict[str, Any]:
         system = request.system
@@ -150,46 +193,47 @@ class OpenAIClient(BaseClient):
         if self.max_tokens_param == "max_completion_tokens" and "max_completion_tokens" in message:
             self.max_tokens_param = "max_tokens"
             return True
+        if self.stream and self.stream_usage and "stream_options" in message:
+            self.stream_usage = False
+            return True
+        if self.stream and _NAMES_STREAM.search(message):
+            self.stream = False
+            return True
         return super()._adapt(message, request)
 
-    def _completion(self, resp: Any, request: _Request) -> Completion:
-        if isinstance(resp, str | bytes) or not getattr(resp, "choices", None):
-            raise MalformedResponse(_not_a_completion(resp, "a chat completion with choices"))
-        choice = resp.choices[0]
-        msg = choice.message
-        text = msg.content or ""
-        if not text and getattr(msg, "refusal", None):
-            text = msg.refusal
+    def _completion(self, answer: Answer, request: _Request, *, request_id: str | None,
+                    usage: Usage | None = None) -> Completion:
+        """The Completion of a whole or streamed answer; `usage` overrides the one it has."""
+        text = answer.text or ""
+        if not text and answer.refusal:
+            text = answer.refusal
         calls: list[ToolCall] = []
-        answer: str | None = None
+        found: str | None = None
         structured = request.schema is not None
         wrapped = structured and object_schema(request.schema)[1]
-        for tc in msg.tool_calls or []:
-            fn = getattr(tc, "function", None)
-            if fn is None:
+        for call_id, name, arguments in answer.calls:
+            raw = arguments or "{}"
+            if structured and name == ANSWER_TOOL and found is None:
+                found = raw if not wrapped else unwrap_text(raw)
                 continue
-            raw = fn.arguments or "{}"
-            if structured and fn.name == ANSWER_TOOL and answer is None:
-                answer = raw if not wrapped else unwrap_text(raw)
-                continue
-            calls.append(_tool_call(tc.id, fn.name, raw))
-        usage = _usage(resp.usage)
-        raw_stop = choice.finish_reason
+            calls.append(_tool_call(call_id, name, raw))
+        usage = usage or _usage(answer.usage)
+        raw_stop = answer.finish_reason
         stop = _STOP.get(raw_stop or "", "other")
-        if structured and answer is not None and stop == "tool_use":
+        if structured and found is not None and stop == "tool_use":
             stop = "end_turn"
-        if structured and answer is None and wrapped:
+        if structured and found is None and wrapped:
             text = unwrap_text(text)
         return Completion(
-            text=answer if answer is not None else text,
+            text=found if found is not None else text,
             tool_calls=[] if structured else calls,
-            usage=usage, cost_usd=self._cost(usage), model=resp.model or self.model,
+            usage=usage, cost_usd=self._cost(usage), model=answer.model or self.model,
             provider=self.name, stop_reason=stop, raw_stop_reason=raw_stop,
-            request_id=getattr(resp, "_request_id", None),
+            request_id=request_id,
         )
 
     def _classify(self, exc: BaseException) -> Failure | None:
-        if isinstance(exc, openai.APITimeoutError):
+        if isinstance(exc, openai.APITimeoutError | StreamTimedOut):
             return Failure("timeout", "the request timed out")
         if isinstance(exc, openai.APIConnectionError):
             return Failure("connection", f"connection failed ({exception_cause(exc)})")

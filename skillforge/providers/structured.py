@@ -59,7 +59,8 @@ async def ask_structured(
 def _call(client: ModelClient, stats: AskStats) -> ModelCall:
     return ModelCall(provider=client.name, model=client.model, attempts=stats.attempts,
                      tokens_in=stats.usage.input_tokens, tokens_out=stats.usage.output_tokens,
-                     tokens_cached=stats.usage.cached_tokens, cost_usd=stats.rounded_cost,
+                     tokens_cached=stats.usage.cached_tokens,
+                     tokens_estimated=stats.usage.estimated, cost_usd=stats.rounded_cost,
                      request_ids=list(stats.request_ids), left_out=list(stats.left_out))
 
 

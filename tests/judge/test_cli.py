@@ -107,3 +107,19 @@ def test_several_models_in_one_run(llm_server):
     assert proc.returncode == 0, proc.stderr
     assert "judges disagree (spread >= 3) on: workflow (5)" in proc.stdout
     assert sorted(r.model for r in llm_server.completions) == ["a", "b"]
+
+
+def test_tokens_a_server_did_not_report_are_said_to_be_counted(llm_server):
+    # llama-cpp-python's server streams no usage: skillforge counts the tokens, and says so.
+    llm_server.llama_cpp = True
+    llm_server.handler = lambda req: structured(rubric_answer(7))
+    env = local(llm_server, "judge-counted")
+
+    shown = run(["sample_skills/csv-insights"], **env)
+    doc = run(["sample_skills/csv-insights", "--format", "json", "--no-cache"], **env)
+
+    assert shown.returncode == 0, shown.stderr
+    assert "(counted by skillforge: the server sent none)" in " ".join(shown.stdout.split())
+    [skill] = json.loads(doc.stdout)["skills"]
+    assert skill["tokens_estimated"] is True and skill["tokens_in"] > 0
+    assert skill["tokens_out"] > 0 and skill["judges"][0]["tokens_estimated"] is True

@@ -34,7 +34,7 @@ from skillforge.models.skill import Skill, SkillFile
 from skillforge.models.structured_ask import ask_validated
 from skillforge.providers import context
 from tests.hypothesis_budget import examples
-from tests.llm_server import error, structured
+from tests.llm_server import error, structured, text
 
 # Real servers' words, as they send them.
 LLAMA_CPP_PYTHON = "Requested tokens (17919) exceed context window of 8192"
@@ -171,6 +171,23 @@ async def test_a_context_error_is_answered_by_fitting_the_prompt_again(llm_serve
     # The window is remembered: the next prompt is fitted before it is sent.
     await judge(client, skill, max_tokens=2048)
     assert len(llm_server.completions) == 3
+
+
+async def test_a_prompt_a_streaming_server_found_too_long_is_fitted_again(llm_server,
+                                                                           make_client):
+    # llama-cpp-python starts a stream before it finds the prompt too long, then hangs up
+    # with no event; only the unstreamed request is told why (openai_stream.py).
+    too_long = overflowing(8192, LLAMA_CPP_PYTHON)
+    llm_server.handler = lambda req: (text("", cut_after=0) if req.streamed and too_long(
+        req).kind == "error" else too_long(req))
+    client = make_client("openai")
+
+    _answer, stats = await judge(client, big_skill(), max_tokens=2048)
+
+    sent = llm_server.completions
+    assert [r.streamed for r in sent] == [True, False, True]  # cut, told why, fitted
+    assert estimate_tokens(sent[2].all_text()) <= 8192 and stats.left_out
+    assert await client.context_window() == 8192
 
 
 async def test_a_configured_window_fits_the_first_request(llm_server, make_client):

@@ -196,8 +196,8 @@ async def _ask(skill: Skill, client: ModelClient, label: str, temperature: float
         provider=client.name, model=client.model, label=label,
         criteria=answer.criteria, summary=answer.summary, score=score, grade=grade(score),
         tokens_in=stats.usage.input_tokens, tokens_out=stats.usage.output_tokens,
-        tokens_cached=stats.usage.cached_tokens, cost_usd=stats.rounded_cost,
-        attempts=stats.attempts, temperature=temperature, request_ids=stats.request_ids,
+        tokens_cached=stats.usage.cached_tokens, tokens_estimated=stats.usage.estimated,
+        cost_usd=stats.rounded_cost, attempts=stats.attempts, temperature=temperature, request_ids=stats.request_ids,
         left_out=stats.left_out, created_at=datetime.now(UTC),
     )
 
@@ -246,6 +246,7 @@ def aggregate(skill: Skill, skill_hash: str, verdicts: list[ModelVerdict],
         tokens_in=sum(v.tokens_in for v in verdicts),
         tokens_out=sum(v.tokens_out for v in verdicts),
         tokens_cached=sum(v.tokens_cached for v in verdicts),
+        tokens_estimated=any(v.tokens_estimated for v in verdicts),
         cost_usd=None if any(c is None for c in costs) else round(sum(costs), 8),  # type: ignore[arg-type]
         cached=all(v.cached for v in verdicts), created_at=datetime.now(UTC),
         left_out=list(dict.fromkeys(n for v in verdicts for n in v.left_out)),
