@@ -15,14 +15,8 @@ from skillforge.models.config import Settings
 from skillforge.models.trial import RunRecord, RunSpec, TrialRecord
 from tests.conftest import SAMPLE_SKILLS
 from tests.llm_server import error
-from tests.tui.helpers import (
-    local_scripted_model,
-    make_app,
-    one_case_skill,
-    settle,
-    shown_in,
-    wait_for,
-)
+from tests.tui.helpers import (local_scripted_model, make_app, one_case_skill, settle,
+                               shown_in, wait_for)
 from widgets.runs_list import RunsList
 from widgets.trial_config_form import TrialConfigForm
 from widgets.trials_grid import TrialsGrid

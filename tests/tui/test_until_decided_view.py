@@ -25,14 +25,8 @@ from skillforge.models.trial import RunRecord, RunSpec, TrialRecord
 from skillforge.trials.events import RunFinished, RunStarted, TrialFinished
 from skillforge.trials.rounds import RoundDone, TrialNotNeeded
 from tests.llm_server import text
-from tests.tui.helpers import (
-    local_scripted_model,
-    make_app,
-    one_case_skill,
-    settle,
-    shown_in,
-    wait_for,
-)
+from tests.tui.helpers import (local_scripted_model, make_app, one_case_skill, settle,
+                               shown_in, wait_for)
 from widgets.runs_list import RunFailures, RunsList
 from widgets.trial_config_form import TrialConfigForm
 from widgets.trials_grid import TrialsGrid
