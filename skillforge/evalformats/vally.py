@@ -20,63 +20,41 @@ case's setup_script. Other graders are kept under the case's `vally_graders`.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from skillforge.evalformats import yamlsuite as ys
 from skillforge.evalformats.common import (
     SCRIPT_GRADER,
     SKILL_GRADER,
-    TRUTH_GRADER,
     escape,
-    kind_from_tags,
-    new_case,
-    reconcile,
     regex_check,
     skill_name_of,
-    skill_target,
-    truth_of,
-    truth_rubric,
     unescape,
 )
-from skillforge.evalformats.loss import SET, Loss, Read
-from skillforge.evalformats.waza import common_losses
-from skillforge.evalformats.yamlio import YAMLError, load_yaml, write_yaml
+from skillforge.evalformats.loss import Loss, Read
+from skillforge.evalformats.yamlio import write_yaml
 from skillforge.models.evals import EvalCase, EvalIssue, EvalSet
 
 NAME = "vally"
-FILE = "eval.yaml"
+FILE = ys.FILE
 EXPERIMENT = "experiment.yaml"
 SET_KEYS = ("name", "description", "version", "type", "environment", "config", "scoring")
-
-
-def _doc(path: Path) -> Any:
-    try:
-        return load_yaml(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, YAMLError):
-        return None
 
 
 def is_experiment(doc: Any) -> bool:
     return isinstance(doc, dict) and "evals" in doc and ("variants" in doc or "matrix" in doc)
 
 
-def spec_file(path: Path) -> Path | None:
-    for cand in (path, path / FILE, path / "evals" / FILE):
-        if cand.is_file() and cand.suffix in (".yaml", ".yml"):
-            return cand
-    return None
-
-
 def detect(path: Path) -> bool:
-    f = spec_file(path)
-    doc = _doc(f) if f else None
+    f = ys.spec_file(path)
+    doc = ys.load_doc(f) if f else None
     return isinstance(doc, dict) and ("stimuli" in doc or is_experiment(doc))
 
 
 def read(path: Path) -> Read:
-    f = spec_file(Path(path))
-    doc = _doc(f) if f else None
+    f = ys.spec_file(Path(path))
+    doc = ys.load_doc(f) if f else None
     if is_experiment(doc):
         return _read_experiment(f, doc)
     if not isinstance(doc, dict) or not isinstance(doc.get("stimuli"), list):
@@ -139,43 +117,31 @@ def _read_stimulus(stim: dict[str, Any], i: int, f: Path, skill: str | None,
                                 f"{i + 1} has no prompt"))
         return None
     env = stim.get("environment") if isinstance(stim.get("environment"), dict) else {}
-    kind, tags = kind_from_tags(stim.get("tags"))
-    files = [x.get("src") if isinstance(x, dict) else x for x in env.get("files") or []]
-    values: dict[str, Any] = {"id": stim.get("name") or f"stimulus-{i + 1}", "kind": kind,
-                              "prompt": prompt, "notes": stim.get("description"),
-                              "files": [x for x in files if isinstance(x, str)]}
-    extra: dict[str, Any] = {"tags": tags} if tags else {}
+    values, extra = ys.case_start(stim.get("name") or f"stimulus-{i + 1}", prompt,
+                               stim.get("description"), stim.get("tags"), env.get("files"),
+                               "src")
     commands = env.get("commands")
     if isinstance(commands, list) and commands:
         extra["setup_script"] = "\n".join(str(c) for c in commands)
     if stim.get("constraints"):
         extra["constraints"] = stim["constraints"]
-    kept = [g for g in stim.get("graders") or []
-            if isinstance(g, dict) and not _grader_to_fields(g, values, skill)]
-    if kept:
-        extra["vally_graders"] = kept
-    return new_case(values, extra)
+    return ys.finish_case(values, extra, stim.get("graders"), _grader_to_fields, skill, NAME)
 
 
 def _grader_to_fields(g: dict[str, Any], values: dict[str, Any], skill: str | None) -> bool:
-    kind, name = g.get("type"), g.get("name")
-    cfg = g.get("config") if isinstance(g.get("config"), dict) else {}
+    kind, name, cfg = ys.grader_parts(g)
     checks = values.setdefault("checks", [])
     if kind == "skill-invocation" and "expected_skill" not in values:
         skills = cfg.get("skills") or ([cfg["skill"]] if cfg.get("skill") else [skill])
         if cfg.get("invoked") is False:
-            values["kind"] = values.get("kind") or "negative"
-            values["expected_skill"] = None
+            ys.mark_negative(values)
         elif len(skills) == 1:
             values["expected_skill"] = skills[0]
         else:
             return False
         return True
     if kind == "prompt" and isinstance(cfg.get("rubric"), str):
-        if name == TRUTH_GRADER and truth_of(cfg["rubric"]) is not None:
-            values["ground_truth"] = truth_of(cfg["rubric"])
-        else:
-            values.setdefault("expected_behavior", []).append(cfg["rubric"])
+        ys.judge_to_fields(name, cfg["rubric"], values)
         return True
     if kind == "tool-calls":
         required, forbidden = cfg.get("required") or [], cfg.get("forbidden") or []
@@ -186,14 +152,7 @@ def _grader_to_fields(g: dict[str, Any], values: dict[str, Any], skill: str | No
                 and unescape(str(required[0].get("command_pattern", ""))):
             values["expected_script"] = unescape(required[0]["command_pattern"])
             return True
-        for spec, mx in specs:
-            spec = {"tool": spec} if isinstance(spec, str) else spec
-            check = {"type": "tool_used", "tool": spec.get("tool")}
-            if spec.get("command_pattern"):
-                check["input_match"] = spec["command_pattern"]
-            if mx == 0:
-                check.update({"min": 0, "max": 0})
-            checks.append(check)
+        checks.extend(ys.tool_checks(specs))
         return True
     simple = {"output-matches": ("pattern", False), "output-not-matches": ("pattern", True),
               "output-contains": ("substring", False),
@@ -217,15 +176,9 @@ def _grader_to_fields(g: dict[str, Any], values: dict[str, Any], skill: str | No
     return False
 
 
-def _meaning(g: dict[str, Any], skill: str | None) -> str:
-    values: dict[str, Any] = {}
-    known = _grader_to_fields(g, values, skill)
-    return json.dumps(values if known else g, sort_keys=True, default=str)
-
-
 # --- writing ---------------------------------------------------------------------------------
 
-def _check_to_grader(check: dict[str, Any]) -> dict[str, Any] | None:
+def _check_to_grader(check: dict[str, Any], _i: int = 0) -> dict[str, Any] | None:
     kind = check.get("type")
     out: dict[str, Any] | None = None
     if kind == "regex" and not check.get("flags"):
@@ -254,8 +207,7 @@ def _check_to_grader(check: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def stimulus_document(case: EvalCase, evalset: EvalSet) -> tuple[dict[str, Any], list[Loss]]:
-    cid, losses = str(case.id), []
-    stim: dict[str, Any] = {"name": cid}
+    stim: dict[str, Any] = {"name": str(case.id)}
     if case.notes:
         stim["description"] = case.notes
     stim["prompt"] = case.prompt
@@ -269,54 +221,32 @@ def stimulus_document(case: EvalCase, evalset: EvalSet) -> tuple[dict[str, Any],
         env["commands"] = [str(case.extra["setup_script"])]
     if env:
         stim["environment"] = env
-    graders: list[dict[str, Any]] = []
-    target = (case._origin.get("neg_skill") if case.is_negative else None) or skill_target(
-        case, evalset)
-    if case.is_negative and target:
-        graders.append({"type": "skill-invocation", "name": "skill-not-invoked",
-                        "config": {"skills": [target], "invoked": False}})
-    elif case.expected_skill:
-        graders.append({"type": "skill-invocation", "name": SKILL_GRADER,
-                        "config": {"skills": [case.expected_skill]}})
-    if case.expected_script:
-        graders.append({"type": "tool-calls", "name": SCRIPT_GRADER, "config": {"required": [
-            {"tool": "bash", "command_pattern": escape(case.expected_script)}]}})
-    if case.ground_truth:
-        graders.append({"type": "prompt", "name": TRUTH_GRADER,
-                        "config": {"rubric": truth_rubric(case.ground_truth)}})
-    for i, text in enumerate(case.expected_behavior):
-        graders.append({"type": "prompt", "name": f"behavior-{i + 1}",
-                        "config": {"rubric": text}})
-    for i, check in enumerate(case.checks):
-        g = _check_to_grader(check)
-        if g is None:
-            losses.append(Loss(cid, "checks", f"check {i + 1} ({check.get('type')}) has no "
-                               "vally grader"))
-        else:
-            graders.append(g)
-    graders.extend(case.extra.get("vally_graders") or [])
-    if case._origin.get("fmt") == NAME:
-        graders = reconcile(graders, case._origin.get("graders", []),
-                            lambda g: _meaning(g, case._origin.get("skill")))
+    graders, losses = ys.fields_to_graders(
+        case, evalset, NAME, fold=_grader_to_fields,
+        negative=lambda skill: {"type": "skill-invocation", "name": "skill-not-invoked",
+                                "config": {"skills": [skill], "invoked": False}},
+        positive=lambda skill: {"type": "skill-invocation", "name": SKILL_GRADER,
+                                "config": {"skills": [skill]}},
+        script=lambda pattern: {"type": "tool-calls", "name": SCRIPT_GRADER, "config": {
+            "required": [{"tool": "bash", "command_pattern": pattern}]}},
+        judge=lambda name, text: {"type": "prompt", "name": name, "config": {"rubric": text}},
+        check=_check_to_grader)
     if case.extra.get("constraints"):
         stim["constraints"] = case.extra["constraints"]
     stim["graders"] = graders
-    losses += [x for x in common_losses(case, "vally")
+    losses += [x for x in ys.common_losses(case, "vally")
                if x.field not in ("setup_script", "constraints")]
     return stim, losses
 
 
 def write(evalset: EvalSet, out: Path) -> list[Loss]:
     """`out/eval.yaml` (and `out/experiment.yaml` when the set came from an experiment)."""
-    out, losses = Path(out), []
-    doc: dict[str, Any] = {k: evalset.extra[k] for k in SET_KEYS if k in evalset.extra}
+    out = Path(out)
+    doc, losses = ys.set_fields(evalset, SET_KEYS, NAME, also=("vally_experiment",))
     origin = next((c._origin.get("file") for c in evalset.cases
                    if c._origin.get("fmt") == NAME), None)
     if not origin:  # a new file gets a name; a file saved in place keeps what it had
         doc.setdefault("name", f"{evalset.skill_name or 'skill'}-eval")
-    for key in evalset.extra:
-        if key not in (*SET_KEYS, "vally_experiment"):
-            losses.append(Loss(SET, key, "no vally eval.yaml field"))
     stimuli = []
     for case in evalset.cases:
         stim, case_losses = stimulus_document(case, evalset)

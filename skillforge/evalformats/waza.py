@@ -19,61 +19,40 @@ from __future__ import annotations
 
 import fnmatch
 import glob
-import json
 from pathlib import Path
 from typing import Any
 
+from skillforge.evalformats import yamlsuite as ys
 from skillforge.evalformats.common import (
     JUDGE_PASS,
     SCRIPT_GRADER,
     SKILL_GRADER,
-    TRUTH_GRADER,
     escape,
-    kind_from_tags,
-    new_case,
-    reconcile,
     regex_check,
     safe_name,
     skill_name_of,
-    skill_target,
-    truth_of,
-    truth_rubric,
     unescape,
 )
 from skillforge.evalformats.loss import SET, Loss, Read
-from skillforge.evalformats.yamlio import YAMLError, load_yaml, write_yaml
+from skillforge.evalformats.yamlio import write_yaml
 from skillforge.models.evals import EvalCase, EvalIssue, EvalSet
 
 NAME = "waza"
 TASK_KEYS = ("id", "description", "inputs", "tags", "graders", "prompt")
-FILE = "eval.yaml"
+FILE = ys.FILE
 SET_KEYS = ("name", "description", "version", "schemaVersion", "config", "metrics",
             "graders")
 
 
-def eval_file(path: Path) -> Path | None:
-    for cand in (path, path / FILE, path / "evals" / FILE):
-        if cand.is_file() and cand.suffix in (".yaml", ".yml"):
-            return cand
-    return None
-
-
-def _doc(path: Path) -> Any:
-    try:
-        return load_yaml(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, YAMLError):
-        return None
-
-
 def detect(path: Path) -> bool:
-    f = eval_file(path)
-    doc = _doc(f) if f else None
+    f = ys.spec_file(path)
+    doc = ys.load_doc(f) if f else None
     return isinstance(doc, dict) and "tasks" in doc and "stimuli" not in doc
 
 
 def read(path: Path) -> Read:
-    f = eval_file(Path(path))
-    doc = _doc(f) if f else None
+    f = ys.spec_file(Path(path))
+    doc = ys.load_doc(f) if f else None
     if not isinstance(doc, dict) or not isinstance(doc.get("tasks"), list):
         return Read(None, [EvalIssue(pointer="", message=f"{path}: not a waza eval.yaml (a "
                                      "mapping with a tasks: list)")], fmt=NAME)
@@ -90,7 +69,7 @@ def read(path: Path) -> Read:
                                         "matches no file"))
             tasks = []
             for m in matched:
-                task = _doc(Path(m))
+                task = ys.load_doc(Path(m))
                 if not isinstance(task, dict):
                     issues.append(EvalIssue(pointer=m, message=f"{m}: not a YAML mapping"))
                     continue
@@ -116,28 +95,18 @@ def _read_task(task: dict[str, Any], skill: str | None, where: Path,
         issues.append(EvalIssue(pointer=str(where), message=f"{where}: task "
                                 f"{task.get('id')!r} has no inputs.prompt"))
         return None
-    kind, tags = kind_from_tags(task.get("tags"))
-    files = [f.get("path") if isinstance(f, dict) else f for f in inputs.get("files") or []]
-    values: dict[str, Any] = {"id": task.get("id") or task.get("name") or where.stem,
-                              "kind": kind, "prompt": prompt, "notes": task.get("description"),
-                              "files": [f for f in files if isinstance(f, str)]}
-    extra: dict[str, Any] = {"tags": tags} if tags else {}
+    values, extra = ys.case_start(task.get("id") or task.get("name") or where.stem, prompt,
+                               task.get("description"), task.get("tags"), inputs.get("files"),
+                               "path")
     # Task keys skillforge has no field for (name, expected, ...) ride along as extras.
     extra.update({k: v for k, v in task.items() if k not in TASK_KEYS})
     extra.update({f"inputs.{k}": v for k, v in inputs.items() if k not in ("prompt", "files")})
-    kept: list[dict[str, Any]] = []
-    for g in task.get("graders") or []:
-        if isinstance(g, dict) and not _grader_to_fields(g, values, skill):
-            kept.append(g)
-    if kept:
-        extra["waza_graders"] = kept
-    return new_case(values, extra)
+    return ys.finish_case(values, extra, task.get("graders"), _grader_to_fields, skill, NAME)
 
 
 def _grader_to_fields(g: dict[str, Any], values: dict[str, Any], skill: str | None) -> bool:
     """Fold one waza grader into `values`; False when it has no skillforge meaning."""
-    kind, name = g.get("type"), g.get("name")
-    cfg = g.get("config") if isinstance(g.get("config"), dict) else {}
+    kind, name, cfg = ys.grader_parts(g)
     checks = values.setdefault("checks", [])
     if kind in ("skill_invocation", "trigger"):
         required, forbidden = cfg.get("required_skills") or [], cfg.get("forbidden_skills") or []
@@ -148,16 +117,11 @@ def _grader_to_fields(g: dict[str, Any], values: dict[str, Any], skill: str | No
             values["expected_skill"] = required[0]
             return True
         if forbidden and not required and "expected_skill" not in values:
-            values["kind"] = values.get("kind") or "negative"
-            values["expected_skill"] = None
+            ys.mark_negative(values)
             return True
         return False
     if kind == "prompt" and isinstance(cfg.get("prompt"), str):
-        text = cfg["prompt"].removesuffix(JUDGE_PASS)
-        if name == TRUTH_GRADER and truth_of(text) is not None:
-            values["ground_truth"] = truth_of(text)
-        else:
-            values.setdefault("expected_behavior", []).append(text)
+        ys.judge_to_fields(name, cfg["prompt"].removesuffix(JUDGE_PASS), values)
         return True
     if kind == "tool_constraint":
         expect, reject = cfg.get("expect_tools") or [], cfg.get("reject_tools") or []
@@ -168,15 +132,7 @@ def _grader_to_fields(g: dict[str, Any], values: dict[str, Any], skill: str | No
         specs = [(s, None) for s in expect] + [(s, 0) for s in reject]
         if not all(isinstance(s, dict) and isinstance(s.get("tool"), str) for s, _ in specs):
             return False
-        for spec, mx in specs:
-            check: dict[str, Any] = {"type": "tool_used", "tool": spec["tool"]}
-            pattern = spec.get("command_pattern") or spec.get("path_pattern") or spec.get(
-                "skill_pattern")
-            if pattern:
-                check["input_match"] = pattern
-            if mx == 0:
-                check.update({"min": 0, "max": 0})
-            checks.append(check)
+        checks.extend(ys.tool_checks(specs, ("command_pattern", "path_pattern", "skill_pattern")))
         return bool(specs)
     if kind in ("text", "regex"):
         must = cfg.get("regex_match") or cfg.get("must_match") or []
@@ -210,12 +166,6 @@ def _forbidden(graders: list[dict[str, Any]]) -> str | None:
     return None
 
 
-def _meaning(g: dict[str, Any], skill: str | None) -> str:
-    values: dict[str, Any] = {}
-    known = _grader_to_fields(g, values, skill)
-    return json.dumps(values if known else g, sort_keys=True, default=str)
-
-
 # --- writing ---------------------------------------------------------------------------------
 
 def _check_to_grader(check: dict[str, Any], i: int) -> dict[str, Any] | None:
@@ -246,8 +196,7 @@ def _check_to_grader(check: dict[str, Any], i: int) -> dict[str, Any] | None:
 
 
 def task_document(case: EvalCase, evalset: EvalSet) -> tuple[dict[str, Any], list[Loss]]:
-    cid, losses = str(case.id), []
-    task: dict[str, Any] = {"id": cid}
+    task: dict[str, Any] = {"id": str(case.id)}
     if case.notes:
         task["description"] = case.notes
     inputs: dict[str, Any] = {"prompt": case.prompt}
@@ -261,68 +210,31 @@ def task_document(case: EvalCase, evalset: EvalSet) -> tuple[dict[str, Any], lis
     tags = ([case.kind] if case.kind else []) + list(case.extra.get("tags") or [])
     if tags:
         task["tags"] = tags
-    graders: list[dict[str, Any]] = []
-    target = (case._origin.get("neg_skill") if case.is_negative else None) or skill_target(
-        case, evalset)
-    if case.is_negative and target:
-        graders.append({"type": "skill_invocation", "name": "skill-not-invoked",
-                        "config": {"forbidden_skills": [target]}})
-    elif case.expected_skill:
-        graders.append({"type": "skill_invocation", "name": SKILL_GRADER,
-                        "config": {"required_skills": [case.expected_skill],
-                                   "mode": "any_order", "allow_extra": True}})
-    if case.expected_script:
-        graders.append({"type": "tool_constraint", "name": SCRIPT_GRADER, "config": {
-            "expect_tools": [{"tool": "bash",
-                              "command_pattern": escape(case.expected_script)}]}})
-    if case.ground_truth:
-        graders.append({"type": "prompt", "name": TRUTH_GRADER,
-                        "config": {"prompt": truth_rubric(case.ground_truth) + JUDGE_PASS}})
-    for i, text in enumerate(case.expected_behavior):
-        graders.append({"type": "prompt", "name": f"behavior-{i + 1}",
-                        "config": {"prompt": text + JUDGE_PASS}})
-    for i, check in enumerate(case.checks):
-        g = _check_to_grader(check, i)
-        if g is None:
-            losses.append(Loss(cid, "checks", f"check {i + 1} ({check.get('type')}) has no "
-                               "waza grader"))
-        else:
-            graders.append(g)
-    graders.extend(case.extra.get("waza_graders") or [])
-    if case._origin.get("fmt") == NAME:
-        graders = reconcile(graders, case._origin.get("graders", []),
-                            lambda g: _meaning(g, case._origin.get("skill")))
+    graders, losses = ys.fields_to_graders(
+        case, evalset, NAME, fold=_grader_to_fields,
+        negative=lambda skill: {"type": "skill_invocation", "name": "skill-not-invoked",
+                                "config": {"forbidden_skills": [skill]}},
+        positive=lambda skill: {"type": "skill_invocation", "name": SKILL_GRADER,
+                                "config": {"required_skills": [skill], "mode": "any_order",
+                                           "allow_extra": True}},
+        script=lambda pattern: {"type": "tool_constraint", "name": SCRIPT_GRADER, "config": {
+            "expect_tools": [{"tool": "bash", "command_pattern": pattern}]}},
+        judge=lambda name, text: {"type": "prompt", "name": name,
+                                  "config": {"prompt": text + JUDGE_PASS}},
+        check=_check_to_grader)
     if graders:
         task["graders"] = graders
-    losses += common_losses(case, "waza")
+    losses += ys.common_losses(case, "waza")
     return task, losses
-
-
-def common_losses(case: EvalCase, fmt: str) -> list[Loss]:
-    cid, out = str(case.id), []
-    if case.grader:
-        out.append(Loss(cid, "grader", f"skillforge's reward-file grader has no {fmt} "
-                        "equivalent"))
-    if case.reference_turns is not None:
-        out.append(Loss(cid, "reference_turns", f"no {fmt} field"))
-    if case.should_trigger is not None:
-        out.append(Loss(cid, "should_trigger", "written as the skill grader, not as a flag"))
-    for key in case.extra:
-        if key != "tags" and key != f"{fmt}_graders":
-            out.append(Loss(cid, key, f"no {fmt} field"))
-    return out
 
 
 def write(evalset: EvalSet, out: Path) -> list[Loss]:
     """`out/eval.yaml` and `out/tasks/<id>.yaml`, tasks listed in the set's order."""
-    out, losses = Path(out), []
-    doc: dict[str, Any] = {k: evalset.extra[k] for k in SET_KEYS if k in evalset.extra}
+    out = Path(out)
+    doc, losses = ys.set_fields(evalset, SET_KEYS, NAME)
     doc.setdefault("name", f"{evalset.skill_name or 'skill'}-eval")
     if evalset.skill_name:
         doc["skill"] = evalset.skill_name
-    for key in evalset.extra:
-        if key not in SET_KEYS:
-            losses.append(Loss(SET, key, "no waza eval.yaml field"))
     if evalset.defaults:
         losses.append(Loss(SET, "defaults", "waza has its own config: settings"))
     names = []

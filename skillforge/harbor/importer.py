@@ -21,7 +21,6 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from sessions.atif import AtifError
 from sessions.store import RunStore
 from skillforge.harbor.manifest import (
     MANIFEST_NAME,
@@ -274,18 +273,7 @@ def _import_group(store: RunStore, run_id: str, items: list[_Entry], agent: str,
             skipped.append(SkippedTrial(trial=trial_dir.name, reason=(
                 f"not importable: {type(exc).__name__}: {exc}")))
             continue
-        rec = built.record
-        if built.trajectory is not None:
-            try:
-                rec.trajectory_path = str(store.save_trajectory(
-                    built.trajectory, run_id=run_id, case_id=rec.case_id,
-                    condition=rec.condition, attempt=rec.attempt))
-            except AtifError as exc:
-                built.notes.append(f"trajectory not stored: {exc}")
-        for note in dict.fromkeys(built.notes):
-            notes[note] += 1
-        store.upsert_trial(rec, built.evidence)
-        records.append(rec)
+        records.append(built.save(store, notes))
     store.finish_run(run_id, "finished")
     seen_cases = {r.case_id for r in records}
     return ImportedRun(

@@ -14,8 +14,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
+from skillforge.harbor.results import validated
 from skillforge.models.fileio import atomic_write_text
 from skillforge.models.evals import CASE_FIELDS, EvalCase
 from skillforge.models.trial import Condition, RunSpec
@@ -98,10 +99,5 @@ def load_manifest(path: Path) -> DatasetManifest:
     if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
         raise ManifestError(f"{path} is not a skillforge dataset manifest (no \"format\": "
                             f"\"{MANIFEST_FORMAT}\")")
-    try:
-        return DatasetManifest.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = "/".join(str(p) for p in first["loc"])
-        raise ManifestError(f"{path}: /{where}: {first['msg']}; export the dataset again with "
-                            "this version of skillforge") from exc
+    return validated(DatasetManifest, data, lambda where, msg: ManifestError(
+        f"{path}: /{where}: {msg}; export the dataset again with this version of skillforge"))

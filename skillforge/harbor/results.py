@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -137,6 +138,17 @@ class JobResult(_Loose):
 _M = TypeVar("_M", bound=BaseModel)
 
 
+def validated(model: type[_M], data: Any, fail: Callable[[str, str], Exception],
+              sep: str = "/") -> _M:
+    """`data` as `model`, or `fail(where, message)` of its first problem raised (`where`: the
+    field's path joined with `sep`)."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise fail(sep.join(str(p) for p in first["loc"]), first["msg"]) from exc
+
+
 def _load(path: Path, model: type[_M], what: str) -> _M:
     try:
         data = json.loads(Path(path).read_text("utf-8"))
@@ -147,12 +159,8 @@ def _load(path: Path, model: type[_M], what: str) -> _M:
     except json.JSONDecodeError as exc:
         raise HarborFileError(f"{path}: not valid JSON at line {exc.lineno}, column "
                               f"{exc.colno} ({exc.msg})") from exc
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = "/".join(str(p) for p in first["loc"])
-        raise HarborFileError(f"{path}: not a Harbor {what}: /{where}: {first['msg']}") from exc
+    return validated(model, data, lambda where, msg: HarborFileError(
+        f"{path}: not a Harbor {what}: /{where}: {msg}"))
 
 
 def load_trial_result(path: Path) -> TrialResult:

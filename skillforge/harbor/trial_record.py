@@ -21,14 +21,15 @@ engines apart:
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sessions.atif import AtifError, Trajectory
 from sessions.importers.atif import import_atif
-from sessions.importers.base import TraceImportError
-from sessions.store import MetricEvidence
+from sessions.importers.base import ImportResult, TraceImportError
+from sessions.store import MetricEvidence, RunStore
 from skillforge.trajectory import facts as facts
 from skillforge.harbor.results import TEST_STDOUT, TRAJECTORY, VERIFIER_DIR, TrialResult
 from skillforge.metrics.checks import score_checks
@@ -64,6 +65,49 @@ class BuiltTrial:
     trajectory: Trajectory | None
     evidence: dict[str, MetricEvidence] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+
+    def save(self, store: RunStore, notes: Counter[str]) -> TrialRecord:
+        """Store the trial and its trajectory (one the store refuses becomes a note) and
+        count the trial's notes, once each, into `notes`."""
+        rec = self.record
+        if self.trajectory is not None:
+            try:
+                rec.trajectory_path = str(store.save_trajectory(
+                    self.trajectory, run_id=rec.run_id, case_id=rec.case_id,
+                    condition=rec.condition, attempt=rec.attempt))
+            except AtifError as exc:
+                self.notes.append(f"trajectory not stored: {exc}")
+        for note in dict.fromkeys(self.notes):
+            notes[note] += 1
+        store.upsert_trial(rec, self.evidence)
+        return rec
+
+
+def import_notes(imported: ImportResult, label: str, unit: str) -> list[str]:
+    """An imported trace's warnings and skipped `unit`s as trial notes headed `label`."""
+    notes = [f"{label}: {w}" for w in imported.warnings]
+    if imported.skipped.count:
+        notes.append(f"{label}: {imported.skipped.count} {unit}(s) skipped "
+                     f"({', '.join(imported.skipped.reasons)})")
+    return notes
+
+
+def count_turns(record: TrialRecord, traj: Trajectory) -> None:
+    """Turns as the metrics count them (agent steps, copied context left out), tool calls."""
+    record.turns = sum(1 for s in traj.steps if s.source == "agent" and not s.is_copied_context)
+    record.tool_calls = len(traj.tool_calls())
+
+
+def stamped(traj: Trajectory, record: TrialRecord, engine: str, **more: Any) -> Trajectory:
+    """The trajectory with the trial it belongs to written into its `extra`."""
+    extra: dict[str, Any] = {
+        **(traj.extra or {}), "run_id": record.run_id, "case_id": record.case_id,
+        "condition": record.condition, "attempt": record.attempt, "status": record.status,
+        "engine": engine, **more,
+    }
+    if record.grader is not None:
+        extra["grader"] = record.grader
+    return traj.model_copy(update={"extra": extra})
 
 
 def trial_status(result: TrialResult) -> tuple[TrialStatus, str | None, bool]:
@@ -117,16 +161,19 @@ def read_reward(trial_dir: Path, result: TrialResult,
 
 
 def deterministic_scores(traj: Trajectory, case: EvalCase, *, target_skill: str,
-                         condition: Condition) -> tuple[dict[str, float | None],
-                                                        dict[str, MetricEvidence],
-                                                        bool, int, int]:
-    """(metrics, evidence, activated, script runs, runs ok) of one trajectory."""
+                         condition: Condition,
+                         skills_dirs: tuple[str, ...] = HARBOR_SKILLS_DIRS,
+                         checks: bool = True) -> tuple[dict[str, float | None],
+                                                       dict[str, MetricEvidence],
+                                                       bool, int, int]:
+    """(metrics, evidence, activated, script runs, runs ok) of one trajectory; with `checks`,
+    a case's checks (and no reward-file grader) score `grader` as a local trial's do."""
     result = deterministic_metrics(traj, case, target_skill=target_skill, condition=condition,
-                                   skills_dirs=HARBOR_SKILLS_DIRS)
+                                   skills_dirs=skills_dirs)
     details = result.details or {}
     metrics = {m: getattr(result, m) for m in DETERMINISTIC_METRICS}
     evidence = {m: MetricEvidence(evidence=details.get(m, details)) for m in metrics}
-    if case.checks and not case.grader:  # as a local trial scores them (metrics.checks)
+    if checks and case.checks and not case.grader:  # as a local trial scores them (metrics.checks)
         metrics["grader"], checks = score_checks(case.checks, traj,
                                                  target_staged=stages_target(condition))
         evidence["grader"] = MetricEvidence(evidence=checks)
@@ -144,11 +191,7 @@ def load_harbor_trajectory(trial_dir: Path) -> tuple[Trajectory | None, list[str
         return None, [f"{TRAJECTORY} unreadable: {exc}"]
     except Exception as exc:  # noqa: BLE001 - a damaged file must cost one trajectory only
         return None, [f"{TRAJECTORY} unreadable ({type(exc).__name__}: {exc})"]
-    notes = [f"{TRAJECTORY}: {w}" for w in imported.warnings]
-    if imported.skipped.count:
-        notes.append(f"{TRAJECTORY}: {imported.skipped.count} record(s) skipped "
-                     f"({', '.join(imported.skipped.reasons)})")
-    return imported.trajectory, notes
+    return imported.trajectory, import_notes(imported, TRAJECTORY, "record")
 
 
 def build_trial(trial_dir: Path, result: TrialResult, *, run_id: str, case: EvalCase,
@@ -182,14 +225,8 @@ def build_trial(trial_dir: Path, result: TrialResult, *, run_id: str, case: Eval
         record.metrics.update(metrics)
         built.evidence.update(evidence)
         record.activated, record.script_runs, record.script_runs_ok = activated, runs, runs_ok
-        extra: dict[str, Any] = {
-            **(traj.extra or {}), "run_id": run_id, "case_id": str(case.id),
-            "condition": condition, "attempt": attempt, "status": record.status,
-            "engine": "harbor", "harbor_trial": result.trial_name, "harbor_trial_id": result.id,
-        }
-        if record.grader is not None:
-            extra["grader"] = record.grader
-        built.trajectory = traj.model_copy(update={"extra": extra})
+        built.trajectory = stamped(traj, record, "harbor", harbor_trial=result.trial_name,
+                                   harbor_trial_id=result.id)
     return built
 
 
@@ -210,10 +247,7 @@ def _resources(record: TrialRecord, result: TrialResult, traj: Trajectory | None
     record.tokens_cached = int(tcached or 0)
     record.cost_usd = round(float(cost), 6) if cost is not None else None
     if traj is not None:
-        # Turns as the metrics count them: agent steps, copied context left out.
-        record.turns = sum(1 for s in traj.steps
-                           if s.source == "agent" and not s.is_copied_context)
-        record.tool_calls = len(traj.tool_calls())
+        count_turns(record, traj)
     agent_s = result.agent_execution.seconds() if result.agent_execution else None
     if agent_s is None and result.started_at and result.finished_at:
         agent_s = max(0.0, (result.finished_at - result.started_at).total_seconds())

@@ -26,7 +26,6 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from sessions.atif import AtifError
 from sessions.store import RunStore
 from skillforge.models.trial import RunRecord, RunSpec, TrialRecord
 from skillforge.plugineval.results import (
@@ -187,21 +186,11 @@ def import_plugin_eval(path: Path | str, store: RunStore, *,
     records: list[TrialRecord] = []
     traces = missing = 0
     for one in built:
-        rec = one.record
         if one.trajectory is not None:
             traces += 1
-            try:
-                rec.trajectory_path = str(store.save_trajectory(
-                    one.trajectory, run_id=run_id, case_id=rec.case_id,
-                    condition=rec.condition, attempt=rec.attempt))
-            except AtifError as exc:
-                one.notes.append(f"trajectory not stored: {exc}")
         elif TRACE_GONE in one.notes:
             missing += 1
-        for note in dict.fromkeys(one.notes):
-            notes[note] += 1
-        store.upsert_trial(rec, one.evidence)
-        records.append(rec)
+        records.append(one.save(store, notes))
     store.finish_run(run_id, "finished")
     rows = [{"case_id": b.record.case_id, "condition": b.record.condition,
              "attempt": b.record.attempt, **row} for b in built for row in b.agreement]

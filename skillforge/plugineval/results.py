@@ -35,7 +35,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
+
+from skillforge.harbor.results import validated
 
 RESULT_NAME = "aggregate-result.json"
 REPORT_NAME = "report.html"
@@ -164,9 +166,5 @@ def load_results(path: Path) -> AggregateResult:
     if data["schemaVersion"] not in SCHEMA_VERSIONS:
         raise PluginEvalFileError(f"{path}: schemaVersion {data['schemaVersion']!r} is not "
                                   f"one skillforge reads ({', '.join(map(str, SCHEMA_VERSIONS))})")
-    try:
-        return AggregateResult.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise PluginEvalFileError(f"{path}: {where}: {first['msg']}") from exc
+    return validated(AggregateResult, data,
+                     lambda where, msg: PluginEvalFileError(f"{path}: {where}: {msg}"), sep=".")

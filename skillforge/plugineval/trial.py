@@ -33,10 +33,10 @@ from sessions.atif import AtifError, Trajectory
 from sessions.importers.base import TraceImportError
 from sessions.importers.claude_code import import_claude_code
 from sessions.store import MetricEvidence
+from skillforge.harbor import trial_record
 from skillforge.metrics.checks import decide
-from skillforge.metrics.deterministic import deterministic_metrics
 from skillforge.models.evals import EvalCase
-from skillforge.models.trial import DETERMINISTIC_METRICS, Condition, TrialRecord
+from skillforge.models.trial import Condition, TrialRecord
 from skillforge.plugineval.results import ArmRun, CaseResult, GraderSpec
 from skillforge.trajectory import facts
 
@@ -50,11 +50,10 @@ TRACE_GONE = ("trace not found: claude plugin eval removes each run's temporary 
 
 
 @dataclass
-class BuiltTrial:
-    record: TrialRecord
-    trajectory: Trajectory | None
-    evidence: dict[str, MetricEvidence] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
+class BuiltTrial(trial_record.BuiltTrial):
+    """A Harbor-style built trial (record, trajectory, evidence, notes; `save`) plus
+    skillforge's verdicts beside claude plugin eval's."""
+
     # skillforge's own verdict on each deterministic grader, beside claude plugin eval's.
     agreement: list[dict[str, Any]] = field(default_factory=list)
 
@@ -90,11 +89,7 @@ def load_trace(run: ArmRun, base: Path | None = None) -> tuple[Trajectory | None
         imported = import_claude_code(path)
     except (TraceImportError, AtifError, OSError, ValueError) as exc:
         return None, [f"trace unreadable: {exc}"]
-    notes = [f"trace: {w}" for w in imported.warnings]
-    if imported.skipped.count:
-        notes.append(f"trace: {imported.skipped.count} line(s) skipped "
-                     f"({', '.join(imported.skipped.reasons)})")
-    return imported.trajectory, notes
+    return imported.trajectory, trial_record.import_notes(imported, "trace", "line")
 
 
 def _status(run: ArmRun) -> tuple[str, str | None, str | None]:
@@ -162,27 +157,19 @@ def build_trial(run: ArmRun, *, run_id: str, case: EvalCase, condition: Conditio
     record.tokens_cached = int(totals.total_cached_tokens or 0)
     if record.cost_usd is None and totals.total_cost_usd is not None:
         record.cost_usd = round(float(totals.total_cost_usd), 6)
-    record.turns = sum(1 for s in traj.steps if s.source == "agent" and not s.is_copied_context)
-    record.tool_calls = len(traj.tool_calls())
-    result = deterministic_metrics(traj, case, target_skill=target_skill, condition=condition,
-                                   skills_dirs=skills_dirs)
-    details = result.details or {}
-    for metric in DETERMINISTIC_METRICS:
-        record.metrics[metric] = getattr(result, metric)
-        built.evidence[metric] = MetricEvidence(evidence=details.get(metric, details))
-    record.activated = result.activated
+    trial_record.count_turns(record, traj)
+    metrics, evidence, record.activated, runs, runs_ok = trial_record.deterministic_scores(
+        traj, case, target_skill=target_skill, condition=condition, skills_dirs=skills_dirs,
+        checks=False)
+    record.metrics.update(metrics)
+    built.evidence.update(evidence)
     built.agreement = agreement(run, specs or [], traj)
     if built.agreement and "grader" in built.evidence:
         built.evidence["grader"].evidence["skillforge_checks"] = built.agreement
-    record.script_runs, record.script_runs_ok = result.script_runs, result.script_runs_ok
-    extra: dict[str, Any] = {
-        **(traj.extra or {}), "run_id": run_id, "case_id": str(case.id),
-        "condition": condition, "attempt": attempt, "status": status, "engine": ENGINE,
-        "plugin_eval": {"trace_path": run.trace_path, **grader_evidence(run)},
-    }
-    if record.grader is not None:
-        extra["grader"] = record.grader
-    built.trajectory = traj.model_copy(update={"extra": extra})
+    record.script_runs, record.script_runs_ok = runs, runs_ok
+    built.trajectory = trial_record.stamped(
+        traj, record, ENGINE,
+        plugin_eval={"trace_path": run.trace_path, **grader_evidence(run)})
     return built
 
 

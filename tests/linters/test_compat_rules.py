@@ -120,20 +120,27 @@ def test_codex_counts_the_description_after_collapsing_whitespace(tmp_path, monk
     assert not fired(skill, "codex", "SF704")  # but Codex collapses the runs of spaces first
 
 
-def test_listing_cut_quotes_the_lost_trigger_and_its_place(tmp_path, monkeypatch):
-    skill = tree("SF705-claude-code", "fail", tmp_path, monkeypatch) / ".claude/skills/release-notes"
-    [f] = fired(skill, "claude-code", "SF705")
-    assert "cuts off 'Use when' (character 1,813)" in f.message
-    assert "lists only the first 1,536 characters of description and when_to_use" in f.message
-    assert not fired(skill, "codex", "SF705")  # Codex documents no per-skill cut
+# (case, harness, rule, the failing skill, what its one finding says, a harness it does not
+# fire for). The listing cut quotes the lost trigger and its place, and Codex documents no
+# per-skill cut; the namesake message names the other copy, and Claude Code does not read
+# ~/.codex/skills, so it has no namesake there.
+MESSAGES = [
+    ("SF705-claude-code", "claude-code", "SF705", ".claude/skills/release-notes",
+     ["cuts off 'Use when' (character 1,813)",
+      "lists only the first 1,536 characters of description and when_to_use"], "codex"),
+    ("SF707-codex", "codex", "SF707", ".agents/skills/release-notes",
+     ["~/.codex/skills/old-release-notes/SKILL.md"], "claude-code"),
+]
 
 
-def test_namesake_message_names_the_other_copy(tmp_path, monkeypatch):
-    skill = tree("SF707-codex", "fail", tmp_path, monkeypatch) / ".agents/skills/release-notes"
-    [f] = fired(skill, "codex", "SF707")
-    assert "~/.codex/skills/old-release-notes/SKILL.md" in f.message
-    # Claude Code does not read ~/.codex/skills: no namesake there
-    assert not fired(skill, "claude-code", "SF707")
+@pytest.mark.parametrize("case", MESSAGES, ids=lambda c: c[0])
+def test_the_message_says_what_and_where_for_its_harness_only(case, tmp_path, monkeypatch):
+    name, harness, rule, failing, says, other = case
+    skill = tree(name, "fail", tmp_path, monkeypatch) / failing
+    [f] = fired(skill, harness, rule)
+    for text in says:
+        assert text in f.message
+    assert not fired(skill, other, rule)
 
 
 def test_every_profile_table_states_source_version_and_basis():

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +15,7 @@ from textual.message import Message
 
 from skillforge.app import SkillforgeApp, build_app
 from skillforge.models.config import Settings
+from tests.conftest import SAMPLE_SKILLS
 from widgets.findings_table import FindingsTable
 
 SIZE = (100, 30)
@@ -138,3 +141,31 @@ async def open_lift(pilot, run_row: int = 0, run_id: str | None = None,
                    and (run_id is None or lift.report.run_id == run_id), timeout,
                    "the run's lift")
     return lift
+
+
+def shown_in(app, widget) -> str:
+    """What the screen shows inside `widget` (its border left out), lines joined by spaces."""
+    r = widget.content_region
+    rows = screen_lines(app)[r.y:r.y + r.height]
+    return " ".join(" ".join(row[r.x:r.x + r.width].split()) for row in rows)
+
+
+def one_case_skill(root: Path, case: str = "monthly-revenue") -> Path:
+    """csv-insights with only its eval case `case`: a run of it is two trials."""
+    skill = shutil.copytree(SAMPLE_SKILLS / "csv-insights", root / "csv-insights")
+    path = skill / "evals" / "evals.json"
+    doc = json.loads(path.read_text("utf-8"))
+    doc["evals"] = [c for c in doc["evals"] if c["id"] == case]
+    path.write_text(json.dumps(doc, indent=2), "utf-8")
+    return skill
+
+
+def local_scripted_model(root: Path, monkeypatch, llm_server, handler: Callable) -> None:
+    """Work in `root`; trials run in the local sandbox against the scripted model server,
+    which answers every request with `handler`."""
+    monkeypatch.chdir(root)
+    (root / "skillforge.toml").write_text('[trial]\nsandbox = "local"\n')
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
+    monkeypatch.setenv("SKILLFORGE_PROVIDER__MODEL", "small-local-model")
+    llm_server.handler = handler

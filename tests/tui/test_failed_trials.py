@@ -4,7 +4,6 @@ are left out, instead of a bare "0.000 … inconclusive"."""
 
 from __future__ import annotations
 
-import json
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,7 +15,8 @@ from skillforge.models.config import Settings
 from skillforge.models.trial import RunRecord, RunSpec, TrialRecord
 from tests.conftest import SAMPLE_SKILLS
 from tests.llm_server import error
-from tests.tui.helpers import make_app, screen_lines, settle, wait_for
+from tests.tui.helpers import (local_scripted_model, make_app, one_case_skill, settle,
+                               shown_in, wait_for)
 from widgets.runs_list import RunsList
 from widgets.trial_config_form import TrialConfigForm
 from widgets.trials_grid import TrialsGrid
@@ -26,23 +26,6 @@ CASE = "monthly-revenue"
 OVERFLOW = "This model's maximum context length is 8192 tokens"
 SETUP = "the trial image 'lab/none:1' is not on this machine"
 RUN = "20261201T090000-e1e2e3"
-
-
-def shown_in(app, widget) -> str:
-    """What the screen shows inside `widget` (its border left out), lines joined by spaces."""
-    r = widget.content_region
-    rows = screen_lines(app)[r.y:r.y + r.height]
-    return " ".join(" ".join(row[r.x:r.x + r.width].split()) for row in rows)
-
-
-def one_case_skill(root: Path) -> Path:
-    """csv-insights with only its first eval case: a run of it is two trials."""
-    skill = shutil.copytree(SAMPLE_SKILLS / "csv-insights", root / "csv-insights")
-    path = skill / "evals" / "evals.json"
-    doc = json.loads(path.read_text("utf-8"))
-    doc["evals"] = [c for c in doc["evals"] if c["id"] == CASE]
-    path.write_text(json.dumps(doc, indent=2), "utf-8")
-    return skill
 
 
 def store_with_errors(state: Path) -> None:
@@ -63,13 +46,8 @@ def store_with_errors(state: Path) -> None:
 
 async def test_the_grid_says_why_trials_failed_as_they_fail(tmp_path: Path, monkeypatch,
                                                             llm_server):
-    monkeypatch.chdir(tmp_path)
-    skill = one_case_skill(tmp_path)
-    (tmp_path / "skillforge.toml").write_text('[trial]\nsandbox = "local"\n')
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
-    monkeypatch.setenv("SKILLFORGE_PROVIDER__MODEL", "small-local-model")
-    llm_server.handler = lambda req: error(400, OVERFLOW)
+    skill = one_case_skill(tmp_path, CASE)
+    local_scripted_model(tmp_path, monkeypatch, llm_server, lambda req: error(400, OVERFLOW))
     app = make_app(skill, Settings())
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -25,8 +25,8 @@ from skillforge.models.trial import RunRecord, RunSpec, TrialRecord
 from skillforge.trials.events import RunFinished, RunStarted, TrialFinished
 from skillforge.trials.rounds import RoundDone, TrialNotNeeded
 from tests.llm_server import text
-from tests.tui.helpers import make_app, settle, wait_for
-from tests.tui.test_failed_trials import one_case_skill, shown_in
+from tests.tui.helpers import (local_scripted_model, make_app, one_case_skill, settle,
+                               shown_in, wait_for)
 from widgets.runs_list import RunFailures, RunsList
 from widgets.trial_config_form import TrialConfigForm
 from widgets.trials_grid import TrialsGrid
@@ -50,13 +50,9 @@ def _bar_length(line: str) -> int:
 
 async def test_a_run_started_with_keys_shows_its_rounds_and_why_it_stopped(
         tmp_path: Path, monkeypatch, llm_server):
-    monkeypatch.chdir(tmp_path)
     skill = one_case_skill(tmp_path)
-    (tmp_path / "skillforge.toml").write_text('[trial]\nsandbox = "local"\n')
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
-    monkeypatch.setenv("SKILLFORGE_PROVIDER__MODEL", "small-local-model")
-    llm_server.handler = lambda req: text("The monthly revenue is in the table above.")
+    local_scripted_model(tmp_path, monkeypatch, llm_server,
+                         lambda req: text("The monthly revenue is in the table above."))
     app = make_app(skill, Settings())
     async with app.run_test(size=(120, 40)) as pilot:
         form = await _open_trials(pilot)
