@@ -83,8 +83,8 @@ run: $(RUN_STAMP)
 ## share one daemon, one model server and the disk, and keep their own timings honest
 ENGINE_TESTS := docker or chromium or llama or harbor or install
 test: $(STAMP) system-deps
-	$(PYTEST_ENV) $(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not ($(ENGINE_TESTS))"
-	$(PYTEST_ENV) $(BIN)/python -m pytest -m "$(ENGINE_TESTS)"
+	$(PYTEST_ENV) $(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not ($(ENGINE_TESTS))" --durations=15
+	$(PYTEST_ENV) $(BIN)/python -m pytest -m "$(ENGINE_TESTS)" --durations=25
 
 ## make test-fast: the contributors' loop: every test that needs neither Docker, Chromium,
 ## a model server, Harbor nor a fresh install, spread over the cores (make test stays the
