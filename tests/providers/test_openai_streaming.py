@@ -11,16 +11,11 @@ import json
 
 import pytest
 
-from skillforge.models.llm import ProviderError, ToolSpec, UserMessage
+from skillforge.models.llm import ProviderError, UserMessage
 from skillforge.providers.openai_stream import estimate_input
 from tests.llm_server import error, raw, structured, text, tool_call, tool_calls
+from tests.providers.test_clients import BASH, SCHEMA
 
-BASH = ToolSpec(name="bash", description="Run a shell command",
-                parameters={"type": "object", "properties": {"command": {"type": "string"}},
-                            "required": ["command"]})
-SCHEMA = {"type": "object", "properties": {"verdict": {"type": "string"},
-                                           "n": {"type": "integer"}},
-          "required": ["verdict", "n"], "additionalProperties": False}
 ASK = [UserMessage(content="Judge this")]
 LONG = "Hello there, this answer comes in several pieces."
 OVERFLOW = ("This model's maximum context length is 8192 tokens. However, you requested "
