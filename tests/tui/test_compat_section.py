@@ -53,9 +53,8 @@ async def test_h_shows_each_harness_verdict_at_80x24_and_h_goes_back(skill: Path
         assert any("Claude Code" in line and "nothing blocks it · 1 info" in line for line in lines)
         # the rest of the list is a scroll away (the panel has the focus)
         await pilot.press("end")
-        await pilot.pause(0.1)
-        text = screen_text(app)
-        assert "GitHub Copilot" in text and "may not load or list this skill" in text
+        await wait_for(pilot, lambda: "GitHub Copilot" in screen_text(app), 5, "the end of the list")
+        assert "may not load or list this skill" in screen_text(app)
         await pilot.press("h")
         await wait_for(pilot, lambda: table(app).display and not app.workbench.query_one(CompatPanel).display,
                        5, "the findings again")
