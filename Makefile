@@ -78,13 +78,14 @@ run: $(RUN_STAMP)
 	$(BIN)/skillforge $(SKILL)
 
 ## make test: system packages (tmux, debootstrap, chromium, neovim...), then the whole suite in
-## two parts: the tests that only compute, over the cores; then, one at a time, the ones that
-## drive an engine (Docker, Chromium, the llama.cpp server, Harbor, a fresh install), which
-## share one daemon, one model server and the disk, and keep their own timings honest
+## two parts: the tests that only compute, over the cores; then the ones that drive an engine
+## in two streams, each one test at a time: the llama.cpp model server's tests (CPU-bound) in
+## one, Docker, Chromium, Harbor and a fresh install (mostly waiting) in the other (the groups
+## are set in tests/conftest.py)
 ENGINE_TESTS := docker or chromium or llama or harbor or install
 test: $(STAMP) system-deps
 	$(PYTEST_ENV) $(BIN)/python -m pytest -n $(TEST_WORKERS) -m "not ($(ENGINE_TESTS))" --durations=15
-	$(PYTEST_ENV) $(BIN)/python -m pytest -m "$(ENGINE_TESTS)" --durations=25
+	$(PYTEST_ENV) $(BIN)/python -m pytest -n 2 --dist loadgroup -m "$(ENGINE_TESTS)" --durations=25
 
 ## make test-fast: the contributors' loop: every test that needs neither Docker, Chromium,
 ## a model server, Harbor nor a fresh install, spread over the cores (make test stays the

@@ -152,11 +152,24 @@ ENGINE_FIXTURES = {
 }
 
 
+# make test's second part runs the engine tests in two streams (`-n 2 --dist loadgroup`):
+# the tests that wait on the llama.cpp model server (CPU-bound, one request at a time) in one
+# worker, the Docker, Chromium, Harbor and install tests (mostly waiting on containers and
+# processes) in the other. Serially the two took ~22 + ~15 min. Without loadgroup the group
+# marker does nothing. tryfirst: xdist's worker reads the marker in this same hook.
+ENGINE_GROUPS = ("docker", "chromium", "harbor", "install")
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     for item in items:
         for fixture, marker in ENGINE_FIXTURES.items():
             if fixture in item.fixturenames:
                 item.add_marker(marker)
+        if item.get_closest_marker("llama"):
+            item.add_marker(pytest.mark.xdist_group("llama"))
+        elif any(item.get_closest_marker(m) for m in ENGINE_GROUPS):
+            item.add_marker(pytest.mark.xdist_group("engine"))
     if os.environ.get("PYTEST_XDIST_WORKER"):  # every worker orders its collection alike
         items[:] = spread(items)
 
