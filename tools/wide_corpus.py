@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Rebuild the wide skills corpus (issue 36) from tests/corpus_wide/manifest.json.
 
-The manifest pins, for every repository, the commit, the split ("tune", "test" or "holdout"),
-the number of skill folders, and the skill folders dropped as duplicates. This script copies
-every other skill folder (a folder holding a regular file named SKILL.md; nested ones count on
-their own) at the pinned commit into
+The manifest pins, for every repository, the commit, the split ("tune", "test", "holdout" or
+"holdout2"), the number of skill folders, and the skill folders dropped as duplicates. This
+script copies every other skill folder (a folder holding a regular file named SKILL.md; nested
+ones count on their own) at the pinned commit into
 
     <out>/<split>/<owner>__<name>/<path of the skill in the repository>/
 
@@ -13,14 +13,16 @@ each skill path, every file of the folder (nested folders included) with its siz
 it was copied. Files over 1 MB, binary files (a NUL byte in the first 8000 bytes), symlinks,
 submodules and blobs absent from the git data are not copied; they are listed with
 "copied": false and a "reason". Files inside a nested skill folder that the manifest drops (or,
-in the holdout split, leaves out of the sample) are neither copied nor listed. The executable
+in a held-out split, leaves out of the sample) are neither copied nor listed. The executable
 bit is kept.
 
-The holdout split (repositories chosen after the tune/test figures were first measured; never
-tuned on) takes a sample of each repository: its entry's "sample" lists the skill paths, which
-must be the first SAMPLE_MAX (40) of the skill folders left after de-duplication, sorted by
-sha256("owner/name:" + path) hex digest ascending (sample_order); only those are copied, and a
-sample that does not follow the rule at the pinned commit is a failure.
+The held-out splits, "holdout" (repositories chosen after the tune/test figures were first
+measured; never tuned on) and "holdout2" (chosen on 2026-12-05 after the first holdout was read
+and tuned on; never looked at before its one measurement), take a sample of each repository:
+its entry's "sample" lists the skill paths, which must be the first SAMPLE_MAX (40) of the
+skill folders left after de-duplication, sorted by sha256("owner/name:" + path) hex digest
+ascending (sample_order); only those are copied, and a sample that does not follow the rule at
+the pinned commit is a failure.
 
 Where the git data comes from:
   --mirror DIR   a folder of bare git directories (or folders holding one, e.g. DIR/owner+name/repo
@@ -59,8 +61,9 @@ DEFAULT_MANIFEST = ROOT / "tests" / "corpus_wide" / "manifest.json"
 DEFAULT_OUT = ROOT / ".corpus-wide"
 DEFAULT_URL = "https://github.com/{repo}.git"
 MAX_BYTES = 1_000_000
-SPLITS = ("tune", "test", "holdout")
-SAMPLE_MAX = 40  # skill folders per holdout repository
+SPLITS = ("tune", "test", "holdout", "holdout2")
+SAMPLED = ("holdout", "holdout2")  # the held-out splits: a sample of each repository
+SAMPLE_MAX = 40  # skill folders per held-out repository
 HEX40 = re.compile(r"[0-9a-f]{40}")
 
 # The git plumbing lives beside this script (also when a test loads it by path).
@@ -92,14 +95,14 @@ def skill_dirs(entries: list[Entry]) -> list[str]:
 
 
 def sample_order(repo: str, paths: list[str]) -> list[str]:
-    """Skill paths sorted by sha256("owner/name:" + path), hex digest ascending (the holdout
-    split's sampling rule: the first SAMPLE_MAX of the de-duplicated ones)."""
+    """Skill paths sorted by sha256("owner/name:" + path), hex digest ascending (the held-out
+    splits' sampling rule: the first SAMPLE_MAX of the de-duplicated ones)."""
     return sorted(paths, key=lambda p: hashlib.sha256(f"{repo}:{p}".encode("utf-8")).hexdigest())
 
 
 def chosen_skills(entry: dict, all_skills: list[str]) -> list[str]:
     """The skill folders the corpus takes from a repository: all but the dropped ones, or for a
-    sampled (holdout) entry its sample, checked against the sampling rule."""
+    sampled (held-out) entry its sample, checked against the sampling rule."""
     kept = [s for s in all_skills if s not in {d["path"] for d in entry.get("dropped", [])}]
     if "sample" not in entry:
         return kept
@@ -140,7 +143,7 @@ def build_repo(entry: dict, git_dir: Path, stage: Path, result: RepoResult) -> N
     if len(kept) != entry["skills"]:
         raise RepoError(f"{len(kept)} skill folders at {commit[:12]}, the manifest says "
                         f"{entry['skills']}")
-    # The skill folders not taken (dropped, or outside a holdout sample): their files are left
+    # The skill folders not taken (dropped, or outside a held-out sample): their files are left
     # out of an enclosing skill folder that is taken.
     dropped_dirs = sorted(set(all_skills) - set(kept))
     files: dict[str, list[Entry]] = {s: [] for s in kept}
@@ -254,9 +257,9 @@ def rebuild(entry: dict, args: argparse.Namespace, out: Path) -> RepoResult:
 # --- the whole corpus ------------------------------------------------------------------------
 
 def good_sample(e: dict) -> bool:
-    """A holdout entry has a "sample" (its skill paths, at most SAMPLE_MAX, in sample_order,
-    as many as "skills"); an entry of another split has none."""
-    if e.get("split") != "holdout":
+    """A held-out entry (SAMPLED) has a "sample" (its skill paths, at most SAMPLE_MAX, in
+    sample_order, as many as "skills"); an entry of another split has none."""
+    if e.get("split") not in SAMPLED:
         return "sample" not in e
     s = e.get("sample")
     if not (isinstance(s, dict) and isinstance(s.get("paths"), list)
@@ -289,14 +292,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="wide_corpus.py",
         description="Rebuild the wide skills corpus (issue 36) from its manifest: every skill "
-                    "folder of every pinned repository (of a holdout one, its sample), copied "
+                    "folder of every pinned repository (of a held-out one, its sample), copied "
                     "into <out>/<split>/<owner>__<name>/<skill path>/ with a MANIFESTS.json per "
                     "repository. The output is gitignored and never committed.",
         epilog="Examples:\n"
                "  python3 tools/wide_corpus.py                       # clone from GitHub\n"
                "  python3 tools/wide_corpus.py --mirror /srv/mirrors # use local bare git dirs\n"
                "  python3 tools/wide_corpus.py --repo mattpocock/skills --split test\n"
-               "  python3 tools/wide_corpus.py --mirror /srv/mirrors --split holdout\n"
+               "  python3 tools/wide_corpus.py --mirror /srv/mirrors --split holdout2\n"
                "Exit status: 0 all rebuilt, 1 a repository could not be had or does not match "
                "the manifest, 2 bad arguments.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -346,10 +349,10 @@ def main(argv: list[str] | None = None) -> int:
             r = rebuild(entry, args, out)
         except (RepoError, OSError) as e:
             failed.append((entry["repo"], str(e)))
-            print(f"FAIL  {entry['split']:4}  {entry['repo']}: {e}", flush=True)
+            print(f"FAIL  {entry['split']:8}  {entry['repo']}: {e}", flush=True)
             continue
         done.append(r)
-        print(f"ok    {r.split:4}  {r.repo:<55} {r.commit[:12]}  {r.skills:4} skills  "
+        print(f"ok    {r.split:8}  {r.repo:<55} {r.commit[:12]}  {r.skills:4} skills  "
               f"{r.copied:5} files copied ({r.bytes_copied / 1e6:.1f} MB), "
               f"{r.not_copied} not copied", flush=True)
 
@@ -362,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
                     remove(d)
                     print(f"removed {d.relative_to(out)} (not in the manifest)")
     by = {sp: [r for r in done if r.split == sp] for sp in SPLITS}
-    # tune and test always (as before the holdout split), holdout when the run had some.
+    # tune and test always (as before the held-out splits), a held-out one when the run had some.
     shown = [sp for sp in SPLITS
              if sp in ("tune", "test") or any(e["split"] == sp for e in entries)]
     print("total: " + ", ".join(

@@ -1,8 +1,10 @@
 """Precision and gate figures of the linter on the wide corpus, printed as one JSON document.
 
-The wide corpus (issue 36) is 55 public repositories pinned in tests/corpus_wide/manifest.json,
+The wide corpus (issue 36) is 67 public repositories pinned in tests/corpus_wide/manifest.json,
 split by repository: `tune` (tuned on from the start), `test` (measured once untouched, then
-tuned on) and `holdout` (never tuned on; the targets apply there);
+tuned on), `holdout` (never tuned on) and `holdout2` (chosen after `holdout` had been read and
+tuned on; sealed: left out unless WIDE_UNSEAL_HOLDOUT2=1, for its one measurement when the
+tuning is finished); the targets apply to both held-out parts;
 `python tools/wide_corpus.py` rebuilds it into .corpus-wide/ (gitignored). Every skill
 is linted as `skillforge lint` does by default (scripts included), each severe finding (error,
 critical, high) is looked up in tests/corpus_wide/labels/severe-findings.jsonl, and per split
@@ -11,7 +13,8 @@ this prints:
 - per rule: tp / fp / policy / artefact / unlabelled and precision = tp / (tp + fp + policy)
   (a policy finding is right but should not fail a gate by default, so here it counts
   against a severe rule), per finding and per reading unit (tests/corpus_wide/units.py);
-- overall and security (SF5xx) precision against the targets (0.9 and 0.8 on `holdout`);
+- overall and security (SF5xx) precision against the targets (0.9 and 0.8 on `holdout` and
+  `holdout2`: `meets_targets_by_split`, and `meets_targets` when every one measured meets them);
 - the default gate's pass rate next to skills-ref's (`validate`) and agnix's (no error-level
   diagnostic in the skill's folder; the pinned wheel of constraints/bench.txt);
 - skills whose gate fails only on findings labelled fp or policy (target: 0).
@@ -35,8 +38,9 @@ sys.path.insert(0, str(ROOT))
 from skills_ref.validator import validate as skills_ref_validate  # noqa: E402
 
 from tests.corpus_wide.units import normal_message, unit_id  # noqa: E402
-from tests.corpus_wide.wide import (SPLITS, WIDE, available, iter_reports,  # noqa: E402
-                                    load_labels, severe_findings)
+from tests.corpus_wide.wide import (HELD_OUT, SEALED, SPLITS, UNSEAL_ENV,  # noqa: E402
+                                    WIDE, available, iter_reports, load_labels, measurable,
+                                    severe_findings)
 
 OUT = ROOT / "tests" / "bench" / "out" / "wide_lint.json"
 TARGETS = {"overall": 0.90, "security": 0.80}
@@ -142,23 +146,32 @@ def measure(split: str, labels: dict) -> dict:
             "fail_only_on_fp_or_policy_skills": only_wrong}
 
 
+def meets_targets(part: dict) -> bool:
+    """Whether one held-out part's figures meet the issue's targets."""
+    return bool(part["unlabelled"] == 0
+                and (part["overall"]["precision"] or 0) >= TARGETS["overall"]
+                and (part["security"]["precision"] is None
+                     or part["security"]["precision"] >= TARGETS["security"])
+                and part["fail_only_on_fp_or_policy"] == 0)
+
+
 def main() -> int:
-    splits = [s for s in SPLITS if available(s)]
+    splits = [s for s in SPLITS if measurable(s)]
     if not splits:
         print(json.dumps({"skipped": f"no wide corpus at {WIDE}; python tools/wide_corpus.py"}))
         return 0
     labels = load_labels()
     doc: dict = {"labels": len(labels), "targets": TARGETS, "splits": {}}
+    held_back = [s for s in SEALED if available(s) and s not in splits]
+    if held_back:
+        doc["sealed"] = {s: f"built but not measured; {UNSEAL_ENV}=1 for its one measurement"
+                         for s in held_back}
     for split in splits:
         doc["splits"][split] = measure(split, labels)
-    test = doc["splits"].get("holdout")
-    if test:
-        doc["meets_targets"] = bool(
-            test["unlabelled"] == 0
-            and (test["overall"]["precision"] or 0) >= TARGETS["overall"]
-            and (test["security"]["precision"] is None
-                 or test["security"]["precision"] >= TARGETS["security"])
-            and test["fail_only_on_fp_or_policy"] == 0)
+    held = {sp: meets_targets(doc["splits"][sp]) for sp in HELD_OUT if sp in doc["splits"]}
+    if held:
+        doc["meets_targets_by_split"] = held
+        doc["meets_targets"] = all(held.values())
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(doc, indent=2))
     print(json.dumps(doc, indent=2))

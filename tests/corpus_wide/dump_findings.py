@@ -14,8 +14,8 @@ import json
 import sys
 from collections import Counter
 
-from tests.corpus_wide.wide import (SPLITS, context, finding_row, iter_reports, load_labels,
-                                    severe_findings)
+from tests.corpus_wide.wide import (SPLITS, UNSEAL_ENV, context, finding_row, iter_reports,
+                                    load_labels, sealed, severe_findings)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,6 +24,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--unlabelled", action="store_true")
     args = ap.parse_args(argv)
+    if sealed(args.split):
+        ap.error(f"{args.split} is sealed until the tuning is finished; {UNSEAL_ENV}=1 for its "
+                 "one measurement")
     labels = load_labels()
     rules: Counter = Counter()
     n = 0

@@ -5,7 +5,8 @@ tools/wide_corpus.py into the gitignored .corpus-wide/). The split into "tune" a
 repository and follows from the repository names alone, so it is recomputed here. The third
 split, "holdout", holds repositories chosen after the tune/test figures were first measured
 (never tuned on), each a sample of at most 40 skill folders chosen by a stated hash rule, which
-is recomputed here too.
+is recomputed here too. The fourth, "holdout2", was chosen the same way after "holdout" had
+been read and tuned on: repositories none of the other parts holds, sampled by the same rule.
 """
 
 from __future__ import annotations
@@ -30,11 +31,14 @@ EXCLUDED = {
 }
 MAN = json.loads(MANIFEST.read_text("utf-8"))
 REPOS = MAN["repositories"]
-SPLITS = ("tune", "test", "holdout")
-HOLDOUT = [e for e in REPOS if e["split"] == "holdout"]
+SPLITS = ("tune", "test", "holdout", "holdout2")
+HELD_OUT = ("holdout", "holdout2")  # sampled, never tuned on
+HOLDOUT = [e for e in REPOS if e["split"] in HELD_OUT]
 SAMPLE_MAX = 40
 HOLDOUT_NOTE = ("holdout: repositories chosen after the tune/test figures were first measured; "
                 "never tuned on")
+HOLDOUT2_NOTE = ("holdout2: repositories chosen on 2026-12-05 after the first holdout was read "
+                 "and tuned on; never looked at before its one measurement")
 
 
 def sample_key(repo: str, path: str) -> str:
@@ -69,7 +73,7 @@ def test_no_excluded_repository():
 def test_split_is_the_stated_rule_of_the_names():
     assert "sha256" in MAN["split_rule"]
     # The alternation is over the tune and test entries; holdout ones came later.
-    order = sorted((e for e in REPOS if e["split"] != "holdout"),
+    order = sorted((e for e in REPOS if e["split"] not in HELD_OUT),
                    key=lambda e: hashlib.sha256(e["repo"].encode("utf-8")).hexdigest())
     for i, e in enumerate(order):
         assert e["split"] == ("tune" if i % 2 == 0 else "test"), e["repo"]
@@ -78,16 +82,19 @@ def test_split_is_the_stated_rule_of_the_names():
 
 
 def test_holdout_is_documented():
-    assert HOLDOUT_NOTE in MAN["description"]
-    assert HOLDOUT_NOTE in MAN["split_rule"]
-    assert "holdout" in MAN["sample_rule"] and "sha256" in MAN["sample_rule"]
+    for note in (HOLDOUT_NOTE, HOLDOUT2_NOTE):
+        assert note in MAN["description"]
+        assert note in MAN["split_rule"]
+    assert "holdout2" in MAN["sample_rule"] and "sha256" in MAN["sample_rule"]
+    assert "Holdout2" in MAN["dedupe"]
 
 
 def test_holdout_entries_are_samples_by_the_stated_rule():
-    assert 10 <= len(HOLDOUT) <= 12
+    for sp in HELD_OUT:
+        assert 10 <= sum(e["split"] == sp for e in REPOS) <= 12, sp
     left_out = {x["repo"].lower() for x in MAN["left_out"]}
     for e in REPOS:
-        assert ("sample" in e) == (e["split"] == "holdout"), e["repo"]
+        assert ("sample" in e) == (e["split"] in HELD_OUT), e["repo"]
     for e in HOLDOUT:
         assert e["repo"].lower() not in left_out, f"{e['repo']} is still under left_out"
         s = e["sample"]
@@ -113,7 +120,9 @@ def test_totals_match_the_entries():
         assert {k: t[sp][k] for k in ("repos", "skills")} == {
             "repos": len(part), "skills": sum(e["skills"] for e in part)}
         assert part
-    assert t["holdout"]["skills_after_dedupe"] == sum(e["sample"]["from"] for e in HOLDOUT)
+    for sp in HELD_OUT:
+        assert t[sp]["skills_after_dedupe"] == sum(e["sample"]["from"] for e in HOLDOUT
+                                                   if e["split"] == sp)
     assert t["skill_md_in_repos"] == sum(e["skill_md_in_repo"] for e in REPOS)
     assert t["dropped_as_duplicates"] == sum(len(e.get("dropped", [])) for e in REPOS)
 
@@ -125,3 +134,28 @@ def test_the_rebuild_script_reads_it_and_the_output_is_ignored(monkeypatch):
     spec.loader.exec_module(mod)
     assert mod.load_manifest(MANIFEST)["repositories"] == REPOS
     assert "/.corpus-wide/" in (ROOT / ".gitignore").read_text("utf-8").splitlines()
+
+
+def test_holdout2_holds_only_repositories_new_to_the_corpus():
+    """Chosen after the rest was read: no repository of another part (nor one with the same
+    name under another owner, a likely fork or translation), none excluded or left out, and
+    every skill folder it drops as a copy names where the original is."""
+    h2 = [e for e in REPOS if e["split"] == "holdout2"]
+    assert h2
+    others = [e for e in REPOS if e["split"] != "holdout2"]
+    before = ({e["repo"].lower() for e in others} | {r.lower() for r in EXCLUDED}
+              | {x["repo"].lower() for x in MAN["excluded"]})
+    taken_names = {r.split("/", 1)[1].lower() for r in before}
+    for e in h2:
+        repo = e["repo"].lower()
+        assert repo not in before, e["repo"]
+        # Generic names ("skills", "agent-skills") are shared by unrelated repositories.
+        if repo.split("/", 1)[1] not in {"skills", "agent-skills", "claude-skills",
+                                         "security-skills"}:
+            assert repo.split("/", 1)[1] not in taken_names, e["repo"]
+        assert e["commit_date"] < "2026-12-05", e["repo"]
+        for d in e["dropped"]:
+            cited = d["reason"].rsplit(" (", 1)[-1].rstrip(")")
+            assert d["reason"].endswith("in this repository") or cited in {
+                "shared corpus", "wide corpus, tune/test", "wide corpus, holdout",
+                "wide corpus, holdout2"}, d

@@ -10,8 +10,11 @@ no finding labelled `tp` may stop being severe.
 The parts: `tune` was tuned on from the start; `test` was measured once untouched (overall
 precision 0.605, security 0.234: the rules had learned `tune`) and tuned on after that, so
 it is a tuning part now; `holdout` (12 repositories chosen after that measurement, 40 skills
-each) has never been tuned on, and is where the targets are checked. tests/bench/bench_wide_lint.py prints the
-whole table with the gate pass rates of skills-ref and agnix beside ours.
+each) has never been tuned on, and is where the targets are checked. `holdout2` (12 more,
+chosen after `holdout` had been read and tuned on) is sealed: left out, even where built, until
+WIDE_UNSEAL_HOLDOUT2=1 for its one measurement, when the targets are checked there too.
+tests/bench/bench_wide_lint.py prints the whole table with the gate pass rates of skills-ref and
+agnix beside ours.
 """
 
 from __future__ import annotations
@@ -21,13 +24,18 @@ from collections import Counter
 
 import pytest
 
+from tests.corpus_wide import dump_findings, wide
 from tests.corpus_wide.wide import (
+    HELD_OUT,
     MANIFEST,
+    SEALED,
     SPLITS,
+    UNSEAL_ENV,
     available,
     iter_reports,
     load_labels,
     load_units,
+    measurable,
     repo_of,
     severe_findings,
 )
@@ -48,14 +56,29 @@ def test_the_labels_are_well_formed_and_every_unit_was_read_twice():
     assert all(len(u["readings"]) == 2 for u in units.values())
 
 
+def test_holdout2_is_sealed_even_where_it_is_built(tmp_path, monkeypatch):
+    monkeypatch.setattr(wide, "WIDE", tmp_path)
+    for split in SPLITS:
+        (tmp_path / split).mkdir()
+    monkeypatch.delenv(UNSEAL_ENV, raising=False)
+    assert [s for s in SPLITS if measurable(s)] == ["tune", "test", "holdout"]
+    with pytest.raises(SystemExit):  # refused before anything is linted
+        dump_findings.main(["--split", "holdout2", "-o", str(tmp_path / "out.jsonl")])
+    assert not (tmp_path / "out.jsonl").exists()
+    monkeypatch.setenv(UNSEAL_ENV, "1")
+    assert [s for s in SPLITS if measurable(s)] == list(SPLITS)
+
+
 @pytest.fixture(scope="module")
 def severe() -> dict[str, list]:
-    missing = [s for s in SPLITS if not available(s)]
+    # A sealed part is measured only when unsealed; the others must all be built.
+    missing = [s for s in SPLITS if not available(s) and s not in SEALED]
     if missing:
         pytest.skip(f"the wide corpus is not built here ({', '.join(missing)}): "
                     "python tools/wide_corpus.py needs GitHub or a --mirror folder")
     return {split: [s for skill, report in iter_reports(split)
-                    for s in severe_findings(split, report, skill)] for split in SPLITS}
+                    for s in severe_findings(split, report, skill)]
+            for split in SPLITS if measurable(split)}
 
 
 def test_every_severe_finding_on_the_wide_corpus_is_labelled(severe):
@@ -67,10 +90,12 @@ def test_every_severe_finding_on_the_wide_corpus_is_labelled(severe):
                             f"{unlabelled[:5]}")
 
 
-def _held_out(severe) -> tuple[Counter, Counter]:
+def _held_out(severe, split: str) -> tuple[Counter, Counter]:
+    if split not in severe:
+        pytest.skip(f"{split} is sealed or not built (WIDE_UNSEAL_HOLDOUT2=1 to measure it)")
     labels = load_labels()
     total, security = Counter(), Counter()
-    for s in severe["holdout"]:
+    for s in severe[split]:
         lab = labels[s.key].of(s.message).label
         total[lab] += 1
         if s.key[4].startswith("SF5"):
@@ -83,17 +108,21 @@ def _precision(c: Counter) -> float:
     return c["tp"] / n if n else 1.0
 
 
-def test_severe_precision_on_the_held_out_part_is_at_least_0_9(severe):
-    total, _security = _held_out(severe)
+@pytest.mark.parametrize("split", HELD_OUT)
+def test_severe_precision_on_the_held_out_part_is_at_least_0_9(severe, split):
+    total, _security = _held_out(severe, split)
     assert _precision(total) >= 0.90, dict(total)
 
 
-@pytest.mark.xfail(strict=True, reason=(
+UNMET_ON_HOLDOUT = pytest.mark.xfail(strict=True, reason=(
     "issue 36's security target is not met: on the held-out part the security rules are "
     "right 6 times in 46 (0.13), mostly on commands and payloads in security tools' own "
     "deny lists, detectors and attack catalogues; strict, so meeting it turns this red"))
-def test_security_precision_on_the_held_out_part_is_at_least_0_8(severe):
-    _total, security = _held_out(severe)
+
+
+@pytest.mark.parametrize("split", [pytest.param("holdout", marks=UNMET_ON_HOLDOUT), "holdout2"])
+def test_security_precision_on_the_held_out_part_is_at_least_0_8(severe, split):
+    _total, security = _held_out(severe, split)
     assert _precision(security) >= 0.80, dict(security)
 
 
