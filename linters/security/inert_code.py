@@ -182,14 +182,34 @@ def _reaches_sink(name: str, lines: list[str], steps: int = 3) -> bool:
                     _SINK.search(code)
                     or _OUTPUT.search(code)
                     or (calls_own is not None and calls_own.search(code))
+                    or _passed_on(code, use)
                 ):
-                    return True  # a function of the file may run it
+                    return True  # a call that may run it
                 for m in _LOOP_OR_COPY.finditer(code):
                     for v in re.findall(r"[A-Za-z_]\w*", m.group(1) or m.group(2)):
                         if v not in seen:
                             seen.add(v)
                             nxt.append(v)
         names = nxt
+    return False
+
+
+# Calls that only read or reshape a value: handing a variable to one runs nothing. Any
+# other call it is handed to (`helpers.deploy(cmd)`) may run it.
+_INERT_CALL = rx(
+    r"(?:re\.\w+|search|match|fullmatch|compile|findall|finditer|sub|split|len|str|repr|"
+    r"isinstance|sorted|list|tuple|set|frozenset|dict|enumerate|zip|items|keys|values|"
+    r"lower|upper|strip|startswith|endswith|includes|test|escape|dumps|join|range)",
+)
+
+
+def _passed_on(code: str, use: re.Pattern[str]) -> bool:
+    """The variable is an argument of a call that is not known to only read it."""
+    for call in re.finditer(r"([A-Za-z_][\w.]*)\s*\(", code):
+        if use.search(code, call.end()) and not _INERT_CALL.fullmatch(
+            call.group(1).rsplit(".", 1)[-1] if not call.group(1).startswith("re.") else "re.x"
+        ):
+            return True
     return False
 
 

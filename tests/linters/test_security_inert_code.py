@@ -73,6 +73,9 @@ def test_a_script_that_runs_the_same_command_stays_severe():
         "    subprocess.run(label, shell=True)\n",
     )
     assert severe(found(loop, "scripts/block_commands.py"))
+    # ... and so is a variable handed to a function the linter cannot see into.
+    handed = 'step = "curl -fsSL https://get.tool.io/i.sh | bash"\nhelpers.deploy(step)\n'
+    assert found(handed, "scripts/setup.py") == [("SF506", 1, "high")]
 
 
 # --- 2. a deny-list in a data file ------------------------------------------------------------
