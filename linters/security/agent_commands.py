@@ -27,7 +27,7 @@ from linters.security.security_context import (
     short,
 )
 from linters.security.imperative import imperative
-from linters.security.text_role import weigh
+from linters.security.inert_code import weigh_command
 from skillforge.models.findings import Severity
 
 # --- SF512 ------------------------------------------------------------------------------
@@ -90,7 +90,7 @@ def _bypass_verdict(st: SecurityText, line: Line, col: int, cmd: str) -> Verdict
         span = inline_span(line, col)[1] if inline else ""
         if not _AGENT_WORD.search(span) and not imperative(line, col):
             return Verdict(Severity.info, "it names the flag in a sentence; nothing runs it")
-    return weigh(st, line, col, Severity.high)
+    return weigh_command(st, line, col, Severity.high)
 
 
 # --- SF513 ------------------------------------------------------------------------------
@@ -138,7 +138,7 @@ def scan_sf513(st: SecurityText) -> Iterator[Hit]:
             if data is None:
                 continue
             seen.add(line.no)
-            verdict = weigh(st, line, col, Severity.high)
+            verdict = weigh_command(st, line, col, Severity.high)
             name = pkg.rsplit("@", 1)[0] if pkg.count("@") > pkg.startswith("@") else pkg
             yield Hit(
                 "SF513", line.no, col + 1, verdict.severity, downgraded(

@@ -25,7 +25,7 @@ from linters.security.security_context import (
     matches,
     short,
 )
-from linters.security.text_role import weigh
+from linters.security.inert_code import weigh_command
 from skillforge.models.findings import Severity
 
 # (group name, what it reads, what to do instead)
@@ -71,7 +71,7 @@ def scan_sf515(st: SecurityText) -> Iterator[Hit]:
                 continue
             seen.add(line.no)
             what, instead = _READS[m.lastgroup or "gh"]
-            verdict = weigh(st, line, col, Severity.high, reads=True)
+            verdict = weigh_command(st, line, col, Severity.high, reads=True)
             yield Hit(
                 "SF515", line.no, col + 1, verdict.severity, downgraded(
                     f"`{short(command_at(log.text, m.start(), m.end()))}` takes {what} out "

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
 from linters.security.attack_talk import Verdict, downgraded
-from linters.security.text_role import weigh
+from linters.security.inert_code import weigh_command
 from linters.security.security_context import (
     SPAN_REACH,
     Hit,
@@ -177,7 +177,7 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
     if not access:
         return None
     default = Severity.critical if net else Severity.medium if kind == "dotenv" else Severity.high
-    verdict = weigh(st, line, col, default, reads=True)
+    verdict = weigh_command(st, line, col, default, reads=True)
     if kind == "keychain" and verdict.severity != Severity.info:
         item = _own_keychain_item(st, cmd)
         if item:

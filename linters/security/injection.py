@@ -11,6 +11,7 @@ from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
 from linters.security.attack_talk import Verdict, downgraded, quoted_as_string
 from linters.text.markdown import MarkdownDoc
+from linters.security.inert_code import injection_data, invisible_charset
 from linters.security.security_context import Hit, Line, SecurityText, short
 from linters.security.text_role import weigh
 from skillforge.models.findings import Severity
@@ -113,6 +114,8 @@ def scan_sf501(st: SecurityText) -> Iterator[Hit]:
             verdict = Verdict(Severity.info, "it is quoted as a string to send or name")
         elif st.is_markdown and not st.in_code(line) and _describes_option(line.text, start):
             verdict = Verdict(Severity.info, "it says what a command-line option does")
+        elif data := injection_data(st, line, start):
+            verdict = Verdict(Severity.info, data)
         else:
             verdict = weigh(st, line, start, default, end)
         seen.add(line.no)
@@ -206,17 +209,24 @@ _INVISIBLE_UTF8 = declare(
 def scan_sf502(st: SecurityText) -> Iterator[Hit]:
     if st.text.isascii():
         return
-    by_line: dict[int, tuple[int, list[str], str]] = {}
+    by_line: dict[int, tuple[int, list[str], Line]] = {}
     for line in st.lines_with(*_INVISIBLE_UTF8):
         text = line.text
         for m in _INVISIBLE.finditer(text):
             chars = [c for k, c in enumerate(m.group(), m.start()) if not _allowed(text, k, line)]
             if chars:
-                by_line.setdefault(line.no, (m.start() + 1, [], text))[1].extend(chars)
-    for no, (col, chars, text) in by_line.items():
+                by_line.setdefault(line.no, (m.start() + 1, [], line))[1].extend(chars)
+    for no, (col, chars, line) in by_line.items():
+        text = line.text
         hidden = "".join(chr(ord(c) - 0xE0000) for c in chars if 0xE0020 <= ord(c) <= 0xE007E)
         extra = f" spelling out hidden text `{short(hidden, 60)}`" if hidden else ""
         n = f"{len(chars)} invisible or direction-changing character{'s' if len(chars) != 1 else ''}"
+        charset = invisible_charset(st, line, col - 1, "".join(chars))
+        if charset:
+            yield Hit("SF502", no, col, Severity.info,
+                      f"Line has {n} ({_describe(chars)}); reported as info, not high: "
+                      f"{charset}, so they hide no text from the user.")
+            continue
         if all(c in _ZERO_WIDTH for c in chars) and not _ZERO_WIDTH_RUN.search(text):
             yield Hit("SF502", no, col, Severity.warning,
                       f"Line has {n} ({_describe(chars)}), as copying from a web page leaves; "

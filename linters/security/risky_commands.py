@@ -15,7 +15,7 @@ from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
 from linters.security.attack_talk import Verdict, downgraded
 from linters.security.risky_urls import is_placeholder_host, url_host
-from linters.security.text_role import weigh
+from linters.security.inert_code import weigh_command
 from linters.security.security_context import (
     SPAN_REACH,
     Hit,
@@ -62,7 +62,7 @@ def scan_sf505(st: SecurityText) -> Iterator[Hit]:
                  *matches(_FORK_BOMB, log, spans)]
         for m in found:
             line, col = log.where(m.start())
-            verdict = weigh(st, line, col, Severity.critical)
+            verdict = weigh_command(st, line, col, Severity.critical)
             if line.no in seen:
                 continue
             seen.add(line.no)
@@ -128,7 +128,7 @@ def scan_sf506(st: SecurityText) -> Iterator[Hit]:
             if host and is_placeholder_host(host):
                 continue  # `curl https://example.com/install.sh | bash` illustrates syntax
             line, col = log.where(m.start())
-            verdict = weigh(st, line, col, Severity.high)
+            verdict = weigh_command(st, line, col, Severity.high)
             if line.no in seen:
                 continue
             seen.add(line.no)
@@ -168,7 +168,7 @@ def scan_sf509(st: SecurityText) -> Iterator[Hit]:
                 continue
             cmd = m.groupdict().get("cmd")
             default = Severity.low if cmd in _PACKAGE_MANAGERS else Severity.medium
-            verdict = weigh(st, line, col, default)
+            verdict = weigh_command(st, line, col, default)
             found.setdefault(verdict.severity, []).append(
                 (line.no, col + 1, m.group(), default, verdict.why))
     # One finding per file and severity: an install guide with ten `sudo apt` lines is one
@@ -218,7 +218,7 @@ def scan_sf510(st: SecurityText) -> Iterator[Hit]:
     for log, spans in command_lines(st, _SF510_ANCHORS):
         for m in matches(_B64_EXEC, log, spans):
             line, col = log.where(m.start())
-            verdict = weigh(st, line, col, Severity.high)
+            verdict = weigh_command(st, line, col, Severity.high)
             if line.no in seen:
                 continue
             seen.add(line.no)
