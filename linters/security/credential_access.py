@@ -183,6 +183,9 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
         if item:
             verdict = Verdict(Severity.info, f"it reads the skill's own keychain item `{item}`, "
                                              "not another application's secret")
+        elif _CERTIFICATE_KEYCHAIN.search(cmd):
+            verdict = Verdict(Severity.info, "the keychain it lists holds public certificates, "
+                                             "no passwords or keys")
     what = _LABEL.get(kind or "", "credentials")
     if net:
         msg = (f"`{short(cmd)}` reads {what} and sends it over the network; remove it, "
@@ -203,6 +206,12 @@ def _clause_before(text: str, col: int) -> str:
     head = text[: max(col, 0)]
     cut = max((m.end() for m in _CLAUSE_CUT.finditer(head)), default=0)
     return " ".join(head[cut:].split()[-10:])
+
+
+# macOS's certificate-only keychains: the system's trusted root authorities (public by
+# design). `security dump-keychain` of one lists CAs; it reads no secret.
+_CERTIFICATE_KEYCHAIN = rx(r"dump-keychain\s+(?:-\w+\s+)*['\"]?\S*/(?:SystemRootCertificates|"
+                           r"X509Anchors|SystemCACertificates)\.keychain\b", re.IGNORECASE)
 
 
 def _own_keychain_item(st: SecurityText, cmd: str) -> str | None:
