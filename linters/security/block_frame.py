@@ -125,3 +125,33 @@ def heading_chain(st: SecurityText, line: Line) -> list[str]:
             chain.pop()
         chain.append((h.level, h.text))
     return [text for _level, text in chain]
+
+
+# A shell block's variable assignment with a quoted value: `input="foo; rm -rf /"`.
+_SHELL_LANGS = frozenset({"bash", "sh", "shell", "zsh", "ksh"})
+_ASSIGN = rx(r"^\s*(?:(?:export|local|readonly|declare(?:\s+-\w+)?)\s+)?([A-Za-z_]\w*)=(['\"])")
+
+
+def shell_string(st: SecurityText, line: Line, start: int) -> str | None:
+    """Why a hit in a shell block is data: it sits in the quoted value of a variable the
+    block assigns and never runs (`input="x; rm -rf /"` then `grep "$input" f`, a
+    demonstration of quoting). Not when the value holds a command substitution, or the
+    block runs the variable (`eval`, `sh -c "$v"`, `$v` as the command)."""
+    fence = fence_of(st, line)
+    if fence is None or fence.lang.lower() not in _SHELL_LANGS:
+        return None
+    m = _ASSIGN.match(line.text)
+    if m is None or start < m.end():
+        return None
+    close = line.text.find(m.group(2), m.end())
+    value = line.text[m.end() : close if close >= 0 else len(line.text)]
+    if close < start or "$(" in value or "`" in value:
+        return None
+    name = re.escape(m.group(1))
+    runs = re.compile(
+        rf"\beval\b.*\${{?{name}\b|^\s*[\"']?\${{?{name}\b|\b-c\s+[\"']?\${{?{name}\b"
+        rf"|\${{?{name}\b.*\|\s*(?:ba|z|k)?sh\b|\bsource\s+<\(.*\${{?{name}\b"
+    )
+    if any(runs.search(text) for text in fence.body):
+        return None
+    return f"it is the value of `{m.group(1)}`, a string the block never runs"

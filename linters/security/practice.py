@@ -62,7 +62,11 @@ def offensive_purpose(skill: Skill) -> str | None:
 _ON_TARGET = rx(
     r"\bprivilege[- ]escalation|\bpriv[- ]?esc\b|\bpost[- ]exploit\w*|\blateral[- ]movement|"
     r"\bpersistence\b|\bpivot\w*|\bfoothold\b|\belevate\s+privileges?\b|"
-    r"\bon\s+(?:the\s+)?(?:target|victim|compromised)\b",
+    r"\bon\s+(?:the\s+)?(?:target|victim|compromised)\b"
+    # Chinese and Japanese: privilege escalation, post-exploitation, lateral movement,
+    # persistence, the target machine.
+    r"|提权|提權|后渗透|後滲透|横向移动|橫向移動|持久化|靶机|靶機|目标主机|目標主機|"
+    r"権限昇格|特権昇格|ポストエクスプロイト|横展開",
     re.IGNORECASE,
 )
 

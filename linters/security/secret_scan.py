@@ -189,7 +189,8 @@ def scan_sf504(st: SecurityText) -> Iterator[Hit]:
                 reported.add(key)
                 col = win.col + max(win.text.find(secret), 0) + 1
                 # A key in a detector's pattern list or a "Bad:" example is text about keys.
-                verdict = weigh(st, win.line, col - 1, Severity.high, col - 1 + len(secret))
+                verdict = weigh(st, win.line, col - 1, Severity.high, col - 1 + len(secret),
+                               secret=True)
                 yield Hit(
                     "SF504", win.line.no, col, verdict.severity, downgraded(
                         f"This looks like a real {det.label} (`{_mask(secret)}`, found by "

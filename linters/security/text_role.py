@@ -45,6 +45,7 @@ from linters.security.block_frame import (
     lead_in,
     negative_example,
     output_sample,
+    shell_string,
 )
 from linters.security.code_evidence import (
     comment_label,
@@ -76,16 +77,17 @@ _SHIPPED = TextRole(Role.SHIPPED)
 
 
 def weigh(st: SecurityText, line: Line, start: int, default: Severity, end: int | None = None,
-          *, reads: bool = False) -> Verdict:
+          *, reads: bool = False, secret: bool = False) -> Verdict:
     """The severity of a hit at (line, 0-based `start`): `default` for an instruction or
     shipped code, `info` with the reason for text about the pattern. `reads`: the hit reads
-    a value (a credential), so a command whose output is thrown away only checks it exists."""
-    role = role_of(st, line, start, end, reads=reads)
+    a value (a credential), so a command whose output is thrown away only checks it exists.
+    `secret`: the hit is a secret value, which leaks from a shell variable as from a step."""
+    role = role_of(st, line, start, end, reads=reads, secret=secret)
     return Verdict(Severity.info, role.why) if role.role is Role.ABOUT else Verdict(default)
 
 
 def role_of(st: SecurityText, line: Line, start: int, end: int | None = None, *,
-            reads: bool = False) -> TextRole:
+            reads: bool = False, secret: bool = False) -> TextRole:
     """The role of the text at (line, 0-based `start`..`end`) of one file."""
     end = start if end is None else end
     if not st.is_markdown:
@@ -93,7 +95,8 @@ def role_of(st: SecurityText, line: Line, start: int, end: int | None = None, *,
         return TextRole(Role.ABOUT, why) if why else _SHIPPED
     if st.in_code(line):
         why = (negative_example(st, line) or _code_evidence(st, line, start, reads)
-               or _sample_string(st, line, start, end) or block_label(st, line))
+               or _sample_string(st, line, start, end) or block_label(st, line)
+               or (None if secret else shell_string(st, line, start)))
         if why:
             return TextRole(Role.ABOUT, why)
         step = introduced_as_step(st, line)

@@ -206,3 +206,45 @@ security dump-keychain -d ~/Library/Keychains/login.keychain-db
 
 def test_listing_the_root_certificates_keychain_reads_no_secret():
     assert severities(CA_GUIDE, "SF508") == ["info", "high"]
+
+
+# --- a string a shell block assigns and never runs ------------------------------------------
+
+QUOTING_GUIDE = """\
+# Quoting
+
+**Good** (the input stays one argument):
+
+```bash
+name="notes; rm -rf /"
+grep -F "$name" index.txt
+```
+
+```bash
+task="rm -rf /"
+eval "$task"
+```
+
+```bash
+task="rm -rf /"
+$task
+```
+
+```bash
+task="$(rm -rf /)"
+```
+"""
+
+
+def test_a_value_the_block_never_runs_is_data():
+    assert severities(QUOTING_GUIDE, "SF505") == ["info", "critical", "critical", "critical"]
+
+
+def test_the_target_side_phase_is_read_in_chinese_too(tmp_path):
+    body = PENTEST_BODY.replace("## Privilege escalation", "## 提权枚举").replace(
+        "Once you hold a shell on the box, enumerate:", "枚举:"
+    )
+    fm = "name: box-notes-zh\ndescription: 渗透测试的 Linux 命令笔记。\n"
+    root = write_skill(tmp_path / "box-notes-zh", skill_md(fm, body=body), {})
+    got = [f.severity for f in lint_skill(root, external=False).findings if f.rule == "SF506"]
+    assert got == [Severity.high, Severity.medium]
