@@ -12,6 +12,7 @@ import re
 from bisect import bisect_right
 
 from linters.security.attack_talk import COMMENT, NEGATIVE_LABEL, POLICY_EXAMPLES
+from linters.security.imperative import tells_to_run
 from linters.security.security_context import Line, SecurityText
 from linters.text.compiled_regex import rx
 
@@ -55,13 +56,14 @@ def block_label(st: SecurityText, line: Line) -> str | None:
 
 # Untyped or prose blocks: what the agent writes (a report, a reply), not what it runs.
 _DOC_LANGS = frozenset({"", "text", "txt", "plain", "plaintext", "markdown", "md"})
-# A heading or lead-in that presents a block as the shape of the skill's output: "## Output
-# Format", "### Example Output", "Report template:". Not a bare "Report" ("## Report the
-# results" is a step).
+# A heading or lead-in that starts by presenting a block as the shape of the skill's output:
+# "## Output Format", "### 4. Example Output", "Report template:". Not a bare "Report" ("##
+# Report the results" is a step), nor "output" later on ("Check the output of:").
 _OUTPUT_SAMPLE = rx(
-    r"\boutput(?:\s+(?:format|template|example|sample|structure))?\b|"
-    r"\b(?:report|finding|response|summary)\s+(?:format|template|structure|example|sample)\b|"
-    r"\b(?:example|sample)\s+(?:outputs?|reports?|findings?|responses?)\b",
+    r"^\W*(?:\d+(?:\.\d+)*[.)]?\s+)?(?:"
+    r"(?:(?:example|sample|expected)\s+)?output(?:\s+(?:format|template|example|sample|structure))?"
+    r"|(?:report|finding|response|summary)\s+(?:format|template|structure|example|sample)"
+    r"|(?:example|sample)\s+(?:reports?|findings?|responses?))\b",
     re.IGNORECASE,
 )
 
@@ -74,9 +76,11 @@ def output_sample(st: SecurityText, line: Line) -> str | None:
     if fence is None or fence.lang.lower() not in _DOC_LANGS:
         return None
     lead = lead_in(st, fence)
+    if lead and any(tells_to_run(c) for c in re.split(r"[,;:]\s+|[.!?]\s+", lead)):
+        return None  # "Before you answer, run:" makes it a step under any heading
     chain = heading_chain(st, line)
     for text in (lead, chain[-1] if chain else None):
-        if text and _OUTPUT_SAMPLE.search(text):
+        if text and _OUTPUT_SAMPLE.search(text.lstrip("#").strip("*_ ")):
             return f'it is a sample of the output, under "{text.strip("#*_ ")[:40]}"'
     return None
 
