@@ -129,11 +129,39 @@ def _on_a_remote_server(text: str, start: int) -> bool:
     return m is not None and m.end() <= start and text.find(" ", m.end(), start) < 0
 
 
+# A request whose body carries the match: `curl -X POST https://target/api/fetch -d '{"url":
+# "http://169.254.169.254/"}'` sends the address to that server as text (an SSRF probe).
+_CLIENT = rx(r"^\s*(?:sudo\s+)?(?:curl|wget|http|https|xh)\b")
+_BODY_OPEN = rx(r"(?:\s-d|--data(?:-raw|-binary|-urlencode)?|--json|\s-F|--form|--post-data)"
+                r"[\s=]+(?:'[^']*|\"[^\"]*)$")
+_OTHER_HOST = rx(r"[a-z][a-z0-9+.-]*://(?!169\.254\.169\.254|metadata\.google\.internal)"
+                 r"[^/\s'\"`]+", re.IGNORECASE)
+
+
+def _in_request_body(text: str, start: int) -> bool:
+    """The match at `start` is inside the quoted body of a request that an HTTP client sends
+    to another server: the address or path is data for that server, nothing of this machine
+    is read. Not when a command substitution (`"$(curl ...)"`) fetches it first."""
+    begin = 0
+    for sep in ("|", ";", "&&", "$(", "`"):
+        at = text.rfind(sep, 0, start)
+        if at >= 0:
+            begin = max(begin, at + len(sep))
+    stage, cut = text[begin:], start - begin
+    if not _CLIENT.match(stage) or not _BODY_OPEN.search(stage[:cut]):
+        return False
+    ends = [i for i in (stage.find(s, cut) for s in ("|", ";", "&&")) if i >= 0]
+    return _OTHER_HOST.search(stage[: min(ends) if ends else len(stage)]) is not None
+
+
 def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | None:
     kind = m.lastgroup if m.lastgroup != "sshfile" else "ssh"
     if kind == "ssh" and m.group("sshfile") and _SSH_NOT_SECRET.search(m.group("sshfile")):
         return None
     if _on_a_remote_server(log.text, m.start()):
+        return None
+    # Only the address: a path in a body may be a file curl reads (`-d @~/.aws/credentials`).
+    if kind == "metadata" and _in_request_body(log.text, m.start()):
         return None
     line, col = log.where(m.start())
     inline = in_inline_code(line, col)
