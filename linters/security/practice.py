@@ -40,6 +40,7 @@ _OFFENSIVE = rx(
     r"sql[- ]injection|prompt[- ]injection[- ]testing|attack[- ]simulation|adversary[- ]emulation|"
     r"threat[- ]emulation|malware[- ]analysis|reverse[- ]shell|c2\b|command[- ]and[- ]control|"
     r"jailbreak(?:ing)?[- ]testing|guardrail[- ]testing|"
+    r"authori[sz]ed\s+(?:security\s+)?(?:testing|engagements?|assessments?)|"
     # "Execute and analyze AI data poisoning attacks": the skill carries the attack out.
     r"(?:execute|perform|conduct|simulate|launch)\w*\s+(?:[\w-]+\s+){0,5}attacks)\b"
     r"|渗透|红队|漏洞利用|攻防|ペネトレーション|脆弱性診断",

@@ -124,13 +124,19 @@ def test_a_download_and_run_placed_on_the_target_is_medium_in_an_offensive_skill
 
 def test_a_skill_that_carries_out_attacks_declares_an_offensive_purpose(tmp_path):
     body = "# Poisoning lab\n\nRun on the lab host:\n\n```bash\nrm -rf /\n```\n"
-    fm = (
-        "name: poison-lab\ndescription: Execute and measure training-set poisoning attacks "
-        "against a model under test.\n"
-    )
-    root = write_skill(tmp_path / "poison-lab", skill_md(fm, body=body), {})
+    for name, description in (
+        ("poison-lab", "Execute and measure training-set poisoning attacks against a model."),
+        ("token-lab", "Use when authorized testing involves the session tokens of a web app."),
+    ):
+        fm = f"name: {name}\ndescription: {description}\n"
+        root = write_skill(tmp_path / name, skill_md(fm, body=body), {})
+        (sf505,) = [f for f in lint_skill(root, external=False).findings if f.rule == "SF505"]
+        assert sf505.severity == Severity.medium, name
+    # Naming attacks is not carrying them out: a detector keeps the rule's severity.
+    fm = "name: poison-watch\ndescription: Detects poisoning attacks in training data.\n"
+    root = write_skill(tmp_path / "poison-watch", skill_md(fm, body=body), {})
     (sf505,) = [f for f in lint_skill(root, external=False).findings if f.rule == "SF505"]
-    assert sf505.severity == Severity.medium
+    assert sf505.severity == Severity.critical
 
 
 SSRF_PROBES = """\
