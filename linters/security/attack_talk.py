@@ -60,11 +60,23 @@ ATTACK_LINE = rx(
     r"unsafe|insecure|harmful|risky|forbidden|prohibited",
     re.IGNORECASE,
 )
+# What a policy (a guard, a hook, an approval gate) stops or pauses on: "Red lines (absolute
+# prohibitions):", "high-risk operations requiring a pause", "# Examples that trigger the
+# red line", "# These should be blocked". A list of them is what the agent must not run.
+_POLICY_EXAMPLES = (
+    r"\bprohibit(?:ed|ions?|s)?\b|\bhigh[- ]risk\b|"
+    r"\b(?:examples?|commands?|operations?|actions?|calls?)\s+(?:that|which)\s+"
+    r"(?:\w+\s+)?(?:triggers?|(?:are|get|gets|is)\s+(?:blocked|denied|refused|rejected))\b|"
+    r"\b(?:should|must|will|would)\s+(?:always\s+)?be\s+(?:blocked|denied|refused|rejected|"
+    r"flagged|intercepted|paused)\b"
+)
+POLICY_EXAMPLES = rx(_POLICY_EXAMPLES, re.IGNORECASE)
 # In the lead-in of a code block, or between a run verb and what it runs: words that make
 # the block an example of an attack or a pattern to look for ("The dropper an attacker
 # plants:", "Lines to flag:"). Not "example": "Example:" introduces usage to run.
 LEAD_TALK = rx(
-    _ATTACK_WORDS + "|" + _CATALOGUE + r"|dangerous|destructive|unsafe|insecure|harmful|"
+    _ATTACK_WORDS + "|" + _CATALOGUE + "|" + _POLICY_EXAMPLES +
+    r"|dangerous|destructive|unsafe|insecure|harmful|"
     r"\b(?:to|should|must|would|will)\s+(?:flag|catch|spot|reject|refuse|block)\b|"
     r"\bto\s+(?:find|search\s+for)\b",
     re.IGNORECASE,
@@ -88,7 +100,11 @@ NEGATIVE_LABEL = rx(
     r"(?:encoded\s+)?payload)\b[^.!?]*:\W*$"
     r"|^\W*(?:symptoms?|what\s+you(?:'ll|\s+will|\s+may|\s+might)\s+see|error\s+output)\b"
     r"[^.!?]*:\W*$|^\W*symptoms?\W*:"
-    r"|[\u274c\u2717\u26d4\U0001f6ab]",
+    r"|[\u274c\u2717\u26d4\U0001f6ab]"
+    # A warning tag on the label, in any position: "# Full access (dangerous)", "（危険）".
+    r"|[(\uff08]\s*(?:dangerous|unsafe|insecure|destructive|not\s+recommended|danger|"
+    r"\u5371\u967a|\u5371\u9669|\u5371\u96aa|\u975e\u63a8\u5968|\u4e0d\u63a8\u8350|\u4e0d\u5b89\u5168)"
+    r"\s*[)\uff09]",
     re.IGNORECASE,
 )
 COMMENT = rx(r"(?:^|\s)(?:#|//|--|REM\b)\s*(.*)$")

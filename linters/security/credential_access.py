@@ -129,11 +129,39 @@ def _on_a_remote_server(text: str, start: int) -> bool:
     return m is not None and m.end() <= start and text.find(" ", m.end(), start) < 0
 
 
+# A request whose body carries the match: `curl -X POST https://target/api/fetch -d '{"url":
+# "http://169.254.169.254/"}'` sends the address to that server as text (an SSRF probe).
+_CLIENT = rx(r"^\s*(?:sudo\s+)?(?:curl|wget|http|https|xh)\b")
+_BODY_OPEN = rx(r"(?:\s-d|--data(?:-raw|-binary|-urlencode)?|--json|\s-F|--form|--post-data)"
+                r"[\s=]+(?:'[^']*|\"[^\"]*)$")
+_OTHER_HOST = rx(r"[a-z][a-z0-9+.-]*://(?!169\.254\.169\.254|metadata\.google\.internal)"
+                 r"[^/\s'\"`]+", re.IGNORECASE)
+
+
+def _in_request_body(text: str, start: int) -> bool:
+    """The match at `start` is inside the quoted body of a request that an HTTP client sends
+    to another server: the address or path is data for that server, nothing of this machine
+    is read. Not when a command substitution (`"$(curl ...)"`) fetches it first."""
+    begin = 0
+    for sep in ("|", ";", "&&", "$(", "`"):
+        at = text.rfind(sep, 0, start)
+        if at >= 0:
+            begin = max(begin, at + len(sep))
+    stage, cut = text[begin:], start - begin
+    if not _CLIENT.match(stage) or not _BODY_OPEN.search(stage[:cut]):
+        return False
+    ends = [i for i in (stage.find(s, cut) for s in ("|", ";", "&&")) if i >= 0]
+    return _OTHER_HOST.search(stage[: min(ends) if ends else len(stage)]) is not None
+
+
 def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | None:
     kind = m.lastgroup if m.lastgroup != "sshfile" else "ssh"
     if kind == "ssh" and m.group("sshfile") and _SSH_NOT_SECRET.search(m.group("sshfile")):
         return None
     if _on_a_remote_server(log.text, m.start()):
+        return None
+    # Only the address: a path in a body may be a file curl reads (`-d @~/.aws/credentials`).
+    if kind == "metadata" and _in_request_body(log.text, m.start()):
         return None
     line, col = log.where(m.start())
     inline = in_inline_code(line, col)
@@ -183,6 +211,9 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
         if item:
             verdict = Verdict(Severity.info, f"it reads the skill's own keychain item `{item}`, "
                                              "not another application's secret")
+        elif _CERTIFICATE_KEYCHAIN.search(cmd):
+            verdict = Verdict(Severity.info, "the keychain it lists holds public certificates, "
+                                             "no passwords or keys")
     what = _LABEL.get(kind or "", "credentials")
     if net:
         msg = (f"`{short(cmd)}` reads {what} and sends it over the network; remove it, "
@@ -203,6 +234,12 @@ def _clause_before(text: str, col: int) -> str:
     head = text[: max(col, 0)]
     cut = max((m.end() for m in _CLAUSE_CUT.finditer(head)), default=0)
     return " ".join(head[cut:].split()[-10:])
+
+
+# macOS's certificate-only keychains: the system's trusted root authorities (public by
+# design). `security dump-keychain` of one lists CAs; it reads no secret.
+_CERTIFICATE_KEYCHAIN = rx(r"dump-keychain\s+(?:-\w+\s+)*['\"]?\S*/(?:SystemRootCertificates|"
+                           r"X509Anchors|SystemCACertificates)\.keychain\b", re.IGNORECASE)
 
 
 def _own_keychain_item(st: SecurityText, cmd: str) -> str | None:

@@ -13,13 +13,18 @@ machine as often as it runs on a target; a leaked secret, hidden text, an agent 
 its permission checks off, an unconsented upload, shipped executables, a credential read from
 the user's own store) keep their severity.
 
-Only the frontmatter counts: a line in the body cannot talk a skill into this.
+Only the frontmatter counts: a line in the body cannot talk a skill into this. A
+download-and-run is target-side too when the text places it on the target: under a heading
+or after a lead-in naming a phase that happens on the compromised host (privilege
+escalation, post-exploitation, lateral movement) or the host itself ("on the target").
 """
 
 from __future__ import annotations
 
 import re
 
+from linters.security.block_frame import fence_of, heading_chain, lead_in
+from linters.security.security_context import Line, SecurityText
 from linters.text.compiled_regex import rx
 from skillforge.models.skill import Skill
 
@@ -33,7 +38,11 @@ _OFFENSIVE = rx(
     r"post[- ]exploit\w*|exploit(?:ation|s|ing)?|privilege[- ]escalation|ctf|capture[- ]the[- ]flag|"
     r"bug[- ]bount\w*|vulnerability[- ](?:assessment|research|scanning|testing)|ssrf|xss|sqli|"
     r"sql[- ]injection|prompt[- ]injection[- ]testing|attack[- ]simulation|adversary[- ]emulation|"
-    r"threat[- ]emulation|malware[- ]analysis|reverse[- ]shell|c2\b|command[- ]and[- ]control)\b"
+    r"threat[- ]emulation|malware[- ]analysis|reverse[- ]shell|c2\b|command[- ]and[- ]control|"
+    r"jailbreak(?:ing)?[- ]testing|guardrail[- ]testing|"
+    r"authori[sz]ed\s+(?:security\s+)?(?:testing|engagements?|assessments?)|"
+    # "Execute and analyze AI data poisoning attacks": the skill carries the attack out.
+    r"(?:execute|perform|conduct|simulate|launch)\w*\s+(?:[\w-]+\s+){0,5}attacks)\b"
     r"|渗透|红队|漏洞利用|攻防|ペネトレーション|脆弱性診断",
     re.IGNORECASE,
 )
@@ -48,3 +57,28 @@ def offensive_purpose(skill: Skill) -> str | None:
     text = " ".join(str(v) for v in (fm.get("name"), fm.get("description")) if v)
     m = _OFFENSIVE.search(text.replace("_", " "))
     return m.group(0) if m else None
+
+
+# A phase that happens on the compromised host, or the host named as the place.
+_ON_TARGET = rx(
+    r"\bprivilege[- ]escalation|\bpriv[- ]?esc\b|\bpost[- ]exploit\w*|\blateral[- ]movement|"
+    r"\bpersistence\b|\bpivot\w*|\bfoothold\b|\belevate\s+privileges?\b|"
+    r"\bon\s+(?:the\s+)?(?:target|victim|compromised)\b"
+    # Chinese and Japanese: privilege escalation, post-exploitation, lateral movement,
+    # persistence, the target machine.
+    r"|提权|提權|后渗透|後滲透|横向移动|橫向移動|持久化|靶机|靶機|目标主机|目標主機|"
+    r"権限昇格|特権昇格|ポストエクスプロイト|横展開",
+    re.IGNORECASE,
+)
+
+
+def on_target(st: SecurityText, line: Line) -> bool:
+    """The text places the command at `line` on the system under test: its block's lead-in
+    or the nearest heading names a phase on the compromised host or the target itself (an
+    installer under "## Setup" stays on the user's machine)."""
+    if not st.is_markdown:
+        return False
+    fence = fence_of(st, line)
+    lead = lead_in(st, fence) if fence is not None else None
+    chain = heading_chain(st, line)
+    return any(t and _ON_TARGET.search(t) for t in (lead, chain[-1] if chain else None))

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
 from linters.security.attack_talk import Verdict, downgraded
+from linters.security.practice import on_target
 from linters.security.risky_urls import is_placeholder_host, url_host
 from linters.security.inert_code import weigh_command
 from linters.security.security_context import (
@@ -137,6 +138,7 @@ def scan_sf506(st: SecurityText) -> Iterator[Hit]:
                     f"`{short(m.group())}` runs code fetched from the network without review; "
                     "download it to a file, check its checksum or signature, then run it (or "
                     "install a pinned package).", Severity.high, verdict),
+                on_target=on_target(st, line),
             )
 
 

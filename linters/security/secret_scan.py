@@ -189,7 +189,8 @@ def scan_sf504(st: SecurityText) -> Iterator[Hit]:
                 reported.add(key)
                 col = win.col + max(win.text.find(secret), 0) + 1
                 # A key in a detector's pattern list or a "Bad:" example is text about keys.
-                verdict = weigh(st, win.line, col - 1, Severity.high, col - 1 + len(secret))
+                verdict = weigh(st, win.line, col - 1, Severity.high, col - 1 + len(secret),
+                               secret=True)
                 yield Hit(
                     "SF504", win.line.no, col, verdict.severity, downgraded(
                         f"This looks like a real {det.label} (`{_mask(secret)}`, found by "
@@ -254,6 +255,10 @@ def _not_a_secret(plugin: str, secret: str, win: _Window, st: SecurityText) -> s
         return "repeated characters"
     if plugin == "JwtTokenDetector" and _is_sample_jwt(secret):
         return "the jwt.io sample token"
+    if plugin == "JwtTokenDetector" and _unsigned_jwt(secret, win.text):
+        # A token's power is its signature: "eyJ...eyJ..." cut short, or with an empty
+        # third part, is a shape on a page that anyone could have written.
+        return "a token without its signature"
     if plugin == "UrlQueryKeyDetector" and not _random_looking(secret):
         return "a word, not a key"
     return None
@@ -268,6 +273,24 @@ def _random_looking(value: str) -> bool:
     mixed = has_upper + has_lower + has_digit >= 3
     return has_digit and (has_upper or has_lower) and (
         mixed or sum(c.isdigit() for c in value) >= 4)
+
+
+def _unsigned_jwt(token: str, text: str) -> bool:
+    """The token at `token` (detect-secrets yields "header.payload.") has no signature in
+    `text`: nothing follows its second dot, or an ellipsis does ("eyJ...eyJ9..." in a
+    sample report)."""
+    at = text.find(token)
+    if at < 0:
+        return False
+    tail = text[at + len(token) :]
+    if not token.endswith("."):
+        if not tail.startswith("."):
+            return True
+        tail = tail[1:]
+    if tail.startswith(("..", "\u2026")):
+        return True
+    signature = re.match(r"[A-Za-z0-9_-]*", tail)
+    return signature is None or len(signature.group(0)) < 16
 
 
 def _is_sample_jwt(token: str) -> bool:

@@ -123,8 +123,8 @@ def security_scan(ctx: LintContext) -> Iterator[Finding]:
             continue
         for h in cached_scan(ctx, f, rules):
             severity, message = h.severity, h.message
-            if purpose and h.rule in TARGET_RULES and severity in (Severity.critical,
-                                                                    Severity.high):
+            if purpose and (h.rule in TARGET_RULES or h.on_target) and severity in (
+                    Severity.critical, Severity.high):
                 # linters.security.practice: the skill is for attacking a system under test.
                 severity = Severity.medium
                 message += (f" (medium, not {h.severity.value}: the skill declares an "

@@ -40,6 +40,8 @@ class Hit:
     column: int
     severity: Severity
     message: str
+    # The text places the command on a system under test (linters.security.practice).
+    on_target: bool = False
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,6 @@ do not ask: text nobody sees, and a policy stated in the frontmatter, have no vi
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from enum import Enum
 from typing import NamedTuple
 
@@ -34,11 +33,19 @@ from linters.security.attack_talk import (
     ABOUT_HEADING,
     ATTACK_LINE,
     LEAD_TALK,
-    NEGATIVE_LABEL,
     Verdict,
     catalogue_text,
     negated,
     quoted,
+)
+from linters.security.block_frame import (
+    block_label,
+    fence_of,
+    heading_chain,
+    lead_in,
+    negative_example,
+    output_sample,
+    shell_string,
 )
 from linters.security.code_evidence import (
     comment_label,
@@ -70,16 +77,17 @@ _SHIPPED = TextRole(Role.SHIPPED)
 
 
 def weigh(st: SecurityText, line: Line, start: int, default: Severity, end: int | None = None,
-          *, reads: bool = False) -> Verdict:
+          *, reads: bool = False, secret: bool = False) -> Verdict:
     """The severity of a hit at (line, 0-based `start`): `default` for an instruction or
     shipped code, `info` with the reason for text about the pattern. `reads`: the hit reads
-    a value (a credential), so a command whose output is thrown away only checks it exists."""
-    role = role_of(st, line, start, end, reads=reads)
+    a value (a credential), so a command whose output is thrown away only checks it exists.
+    `secret`: the hit is a secret value, which leaks from a shell variable as from a step."""
+    role = role_of(st, line, start, end, reads=reads, secret=secret)
     return Verdict(Severity.info, role.why) if role.role is Role.ABOUT else Verdict(default)
 
 
 def role_of(st: SecurityText, line: Line, start: int, end: int | None = None, *,
-            reads: bool = False) -> TextRole:
+            reads: bool = False, secret: bool = False) -> TextRole:
     """The role of the text at (line, 0-based `start`..`end`) of one file."""
     end = start if end is None else end
     if not st.is_markdown:
@@ -87,7 +95,8 @@ def role_of(st: SecurityText, line: Line, start: int, end: int | None = None, *,
         return TextRole(Role.ABOUT, why) if why else _SHIPPED
     if st.in_code(line):
         why = (negative_example(st, line) or _code_evidence(st, line, start, reads)
-               or _sample_string(st, line, start, end))
+               or _sample_string(st, line, start, end) or block_label(st, line)
+               or (None if secret else shell_string(st, line, start)))
         if why:
             return TextRole(Role.ABOUT, why)
         step = introduced_as_step(st, line)
@@ -95,6 +104,9 @@ def role_of(st: SecurityText, line: Line, start: int, end: int | None = None, *,
             return _INSTRUCTION
         if step:
             return TextRole(Role.ABOUT, step)
+        why = output_sample(st, line)
+        if why:
+            return TextRole(Role.ABOUT, why)
     else:
         why = _prose_evidence(st, line, start, end) or (
             existence_check(inline_span(line, start)[1])
@@ -133,54 +145,11 @@ _DATA_LANGS = frozenset({"python", "py", "javascript", "js", "typescript", "ts",
 def _sample_string(st: SecurityText, line: Line, start: int, end: int) -> str | None:
     """Why a phrase in a code block of a programming language is data: it sits inside a
     string literal there (`documents = ["Ignore previous context and ..."]`)."""
-    fence = _fence_of(st, line)
+    fence = fence_of(st, line)
     if fence is None or fence.lang.lower() not in _DATA_LANGS:
         return None
     if quoted(line, start, end) or line.text[:start].rstrip().endswith(("'", '"')):
         return f"it is a string in a {fence.lang} sample, data for the code"
-    return None
-
-
-def negative_example(st: SecurityText, line: Line) -> str | None:
-    """Why a line of a fenced code block is a negative example or a symptom: the label just
-    before the block ("Bad:", "Don't do this:", "What an attacker writes:", "Symptom:")."""
-    doc = st.doc
-    if doc is None:
-        return None
-    fence = _fence_of(st, line)
-    if fence is None:
-        return None
-    lead = _lead_in(st, fence)
-    if lead and NEGATIVE_LABEL.search(lead.strip("*_> ")):
-        return f'it is a negative example, after "{lead.strip("*_ ")[:40]}"'
-    return None
-
-
-def _fence_of(st: SecurityText, line: Line):
-    doc = st.doc
-    if doc is None:
-        return None
-    starts = [f.start for f in doc.fences]
-    i = bisect_right(starts, line.no) - 1
-    if i < 0:
-        return None
-    fence = doc.fences[i]
-    if fence.end is not None and line.no > fence.end:
-        return None
-    return fence
-
-
-def _lead_in(st: SecurityText, fence) -> str | None:
-    """The short prose line just before a fenced block (blank lines skipped), if any."""
-    doc = st.doc
-    assert doc is not None
-    for no in range(fence.start - 1, max(doc.first_line - 1, fence.start - 4), -1):
-        text = doc.lines[no - doc.first_line].strip()
-        if not text:
-            continue
-        if text.startswith("#") or doc.is_code(no) or len(text.split()) > 20:
-            return None
-        return text
     return None
 
 
@@ -190,10 +159,10 @@ def introduced_as_step(st: SecurityText, line: Line) -> bool | str:
     """Whether the code block holding `line` is introduced as a step to run (True), as an
     example of an attack or a pattern to look for (the lead-in, as evidence), or neither
     (False): the prose line just before it decides."""
-    fence = _fence_of(st, line)
+    fence = fence_of(st, line)
     if fence is None:
         return False
-    lead = _lead_in(st, fence)
+    lead = lead_in(st, fence)
     if not lead:
         return False
     if (tells_to_run(lead) or _POSITIVE_LABEL.search(lead)) and not NEGATION_WORDS.search(lead):
@@ -319,24 +288,6 @@ def _table_evidence(st: SecurityText, line: Line) -> str | None:
 
 
 # --- the headings it sits under -------------------------------------------------------------
-
-
-def heading_chain(st: SecurityText, line: Line) -> list[str]:
-    """The headings a line sits under, outermost first (the nearest of each level); SKILL.md's
-    own title is left out, since a skill about security still instructs in its body."""
-    doc = st.doc
-    if doc is None:
-        return []
-    chain: list[tuple[int, str]] = []
-    for i, h in enumerate(doc.headings):
-        if h.line > line.no:
-            break
-        if i == 0 and h.level == 1 and st.path == "SKILL.md":
-            continue
-        while chain and chain[-1][0] >= h.level:
-            chain.pop()
-        chain.append((h.level, h.text))
-    return [text for _level, text in chain]
 
 
 def about_heading(st: SecurityText, line: Line) -> str | None:

@@ -1,0 +1,161 @@
+"""The frame of a fenced block in Markdown: what its lead-in, its opening comment and the
+headings over it say about every line in it (for `linters.security.text_role`).
+
+A block is framed as a negative example ("Bad:", "# Examples that trigger the red line"), as
+a sample of the skill's output (a report under "## Output Format"), or not at all; the
+caller decides the role from that and from the spot itself.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from linters.security.attack_talk import COMMENT, NEGATIVE_LABEL, POLICY_EXAMPLES
+from linters.security.imperative import tells_to_run
+from linters.security.security_context import Line, SecurityText
+from linters.text.compiled_regex import rx
+
+
+def negative_example(st: SecurityText, line: Line) -> str | None:
+    """Why a line of a fenced code block is a negative example or a symptom: the label just
+    before the block ("Bad:", "Don't do this:", "What an attacker writes:", "Symptom:")."""
+    doc = st.doc
+    if doc is None:
+        return None
+    fence = fence_of(st, line)
+    if fence is None:
+        return None
+    lead = lead_in(st, fence)
+    if lead and NEGATIVE_LABEL.search(lead.strip("*_> ")):
+        return f'it is a negative example, after "{lead.strip("*_ ")[:40]}"'
+    return None
+
+
+def block_label(st: SecurityText, line: Line) -> str | None:
+    """Why a line of a fenced block is an example: the comment opening the block, above
+    `line`, labels every command under it as a negative example or as what a policy blocks
+    ("# Examples that trigger the red line", "# These should be blocked"). Only the comments
+    before the block's first command count."""
+    doc = st.doc
+    fence = fence_of(st, line) if doc is not None else None
+    if doc is None or fence is None:
+        return None
+    for no in range(fence.start + 1, line.no):
+        text = doc.lines[no - doc.first_line].strip()
+        if not text:
+            continue
+        comment = COMMENT.match(text)
+        if comment is None or text.startswith("#!"):
+            return None
+        label = comment.group(1).strip()
+        if NEGATIVE_LABEL.search(label) or POLICY_EXAMPLES.search(label):
+            return f'the comment that opens its block says "{label[:40]}"'
+    return None
+
+
+# Untyped or prose blocks: what the agent writes (a report, a reply), not what it runs.
+_DOC_LANGS = frozenset({"", "text", "txt", "plain", "plaintext", "markdown", "md"})
+# A heading or lead-in that starts by presenting a block as the shape of the skill's output:
+# "## Output Format", "### 4. Example Output", "Report template:". Not a bare "Report" ("##
+# Report the results" is a step), nor "output" later on ("Check the output of:").
+_OUTPUT_SAMPLE = rx(
+    r"^\W*(?:\d+(?:\.\d+)*[.)]?\s+)?(?:"
+    r"(?:(?:example|sample|expected)\s+)?output(?:\s+(?:format|template|example|sample|structure))?"
+    r"|(?:report|finding|response|summary)\s+(?:format|template|structure|example|sample)"
+    r"|(?:example|sample)\s+(?:reports?|findings?|responses?))\b",
+    re.IGNORECASE,
+)
+
+
+def output_sample(st: SecurityText, line: Line) -> str | None:
+    """Why a line of an untyped, text or Markdown block is a sample of the skill's output
+    (a report with its steps to reproduce, a findings table): the block's lead-in or the
+    nearest heading names an output format or an example report."""
+    fence = fence_of(st, line)
+    if fence is None or fence.lang.lower() not in _DOC_LANGS:
+        return None
+    lead = lead_in(st, fence)
+    if lead and any(tells_to_run(c) for c in re.split(r"[,;:]\s+|[.!?]\s+", lead)):
+        return None  # "Before you answer, run:" makes it a step under any heading
+    chain = heading_chain(st, line)
+    for text in (lead, chain[-1] if chain else None):
+        if text and _OUTPUT_SAMPLE.search(text.lstrip("#").strip("*_ ")):
+            return f'it is a sample of the output, under "{text.strip("#*_ ")[:40]}"'
+    return None
+
+
+def fence_of(st: SecurityText, line: Line):
+    doc = st.doc
+    if doc is None:
+        return None
+    starts = [f.start for f in doc.fences]
+    i = bisect_right(starts, line.no) - 1
+    if i < 0:
+        return None
+    fence = doc.fences[i]
+    if fence.end is not None and line.no > fence.end:
+        return None
+    return fence
+
+
+def lead_in(st: SecurityText, fence) -> str | None:
+    """The short prose line just before a fenced block (blank lines skipped), if any."""
+    doc = st.doc
+    assert doc is not None
+    for no in range(fence.start - 1, max(doc.first_line - 1, fence.start - 4), -1):
+        text = doc.lines[no - doc.first_line].strip()
+        if not text:
+            continue
+        if text.startswith("#") or doc.is_code(no) or len(text.split()) > 20:
+            return None
+        return text
+    return None
+
+
+def heading_chain(st: SecurityText, line: Line) -> list[str]:
+    """The headings a line sits under, outermost first (the nearest of each level); SKILL.md's
+    own title is left out, since a skill about security still instructs in its body."""
+    doc = st.doc
+    if doc is None:
+        return []
+    chain: list[tuple[int, str]] = []
+    for i, h in enumerate(doc.headings):
+        if h.line > line.no:
+            break
+        if i == 0 and h.level == 1 and st.path == "SKILL.md":
+            continue
+        while chain and chain[-1][0] >= h.level:
+            chain.pop()
+        chain.append((h.level, h.text))
+    return [text for _level, text in chain]
+
+
+# A shell block's variable assignment with a quoted value: `input="foo; rm -rf /"`.
+_SHELL_LANGS = frozenset({"bash", "sh", "shell", "zsh", "ksh"})
+_ASSIGN = rx(r"^\s*(?:(?:export|local|readonly|declare(?:\s+-\w+)?)\s+)?([A-Za-z_]\w*)=(['\"])")
+
+
+def shell_string(st: SecurityText, line: Line, start: int) -> str | None:
+    """Why a hit in a shell block is data: it sits in the quoted value of a variable the
+    block assigns and never runs (`input="x; rm -rf /"` then `grep "$input" f`, a
+    demonstration of quoting). Not when the value holds a command substitution, or the
+    block runs the variable (`eval`, `sh -c "$v"`, `$v` as the command)."""
+    fence = fence_of(st, line)
+    if fence is None or fence.lang.lower() not in _SHELL_LANGS:
+        return None
+    m = _ASSIGN.match(line.text)
+    if m is None or start < m.end():
+        return None
+    close = line.text.find(m.group(2), m.end())
+    value = line.text[m.end() : close if close >= 0 else len(line.text)]
+    if close < start or "$(" in value or "`" in value:
+        return None
+    name = re.escape(m.group(1))
+    runs = re.compile(
+        rf"\beval\b.*\${{?{name}\b|^\s*[\"']?\${{?{name}\b|\b-c\s+[\"']?\${{?{name}\b"
+        rf"|\${{?{name}\b.*\|\s*(?:ba|z|k)?sh\b|\bsource\s+<\(.*\${{?{name}\b"
+    )
+    if any(runs.search(text) for text in fence.body):
+        return None
+    return f"it is the value of `{m.group(1)}`, a string the block never runs"
