@@ -16,6 +16,7 @@ from linters.text.anchor_index import declare
 from linters.security.attack_talk import Verdict, downgraded
 from linters.text.compiled_regex import rx
 from linters.security.security_context import (
+    shown_command,
     Hit,
     Line,
     SecurityText,
@@ -74,7 +75,7 @@ def scan_sf512(st: SecurityText) -> Iterator[Hit]:
             verdict = _bypass_verdict(st, line, col, cmd)
             yield Hit(
                 "SF512", line.no, col + 1, verdict.severity, downgraded(
-                    f"`{short(cmd)}` runs an agent with its permission checks off, so anything "
+                    f"`{shown_command(cmd)}` runs an agent with its permission checks off, so anything "
                     "it reads (a web page, an issue, a file) can run any command as the user; "
                     "drop the flag and pre-approve only the tools the task needs (for example "
                     "`--allowedTools \"Bash(npm test:*)\"`).", Severity.high, verdict),
@@ -142,7 +143,7 @@ def scan_sf513(st: SecurityText) -> Iterator[Hit]:
             name = pkg.rsplit("@", 1)[0] if pkg.count("@") > pkg.startswith("@") else pkg
             yield Hit(
                 "SF513", line.no, col + 1, verdict.severity, downgraded(
-                    f"`{short(m.group())}` runs whatever version of `{short(name, 40)}` the "
+                    f"`{shown_command(m.group())}` runs whatever version of `{short(name, 40)}` the "
                     f"registry serves that day, without asking, and hands it {data}; pin an "
                     f"exact version (`{short(name, 40)}@1.4.2`) and ask the user before their "
                     "data leaves the machine.", Severity.high, verdict),

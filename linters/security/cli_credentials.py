@@ -17,13 +17,13 @@ from linters.text.anchor_index import declare
 from linters.security.attack_talk import downgraded
 from linters.text.compiled_regex import rx
 from linters.security.security_context import (
+    shown_command,
     Hit,
     SecurityText,
     command_at,
     command_lines,
     in_inline_code,
     matches,
-    short,
 )
 from linters.security.inert_code import weigh_command
 from skillforge.models.findings import Severity
@@ -74,7 +74,7 @@ def scan_sf515(st: SecurityText) -> Iterator[Hit]:
             verdict = weigh_command(st, line, col, Severity.high, reads=True)
             yield Hit(
                 "SF515", line.no, col + 1, verdict.severity, downgraded(
-                    f"`{short(command_at(log.text, m.start(), m.end()))}` takes {what} out "
+                    f"`{shown_command(command_at(log.text, m.start(), m.end()))}` takes {what} out "
                     "of the CLI's store, so it lands in "
                     "variables, the transcript and logs; " + instead + ", or have the user "
                     "export a scoped token in an environment variable the skill reads.",

@@ -17,6 +17,7 @@ from linters.text.compiled_regex import rx
 from linters.security.attack_talk import Verdict, downgraded
 from linters.security.inert_code import weigh_command
 from linters.security.security_context import (
+    shown_command,
     SPAN_REACH,
     Hit,
     Logical,
@@ -25,7 +26,6 @@ from linters.security.security_context import (
     in_inline_code,
     inline_span,
     matches,
-    short,
 )
 from skillforge.models.findings import Severity
 
@@ -216,10 +216,10 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
                                              "no passwords or keys")
     what = _LABEL.get(kind or "", "credentials")
     if net:
-        msg = (f"`{short(cmd)}` reads {what} and sends it over the network; remove it, "
+        msg = (f"`{shown_command(cmd)}` reads {what} and sends it over the network; remove it, "
                "since a skill must never move credentials off the machine.")
     else:
-        msg = (f"`{short(cmd)}` reads {what}; remove it, or have the user supply the one "
+        msg = (f"`{shown_command(cmd)}` reads {what}; remove it, or have the user supply the one "
                "value the skill needs through an environment variable.")
     return Hit("SF508", line.no, col + 1, verdict.severity, downgraded(msg, default, verdict))
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from linters.security.attack_talk import Verdict
+from linters.security.code_flow import runs_computed
 from linters.security.code_reading import (
     bare,
     closing_quote,
@@ -73,7 +74,7 @@ def inert(st: SecurityText, line: Line, col: int) -> str | None:
             if tells_to_run(said) and not _COMPOUND.match(said):
                 return None
             return "it is in a comment of the code, which never runs"
-        if kind == "code" and in_docstring(st.raw, line.start):
+        if kind == "code" and (_docstring(st, line, lines, idx) or _lone(lines, idx)):
             said = line.text[:col].strip().lstrip("\"'")
             if tells_to_run(said) and not _COMPOUND.match(said):
                 return None  # "Usage: run ..." in a module's docstring
@@ -82,6 +83,8 @@ def inert(st: SecurityText, line: Line, col: int) -> str | None:
         return None
     if _compared(line.text, at):
         return "it is a string the code compares against, not one it runs"
+    if _may_run(st, kind, lines):
+        return None  # linters.security.code_flow: the code may run any string it holds
     if kind == "data":
         key = _DATA_KEY.match(line.text)
         if key and _DESCRIBES.fullmatch(key.group(1)):
@@ -93,6 +96,37 @@ def inert(st: SecurityText, line: Line, col: int) -> str | None:
 
 
 _COMPOUND = rx(r"^[A-Za-z]+-[A-Za-z]")
+# A line that is one triple-quoted string on its own: a one-line docstring, a no-op.
+_LONE_STRING = rx(r"""^\s*[rRuUbB]?(?:"{3}(?:(?!"{3}).)*"{3}|'{3}(?:(?!'{3}).)*'{3})\s*(?:#.*)?$""")
+
+
+def _lone(lines: list[str], idx: int) -> bool:
+    """Line `idx` is a string literal standing as a statement of its own: nothing runs it."""
+    return _LONE_STRING.match(lines[idx]) is not None and _opens_statement(lines, idx)
+
+
+def _opens_statement(lines: list[str], idx: int) -> bool:
+    """Line `idx` starts a statement: no bracket is open and no operator continues into it
+    (a triple-quoted argument of `subprocess.run(` on its own line is no docstring)."""
+    prev = lines[idx - 1].rstrip() if idx > 0 else ""
+    return statement_start(lines, idx) == idx and not prev.endswith(
+        ("\\", "=", "+", ",", "(", "[", "{", ":=", "%")
+    )
+
+
+def _docstring(st: SecurityText, line: Line, lines: list[str], idx: int) -> bool:
+    if not in_docstring(st.raw, line.start):
+        return False
+    opener = next((j for j in range(idx - 1, -1, -1) if '"""' in lines[j] or "'''" in lines[j]), 0)
+    return _opens_statement(lines, opener)
+
+
+def _may_run(st: SecurityText, kind: str, lines: list[str]) -> bool:
+    """The file (or the Markdown code block) runs a computed string, or a file that does
+    reads this one (`SecurityText.exposed`): any string in it may be what runs."""
+    if st.is_markdown:
+        return runs_computed("\n".join(lines), kind)
+    return st.exposed or runs_computed(st.text, kind)
 
 
 # --- the readers ---------------------------------------------------------------------------
@@ -107,7 +141,13 @@ _BEFORE_TEST = rx(
 _AFTER_TEST = rx(r"^\s*[*]?(?:==|!=|===|!==|\bin\b|\bnot\s+in\b)")
 
 
+# `for c in ["curl ... | sh"]:` iterates over the string, it does not test against it.
+_LOOP_IN = rx(r"\bfor\s+[\w\s,()\[\]]+?\s+in\s*[(\[{]?\s*$")
+
+
 def _compared(text: str, opened: int) -> bool:
+    if _LOOP_IN.search(text[:opened]):
+        return False
     close = closing_quote(text, opened)
     after = text[close + 1 :] if close is not None else ""
     return bool(_BEFORE_TEST.search(text[:opened]) or _AFTER_TEST.match(after))
@@ -199,7 +239,8 @@ def _reaches_sink(name: str, lines: list[str], steps: int = 3) -> bool:
 _INERT_CALL = rx(
     r"(?:re\.\w+|search|match|fullmatch|compile|findall|finditer|sub|split|len|str|repr|"
     r"isinstance|sorted|list|tuple|set|frozenset|dict|enumerate|zip|items|keys|values|"
-    r"lower|upper|strip|startswith|endswith|includes|test|escape|dumps|join|range)",
+    r"lower|upper|strip|startswith|endswith|includes|test|escape|dumps|join|range|"
+    r"any|all|bool|min|max|sum|reversed|fnmatch)",
 )
 
 

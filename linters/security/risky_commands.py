@@ -18,13 +18,13 @@ from linters.security.practice import on_target
 from linters.security.risky_urls import is_placeholder_host, url_host
 from linters.security.inert_code import weigh_command
 from linters.security.security_context import (
+    shown_command,
     SPAN_REACH,
     Hit,
     SecurityText,
     command_lines,
     in_inline_code,
     matches,
-    short,
 )
 from skillforge.models.findings import Severity
 
@@ -69,7 +69,7 @@ def scan_sf505(st: SecurityText) -> Iterator[Hit]:
             seen.add(line.no)
             yield Hit(
                 "SF505", line.no, col + 1, verdict.severity, downgraded(
-                    f"`{short(m.group())}` can wipe a disk, a home folder or the whole system; "
+                    f"`{shown_command(m.group())}` can wipe a disk, a home folder or the whole system; "
                     "remove it, or delete only a path the skill itself created (for example "
                     '`rm -rf "$WORKDIR/build"`).', Severity.critical, verdict),
             )
@@ -135,7 +135,7 @@ def scan_sf506(st: SecurityText) -> Iterator[Hit]:
             seen.add(line.no)
             yield Hit(
                 "SF506", line.no, col + 1, verdict.severity, downgraded(
-                    f"`{short(m.group())}` runs code fetched from the network without review; "
+                    f"`{shown_command(m.group())}` runs code fetched from the network without review; "
                     "download it to a file, check its checksum or signature, then run it (or "
                     "install a pinned package).", Severity.high, verdict),
                 on_target=on_target(st, line),
@@ -185,7 +185,7 @@ def scan_sf509(st: SecurityText) -> Iterator[Hit]:
         kind = "installs packages as root" if default == Severity.low else "runs with root rights"
         yield Hit(
             "SF509", no, col, sev, downgraded(
-                f"`{short(cmd)}` {kind}{more}; tell the user to run privileged steps "
+                f"`{shown_command(cmd)}` {kind}{more}; tell the user to run privileged steps "
                 "themselves, or prefer a user-level install (`pip install --user`, `uv`, a "
                 "venv).", default, Verdict(sev, why)),
         )
@@ -228,7 +228,7 @@ def scan_sf510(st: SecurityText) -> Iterator[Hit]:
             detail = f" a {len(blob.group())}-character encoded blob" if blob else " encoded data"
             yield Hit(
                 "SF510", line.no, col + 1, verdict.severity, downgraded(
-                    f"`{short(m.group())}` decodes{detail} and executes it, hiding what runs "
+                    f"`{shown_command(m.group())}` decodes{detail} and executes it, hiding what runs "
                     "from the user and the agent; put the plain code in `scripts/` where it "
                     "can be read.", Severity.high, verdict),
             )

@@ -24,6 +24,7 @@ from linters.text.anchor_index import AnchorIndex
 from linters.security.cli_credentials import scan_sf515
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
+from linters.security.code_flow import exposed_files
 from linters.security.credential_access import scan_sf508
 from linters.security.injection import scan_sf501, scan_sf502, scan_sf503
 from linters.security.practice import TARGET_RULES, offensive_purpose
@@ -37,7 +38,7 @@ from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import SkillFile
 
 # Bump when a scanner changes, so cached results from an older rule set are not reused.
-SCANNER_VERSION = 4
+SCANNER_VERSION = 5
 
 Scanner = Callable[[SecurityText], Iterable[Hit]]
 SCANNERS: dict[str, Scanner] = {
@@ -69,10 +70,12 @@ def scan_text(
     rules: Iterable[str] = FILE_RULES,
     owner: str = "",
     index: AnchorIndex | None = None,
+    exposed: bool = False,
 ) -> tuple[Hit, ...]:
     """Every security hit in one file's text (uncached). `owner`: the skill's name;
-    `index`: the AnchorIndex of the file's bytes (LintContext.anchors), if made already."""
-    st = SecurityText(path, text, doc, owner, index)
+    `index`: the AnchorIndex of the file's bytes (LintContext.anchors), if made already;
+    `exposed`: code of the skill that runs computed strings reads the file."""
+    st = SecurityText(path, text, doc, owner, index, exposed)
     hits: list[Hit] = []
     for rid in rules:
         # Licence texts are boilerplate nobody follows; only hidden characters and leaked
@@ -83,11 +86,13 @@ def scan_text(
     return tuple(sorted(hits, key=lambda h: (h.line, h.column, h.rule)))
 
 
-def cached_scan(ctx: LintContext, f: SkillFile, rules: tuple[str, ...]) -> tuple[Hit, ...]:
+def cached_scan(
+    ctx: LintContext, f: SkillFile, rules: tuple[str, ...], exposed: bool = False
+) -> tuple[Hit, ...]:
     """`scan_text` of one file through the LRU; Markdown is parsed only on a miss."""
     path, text, sha = f.path, f.text or "", f.sha256
     owner = ctx.skill.name or ctx.skill.folder_name
-    key = (SCANNER_VERSION, rules, path, sha, owner)
+    key = (SCANNER_VERSION, rules, path, sha, owner, exposed)
     if sha is not None:
         with _cache_lock:
             hit = _cache.get(key)
@@ -96,7 +101,7 @@ def cached_scan(ctx: LintContext, f: SkillFile, rules: tuple[str, ...]) -> tuple
                 return hit
     doc = (lambda: ctx.doc(path)) if path.lower().endswith((".md", ".markdown", ".mdx")) else None
     # The pass's index of the file's bytes (made once for every rule) holds them.
-    result = scan_text(path, text, doc, rules, owner=owner, index=ctx.anchors(f))
+    result = scan_text(path, text, doc, rules, owner=owner, index=ctx.anchors(f), exposed=exposed)
     if sha is not None:
         with _cache_lock:
             _cache[key] = result
@@ -118,10 +123,10 @@ def security_scan(ctx: LintContext) -> Iterator[Finding]:
     if not rules:
         return
     purpose = offensive_purpose(ctx.skill)
-    for f in ctx.text_files():
-        if f.text is None:
-            continue
-        for h in cached_scan(ctx, f, rules):
+    files = [f for f in ctx.text_files() if f.text is not None]
+    exposed = exposed_files([(f.path, f.text or "") for f in files])
+    for f in files:
+        for h in cached_scan(ctx, f, rules, f.path in exposed):
             severity, message = h.severity, h.message
             if purpose and (h.rule in TARGET_RULES or h.on_target) and severity in (
                     Severity.critical, Severity.high):

@@ -82,8 +82,12 @@ class SecurityText:
         doc: MarkdownDoc | Callable[[], MarkdownDoc | None] | None = None,
         owner: str = "",
         index: AnchorIndex | None = None,
+        exposed: bool = False,
     ) -> None:
         self.path = path
+        # Code of the skill that runs computed strings reads this file
+        # (linters.security.code_flow): none of its strings is certainly inert.
+        self.exposed = exposed
         self.text = text
         # The skill's name: a credential named after it (its own keychain item) is its own.
         self.owner = owner
@@ -236,6 +240,23 @@ def short(s: str, limit: int = 70) -> str:
     """`s` on one line, without backticks, cut to `limit` characters for a message."""
     s = " ".join(s.split()).replace("`", "'")
     return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+_CLOSERS = {")": "(", "]": "[", "}": "{"}
+
+
+def shown_command(s: str, limit: int = 70) -> str:
+    """`short` of a matched command, without what closes the code around it: the quote and
+    brackets after `curl ... | sh` in `{"run": "curl ... | sh"}` are not part of it."""
+    s = s.rstrip()
+    while s and s[-1] in "\"'`)]},;":
+        ch, body = s[-1], s[:-1]
+        if ch in "\"'`" and body.count(ch) % 2 == 1:
+            break  # it closes a quote opened inside the command: `sh -c 'echo hi'`
+        if ch in _CLOSERS and body.count(_CLOSERS[ch]) > body.count(ch):
+            break  # it closes a bracket opened inside the command: `$(curl ...)`
+        s = body.rstrip()
+    return short(s, limit)
 
 
 # --- command lines the command rules search ------------------------------------------
