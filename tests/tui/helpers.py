@@ -59,6 +59,21 @@ async def wait_for(pilot, condition: Callable[[], bool], timeout: float = 10.0, 
     await pilot.pause(0)
 
 
+async def press_handled(pilot, *keys: str) -> None:
+    """Press `keys` and wait until the app has handled them. A key that is meant to do nothing
+    leaves no trace to wait for, so F1 follows: it takes the same way through the app (the
+    focused widget, up to the app's bindings) after them, and its Help screen is the proof;
+    Esc closes it again."""
+    from skillforge.screens.help import HelpScreen
+
+    app = pilot.app
+    await pilot.press(*keys, "f1")
+    await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), 5,
+                   f"{' '.join(keys)} handled (the Help screen F1 opens after them)")
+    await pilot.press("escape")
+    await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen), 5, "the Help closed")
+
+
 async def burst(pilot, *keys: str) -> None:
     """Send `keys` the way a terminal delivers fast typing: all at once, with no pause for
     the app between them (`pilot.press` waits for the app to go idle after every key).
@@ -95,6 +110,26 @@ def settled(app: SkillforgeApp) -> bool:
 async def settle(pilot, timeout: float = 15.0) -> None:
     await wait_for(pilot, lambda: settled(pilot.app), timeout, "the lint to settle")
     await pilot.pause(0.05)
+
+
+TAB_KEYS = dict(zip("123456", ("lint-pane", "judge-pane", "evals-pane", "trials-pane",
+                               "lift-pane", "compare-pane"), strict=True))
+
+
+def footer_current(app) -> bool:
+    """The footer lists the keys the screen offers now (it follows the focus a refresh late)."""
+    from widgets.key_footer import KeyFooter
+
+    want = {b.binding.description for b in app.screen.active_bindings.values() if b.binding.show}
+    return {d for _k, _s, d, _on in app.workbench.query_one(KeyFooter).keys} == want
+
+
+async def show_tab(pilot, key: str) -> None:
+    """Press a tab's key (1-6); return once that tab is shown and the footer offers its keys."""
+    app = pilot.app
+    await pilot.press(key)
+    await wait_for(pilot, lambda: app.workbench.active_tab == TAB_KEYS[key], 5, f"tab {key}")
+    await wait_for(pilot, lambda: footer_current(app), 5, f"the footer to show tab {key}'s keys")
 
 
 def write(path: Path, text: str) -> None:
