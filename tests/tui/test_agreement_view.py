@@ -81,8 +81,7 @@ async def open_agreement(pilot) -> AgreementView:
     await pilot.press("a")
     view = app.workbench.query_one(AgreementView)
     await wait_for(pilot, lambda: view.data is not None, 30, "the agreement")
-    await pilot.pause(0.2)
-    assert lift.section == "agreement"
+    await wait_for(pilot, lambda: lift.section == "agreement", 5, "the agreement section")
     return view
 
 
@@ -117,6 +116,7 @@ async def test_a_ranks_the_judges_and_marks_the_uncalibrated(labelled: Path, siz
         assert "κ ≥ 0.5 with ≥ 6 labels" in text
         assert "Raw and calibrated lift (run " + RUN_ID in text
         # the ranking is on screen, not only in the widget
+        await wait_for(pilot, lambda: "1. faithful" in screen_text(app), 5, "the ranking drawn")
         screen = screen_text(app)
         assert "1. faithful" in screen, screen
         assert "not calibrated" in screen, screen
@@ -124,7 +124,8 @@ async def test_a_ranks_the_judges_and_marks_the_uncalibrated(labelled: Path, siz
         await pilot.press("m")
         lift = app.workbench.query_one(LiftView)
         await wait_for(pilot, lambda: lift.section == "metrics", 5, "the metrics")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: "accuracy (not calibrated)" in screen_text(app), 5,
+                       "the metrics table drawn with its mark")
         table = app.workbench.query_one(MetricTable)
         assert table.bar_text("accuracy")  # the bar still fits beside the mark
         screen = screen_text(app)
@@ -142,4 +143,7 @@ async def test_without_labels_one_line_says_how_to_label(unlabelled: Path, size)
         assert text.startswith("No labels for this skill yet: run `skillforge label RUN_ID`")
         assert "Judge tab (a accept, o your score)" in text
         assert "Compare (y confirm, o correct)" in text
+        # drawn first, so that the absence below is not that of a blank pane
+        await wait_for(pilot, lambda: "No labels" in screen_text(app), 5,
+                       "the how-to-label line drawn")
         assert "not calibrated" not in screen_text(app)

@@ -56,7 +56,7 @@ async def test_the_grid_says_why_trials_failed_as_they_fail(tmp_path: Path, monk
         await pilot.press("ctrl+r")
         grid = app.workbench.query_one(TrialsGrid)
         await wait_for(pilot, lambda: grid.progress.ended is not None, 60, "the run to end")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: OVERFLOW in shown_in(app, grid), 5, "the reason drawn")
         assert grid.progress.counts() == {"error": 6}  # 3 attempts a side
         shown = shown_in(app, grid)
         assert f"✗ {CASE} with#1, {CASE} base#1 and 4 more: " in shown
@@ -76,8 +76,10 @@ async def test_the_run_under_the_cursor_says_why_its_trials_failed(tmp_path: Pat
                        and app.workbench.query_one(RunsList).row_count == 1, 10, "the run")
         app.workbench.query_one(RunsList).focus()
         await pilot.press("down", "up")
-        await pilot.pause(0.2)
-        shown = shown_in(app, app.workbench.query_one("#run-failures"))
+        failures = app.workbench.query_one("#run-failures")
+        await wait_for(pilot, lambda: f"Run {RUN}: 2 trial(s) failed" in shown_in(app, failures),
+                       5, "the run's failures drawn")
+        shown = shown_in(app, failures)
         assert f"Run {RUN}: 2 trial(s) failed" in shown
         assert f"✗ {CASE} base#1, {CASE} with#1: {SETUP}" in shown
 
@@ -99,6 +101,8 @@ async def test_lift_says_how_many_trials_errored_on_each_side(tmp_path: Path, mo
         await pilot.press("enter")
         view = app.workbench.query_one(LiftView)
         await wait_for(pilot, lambda: view.report is not None, 15, "the run's lift")
-        await pilot.pause(0.2)
-        shown = shown_in(app, app.workbench.query_one("#lift-title"))
+        title = app.workbench.query_one("#lift-title")
+        await wait_for(pilot, lambda: "errored trial(s)" in shown_in(app, title), 5,
+                       "the errored trials drawn")
+        shown = shown_in(app, title)
         assert "2 errored trial(s) left out of this lift: 1 with_skill, 1 baseline" in shown

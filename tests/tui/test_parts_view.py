@@ -15,7 +15,7 @@ from skillforge.models.config import Settings
 from skillforge.models.trial import RunRecord, RunSpec
 from tests.conftest import SAMPLE_SKILLS
 from tests.lift.test_ablation_lift import PARTS, run_trials
-from tests.tui.helpers import make_app, open_lift, screen_text, wait_for
+from tests.tui.helpers import make_app, open_lift, press_handled, screen_lines, screen_text, wait_for
 from widgets.compare_view import CompareView
 from widgets.parts_view import PartsTable
 
@@ -48,7 +48,8 @@ async def test_parts_view_shows_each_part_and_its_verdict(tmp_path, monkeypatch,
         await wait_for(pilot, lambda: lift.section == "parts", 5, "the Parts view")
         table = app.workbench.query_one(PartsTable)
         await wait_for(pilot, lambda: app.focused is table, 5, "the parts table focused")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: "earns its keep" in screen_text(app)
+                       and "p Parts" in screen_text(app), 5, "the parts and the footer drawn")
         text = screen_text(app)
         assert "section:workflow" in text and "earns its keep" in text, text
         assert "harmful" in text and "dead weight" in text, text
@@ -58,7 +59,8 @@ async def test_parts_view_shows_each_part_and_its_verdict(tmp_path, monkeypatch,
         assert "p Parts" in text  # the footer offers the key
         rows = [p.part for p in table.parts]
         await pilot.press(*["down"] * rows.index("section:limitations"))
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: "removing it raises skill_efficiency"
+                       in " ".join(screen_text(app).split()), 5, "the limitations' verdict drawn")
         text = " ".join(screen_text(app).split())
         assert "section:limitations" in text and "removing it raises skill_efficiency" in text
 
@@ -76,7 +78,8 @@ async def test_enter_on_a_part_compares_with_skill_and_without_it(tmp_path, monk
                        and app.workbench.query_one(CompareView).case_id is not None, 10,
                        "the Compare tab")
         view = app.workbench.query_one(CompareView)
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: "WITHOUT SECTION:WORKFLOW" in screen_text(app), 5,
+                       "the two sides drawn")
         # the case where the workflow mattered most (efficiency .8 vs .263 on c79, the last)
         assert view.case_id == "c79"
         assert [a.trial.condition for a in view.sides["baseline"]] == \
@@ -90,8 +93,8 @@ async def test_a_run_without_ablation_has_no_parts_key(tmp_path, monkeypatch):
     app = make_app(workspace(tmp_path, monkeypatch, ablated=False), Settings())
     async with app.run_test(size=(80, 24)) as pilot:
         lift = await open_lift(pilot)
-        await pilot.pause(0.3)
+        # the lift's keys in the footer, so the absence of p there is not that of a stale footer
+        await wait_for(pilot, lambda: "m Metrics" in screen_lines(app)[-1], 5, "the lift's keys")
         assert "p Parts" not in screen_text(app)
-        await pilot.press("p")
-        await pilot.pause(0.2)
+        await press_handled(pilot, "p")
         assert lift.section == "metrics"

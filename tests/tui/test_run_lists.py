@@ -57,7 +57,8 @@ async def test_a_run_started_from_a_shell_appears_and_its_end_shows(skill: Path,
         await pilot.press("4")
         await wait_for(pilot, lambda: bool(app.workbench.query(RunsList)), 5, "the runs")
         runs = app.workbench.query_one(RunsList)
-        await pilot.pause(0.3)
+        # the store read (the title counts the rows then), else an empty list proves nothing
+        await wait_for(pilot, lambda: runs.border_title == "Runs (0)", 5, "the runs read")
         assert runs.row_count == 0
         add_run(state, "20261201T090000-aaaaaa", "csv-insights", 0, status="running",
                 trials=False)
@@ -111,8 +112,10 @@ async def test_lift_opens_on_the_newest_run_of_the_open_skill(skill: Path, tmp_p
         await wait_for(pilot, lambda: bool(app.workbench.query(LiftView))
                        and app.workbench.query_one(LiftView).report is not None, 15,
                        "a run's lift")
-        await pilot.pause(0.2)
-        title = shown_in(app, app.workbench.query_one("#lift-title"))
+        lift_title = app.workbench.query_one("#lift-title")
+        await wait_for(pilot, lambda: "Skill Lift: csv-insights" in shown_in(app, lift_title), 5,
+                       "the lift's title drawn")
+        title = shown_in(app, lift_title)
         assert "Skill Lift: csv-insights" in title and "run 20261201T092000-csv002" in title
 
 

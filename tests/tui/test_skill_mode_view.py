@@ -13,7 +13,8 @@ from skillforge.models.config import Settings
 from skillforge.models.trial import RunRecord, RunSpec
 from tests.conftest import SAMPLE_SKILLS
 from tests.lift.skillcraft_builders import RUN, chain, records
-from tests.tui.helpers import make_app, open_lift, screen_text, settle, wait_for
+from tests.tui.helpers import (make_app, open_lift, press_handled, screen_lines, screen_text,
+                               settle, shown_in, wait_for)
 from widgets.lift_view import LiftView
 from widgets.run_picker import RunPicker
 from widgets.skill_table import SkillTable
@@ -50,7 +51,9 @@ async def open_skill_mode(pilot) -> LiftView:
     await wait_for(pilot, lambda: lift.section == "skill_mode", 5, "the Skill Mode view")
     await wait_for(pilot, lambda: app.focused is app.workbench.query_one(SkillTable), 5,
                    "the skill table focused")
-    await pilot.pause(0.3)
+    table = app.workbench.query_one(SkillTable)
+    await wait_for(pilot, lambda: "parse" in shown_in(app, table) and "fmt" in shown_in(app, table),
+                   5, "the skill table's rows drawn")
     return lift
 
 
@@ -58,6 +61,7 @@ async def test_at_80x24_skill_mode_shows_the_rates_and_the_skill_table(tmp_path,
     app = make_app(workspace(tmp_path, monkeypatch), Settings())
     async with app.run_test(size=(80, 24)) as pilot:
         await open_skill_mode(pilot)
+        await wait_for(pilot, lambda: "Base 75% → Skill 75%" in screen_text(app), 5, "the rates")
         text = screen_text(app)
         assert "Base 75% → Skill 75% · Exec 50% (3/6) · Reuse 2.50/skill (5/2)" in text, text
         assert "parse" in text and "fmt" in text, text
@@ -66,7 +70,8 @@ async def test_at_80x24_skill_mode_shows_the_rates_and_the_skill_table(tmp_path,
         # The efficiency table scrolls into view under the skill table.
         app.workbench.query_one("#sm-body").focus()
         await pilot.press(*["down"] * 6)
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: "tokens (in + out)" in screen_text(app), 5,
+                       "the efficiency table scrolled into view")
         text = screen_text(app)
         assert "tokens (in + out)" in text and "-25.0%" in text, text
 
@@ -75,6 +80,7 @@ async def test_at_120x40_skill_mode_shows_the_efficiency_table_too(tmp_path, mon
     app = make_app(workspace(tmp_path, monkeypatch), Settings())
     async with app.run_test(size=(120, 40)) as pilot:
         lift = await open_skill_mode(pilot)
+        await wait_for(pilot, lambda: "Reuse rate: 2.50" in screen_text(app), 5, "the rates")
         text = screen_text(app)
         assert "Reuse rate: 2.50 invocations per saved skill" in text, text
         assert "c2, c3" in text  # parse reused in
@@ -84,8 +90,8 @@ async def test_at_120x40_skill_mode_shows_the_efficiency_table_too(tmp_path, mon
         table = app.workbench.query_one(SkillTable)
         assert [r.name for r in table.skills] == ["fmt", "parse"]
         await pilot.press("down")
-        await pilot.pause(0.2)
-        assert "parse things" in screen_text(app)  # the highlighted skill's description
+        await wait_for(pilot, lambda: "parse things" in screen_text(app), 5,
+                       "the highlighted skill's description")
         assert lift.report.extra.skillcraft.reuse_rate == 2.5
 
 
@@ -100,10 +106,12 @@ async def test_a_run_without_skill_mode_has_no_skill_mode_view(tmp_path, monkeyp
         await pilot.press("enter")
         lift = app.workbench.query_one(LiftView)
         await wait_for(pilot, lambda: lift.report is not None, 20, "the run's lift")
-        await pilot.pause(0.2)
+        # the lift drawn with its keys, so the absence below is not that of a stale screen
+        await wait_for(pilot, lambda: "m Metrics" in screen_lines(app)[-1]
+                       and "Skill Lift: csv-insights" in screen_text(app), 5,
+                       "the lift and its keys")
         assert "Skill Mode" not in screen_text(app)
-        await pilot.press("k")
-        await pilot.pause(0.2)
+        await press_handled(pilot, "k")
         assert lift.section == "metrics"
 
 

@@ -206,6 +206,7 @@ async def test_compare_m_offers_only_the_metrics_a_judge_scored(tmp_path: Path, 
     async with app.run_test(size=(140, 44)) as pilot:
         view = await open_worst_case(pilot)
         await wait_for(pilot, lambda: view.progress[1] > 0, 10, "the judgments")
+        await wait_for(pilot, lambda: "you: " in screen_text(app), 5, "the judgments drawn")
         you = next(line for line in screen_text(app).splitlines() if "you: " in line)
         picked = []
         for _ in range(5):
