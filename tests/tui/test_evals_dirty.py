@@ -41,7 +41,10 @@ async def open_case_list(pilot) -> None:
     await pilot.press("3")
     await wait_for(pilot, lambda: bool(pilot.app.workbench.query(EvalsPane))
                    and pane(pilot.app).evalset is not None, 5, "the evals")
-    await pilot.pause(0.2)
+    # the tab gives the focus to its first widget (the case list) after a refresh: wait for
+    # that, so the focus is not moved under the keys that follow
+    await wait_for(pilot, lambda: isinstance(pilot.app.focused, CaseList), 5,
+                   "the case list focused by the tab")
     pilot.app.workbench.query_one(CaseList).focus()
     await pilot.pause()
 

@@ -74,7 +74,10 @@ async def test_a_file_changed_on_disk_is_not_overwritten_silently(skill: Path):
         path.write_text(json.dumps(data, indent=2) + "\n")
         await pilot.pause(0.5)
         await pilot.press("ctrl+s")
-        await pilot.pause(0.3)
+        # the save was tried and met the change (else the file could be untouched only
+        # because ctrl+s had not been handled yet)
+        await wait_for(pilot, lambda: "overwrite it with yours" in _pane(app).status_text, 5,
+                       "the save to meet the change on disk")
         assert "edited in another editor" in path.read_text()
         assert "edited in the workbench" not in path.read_text()
         assert _pane(app).dirty
@@ -92,10 +95,11 @@ async def test_sf31x_findings_follow_the_file_live(skill: Path):
         path.write_text(json.dumps(data, indent=2) + "\n")
         await wait_for(pilot, lambda: any(f.rule == "SF316" for f in app.workbench.results[skill.resolve()].report.findings),
                        10, "SF316 after naming a missing script")
-        await pilot.pause(0.2)
         from widgets.evals_bars import EvalFindings
 
-        assert any(f.rule == "SF316" for f in app.screen.query_one(EvalFindings).findings)
+        await wait_for(pilot, lambda: any(f.rule == "SF316" for f in
+                                          app.screen.query_one(EvalFindings).findings),
+                       5, "SF316 in the Evals tab's findings")
 
 
 async def test_draft_from_the_tab_shows_a_proposal(skill: Path, monkeypatch, llm_server):
