@@ -16,7 +16,7 @@ from textual.widgets import Input, TextArea
 
 from skillforge.models.config import Settings
 from tests.conftest import SAMPLE_SKILLS
-from tests.tui.helpers import make_app, settle, wait_for
+from tests.tui.helpers import footer_current, make_app, screen_text, settle, wait_for
 from tests.widgets.lift_fixture import RUN_ID, WORST, build_store
 from widgets.trajectory_view import TrajectoryView
 
@@ -48,7 +48,7 @@ async def show_tab(pilot, key: str, pane: str) -> None:
     await settle(pilot)
     await pilot.press(key)
     await wait_for(pilot, lambda: pilot.app.workbench.active_tab == pane, 5, pane)
-    await pilot.pause(0.2)
+    await wait_for(pilot, lambda: footer_current(pilot.app), 5, f"the footer of {pane}")
 
 
 async def lift(pilot) -> None:
@@ -65,7 +65,8 @@ async def lift(pilot) -> None:
     await wait_for(pilot, lambda: view.report is not None and view.report.run_id == RUN_ID
                    and not any(w.group == "lift" and not w.is_finished
                                for w in pilot.app.workers), 15, "the run's lift")
-    await pilot.pause(0.1)
+    await wait_for(pilot, lambda: f"run {RUN_ID}" in screen_text(pilot.app)
+                   and footer_current(pilot.app), 5, "the lift's title and keys drawn")
     await steady(pilot)
 
 
@@ -73,7 +74,9 @@ async def compare(pilot) -> None:
     """From the Lift tab: t, Enter on the worst negative case: its side-by-side."""
     await lift(pilot)
     await pilot.press("t")
-    await pilot.pause(0.2)
+    negative = pilot.app.workbench.query_one("NegativeList")
+    await wait_for(pilot, lambda: pilot.app.focused is negative and negative.current() == WORST,
+                   5, "the negative-lift list focused on the worst case")
     await pilot.press("enter")
     view = pilot.app.workbench.query_one("CompareView")
     await wait_for(pilot, lambda: view.case_id == WORST, 15, "the case side by side")
