@@ -31,7 +31,7 @@ async def test_runs_list_lift_table_and_compare_from_the_triage_list(workspace: 
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("4")  # the Trials tab is built on first visit
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: bool(app.screen.query(RunsList)), 5, "the Trials tab built")
         runs = app.screen.query_one(RunsList)
         await wait_for(pilot, lambda: runs.row_count >= 2, 10, "the stored runs in the Trials tab")
         app.screen.post_message(RunsList.Selected(RUN_ID))
@@ -49,8 +49,9 @@ async def test_runs_list_lift_table_and_compare_from_the_triage_list(workspace: 
         app.screen.post_message(CompareRequested(WORST, RUN_ID))
         await wait_for(pilot, lambda: app.screen.query_one("#tabs").active == "compare-pane", 15,
                        "the Compare tab for the negative case")
-        await pilot.pause(0.3)
         compare = app.screen.query_one(CompareView)
+        await wait_for(pilot, lambda: compare.attempt("with_skill") is not None
+                       and compare.attempt("baseline") is not None, 10, "both sides' attempts")
         assert compare.attempt("with_skill") is not None and compare.attempt("baseline") is not None
         assert compare.attempt("with_skill").trial.case_id == WORST
         await pilot.press("escape")
@@ -84,7 +85,8 @@ async def test_start_a_paired_run_from_the_trials_tab(tmp_path: Path, monkeypatc
         await wait_for(pilot, lambda: app.screen.query_one(RunsList).row_count == 1, 10, "the run listed")
         assert grid.render()  # the grid drew the finished run
         await pilot.press("5")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: bool(app.screen.query(LiftView))
+                       and app.screen.query_one(LiftView).report is not None, 10, "the run's lift")
         lift = app.screen.query_one(LiftView)
         assert lift.report is not None and lift.report.inventory.trials == 2
         assert agent.conversations  # the scripted agent really ran both conditions

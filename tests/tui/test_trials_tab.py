@@ -13,7 +13,7 @@ from textual.widgets import Button, Checkbox, Input, Select
 
 from skillforge.models.config import Settings
 from tests.conftest import SAMPLE_SKILLS
-from tests.tui.helpers import Recorder, make_app, settle, wait_for
+from tests.tui.helpers import Recorder, footer_current, make_app, settle, wait_for
 from widgets.trial_config_form import StartRequested, TrialConfigForm
 
 MISSING_IMAGE = "skillforge-test/no-such-image:0"
@@ -45,7 +45,8 @@ async def open_trials(pilot) -> TrialConfigForm:
     await settle(pilot)
     await pilot.press("4")
     await wait_for(pilot, lambda: bool(pilot.app.workbench.query(TrialConfigForm)), 5, "the form")
-    await pilot.pause(0.2)
+    # the tab's focus handed out and its keys in the footer: the tab is ready for keys
+    await wait_for(pilot, lambda: footer_current(pilot.app), 5, "the Trials tab's keys")
     return form(pilot.app)
 
 
@@ -201,9 +202,11 @@ async def test_run_warnings_are_listed_in_the_grid_not_stacked_as_toasts(workspa
         await pilot.press("ctrl+r")
         grid = app.workbench.query_one("TrialsGrid")
         await wait_for(pilot, lambda: len(grid.warnings) == 10, 10, "the warnings")
-        await pilot.pause(0.2)
-        assert len([n for n in app._notifications if n.severity == "warning"]) == 1
         from tests.tui.helpers import screen_text
 
+        # the notice and the grid's last warning drawn, so the count below is of what was sent
+        await wait_for(pilot, lambda: any(n.severity == "warning" for n in app._notifications)
+                       and "warning number 9" in screen_text(app), 5, "the warnings shown")
+        assert len([n for n in app._notifications if n.severity == "warning"]) == 1
         text = screen_text(app)
         assert "⚠ 10 warnings" in text and "warning number 9" in text

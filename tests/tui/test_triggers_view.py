@@ -112,7 +112,8 @@ async def test_the_loop_runs_in_the_trials_forms_image_and_a_failure_is_said_who
         await pilot.press("s")
         await wait_for(pilot, lambda: not screen.running and screen.history is not None
                        and screen.history.status == "failed", 30, "the loop to fail")
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: "The loop stopped" in screen_text(app), 5,
+                       "the reason the loop stopped, drawn")
         shown = screen_text(app)
         # the loop's and (the trial cache keys on the image's id) the form's estimate's
         assert daemon.inspected and set(daemon.inspected) == {"my-lab/trials:1"}

@@ -25,8 +25,8 @@ from skillforge.models.trial import RunRecord, RunSpec, TrialRecord
 from skillforge.trials.events import RunFinished, RunStarted, TrialFinished
 from skillforge.trials.rounds import RoundDone, TrialNotNeeded
 from tests.llm_server import text
-from tests.tui.helpers import (local_scripted_model, make_app, one_case_skill, settle,
-                               shown_in, wait_for)
+from tests.tui.helpers import (footer_current, local_scripted_model, make_app, one_case_skill,
+                               settle, shown_in, wait_for)
 from widgets.runs_list import RunFailures, RunsList
 from widgets.trial_config_form import TrialConfigForm
 from widgets.trials_grid import TrialsGrid
@@ -39,7 +39,8 @@ async def _open_trials(pilot) -> TrialConfigForm:
     await settle(pilot)
     await pilot.press("4")
     await wait_for(pilot, lambda: bool(pilot.app.workbench.query(TrialConfigForm)), 5, "the form")
-    await pilot.pause(0.2)
+    # the tab's focus handed out and its keys in the footer: the tab is ready for keys
+    await wait_for(pilot, lambda: footer_current(pilot.app), 5, "the Trials tab's keys")
     return pilot.app.workbench.query_one(TrialConfigForm)
 
 
@@ -67,7 +68,8 @@ async def test_a_run_started_with_keys_shows_its_rounds_and_why_it_stopped(
         await pilot.press("ctrl+r")
         grid = app.workbench.query_one(TrialsGrid)
         await wait_for(pilot, lambda: grid.progress.ended is not None, 90, "the run to end")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: "stopped at round 2" in shown_in(app, grid), 5,
+                       "the rounds and why the run stopped, drawn")
         shown = shown_in(app, grid)
         assert "round 1 " in shown and "round 2 " in shown, shown
         assert "stopped at round 2 because max attempts reached" in shown
@@ -112,7 +114,8 @@ async def test_the_grid_draws_the_interval_narrowing_and_the_reason(tmp_path: Pa
         for event in events:
             grid.post_message(TrialsGrid.Event(event))
         await wait_for(pilot, lambda: grid.progress.ended is not None, 5, "the events")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: "stopped at round 2" in shown_in(app, grid), 5,
+                       "the rounds and why the run stopped, drawn")
         shown = shown_in(app, grid)
         assert "stopped at round 2 because decided helps (4 planned trials not needed)" in shown
         lines = {n: next(line for line in shown.split("round ")[1:]
