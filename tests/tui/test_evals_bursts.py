@@ -59,9 +59,12 @@ def ids(app) -> list[str]:
 
 def shows_selected(app) -> bool:
     """The form, the highlighted row and the screen all show the selected case."""
-    shown = pane(app).selected_case.id
-    return (app.workbench.query_one(CaseForm).case.id == shown
-            and str(shown) in highlighted_row(app) and f"case '{shown}'" in screen_text(app))
+    selected, form = pane(app).selected_case, app.workbench.query_one(CaseForm).case
+    if selected is None or form is None or app.workbench.query_one(CaseList).highlighted is None:
+        return False  # mid-move: the form or the highlight is being rebuilt
+    shown = selected.id
+    return (form.id == shown and str(shown) in highlighted_row(app)
+            and f"case '{shown}'" in screen_text(app))
 
 
 async def test_shift_down_three_times_then_d_moves_and_deletes_the_highlighted_case(skill):
