@@ -48,7 +48,9 @@ def make_app(path: Path, settings: Settings | None = None) -> SkillforgeApp:
 POLL_S = 0.02
 
 
-async def wait_for(pilot, condition: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
+async def wait_for(
+    pilot, condition: Callable[[], bool], timeout: float = 10.0, what: str = ""
+) -> None:
     """Let the app run until `condition()` holds; fail with `what` after `timeout` seconds.
     Once it holds, every message already queued is processed (`pilot.pause(0)`)."""
     deadline = time.monotonic() + timeout
@@ -68,8 +70,12 @@ async def press_handled(pilot, *keys: str) -> None:
 
     app = pilot.app
     await pilot.press(*keys, "f1")
-    await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), 5,
-                   f"{' '.join(keys)} handled (the Help screen F1 opens after them)")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, HelpScreen),
+        5,
+        f"{' '.join(keys)} handled (the Help screen F1 opens after them)",
+    )
     await pilot.press("escape")
     await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen), 5, "the Help closed")
 
@@ -80,8 +86,7 @@ async def burst(pilot, *keys: str) -> None:
     Single characters are typed; other names (`shift+down`, `ctrl+s`) are keys."""
     app = pilot.app
     for key in keys:
-        event = (events.Key(_character_to_key(key), key) if len(key) == 1
-                 else events.Key(key, None))
+        event = events.Key(_character_to_key(key), key) if len(key) == 1 else events.Key(key, None)
         event.set_sender(app)
         app.post_message(event)
 
@@ -112,8 +117,13 @@ async def settle(pilot, timeout: float = 15.0) -> None:
     await pilot.pause(0.05)
 
 
-TAB_KEYS = dict(zip("123456", ("lint-pane", "judge-pane", "evals-pane", "trials-pane",
-                               "lift-pane", "compare-pane"), strict=True))
+TAB_KEYS = dict(
+    zip(
+        "123456",
+        ("lint-pane", "judge-pane", "evals-pane", "trials-pane", "lift-pane", "compare-pane"),
+        strict=True,
+    )
+)
 
 
 def footer_current(app) -> bool:
@@ -158,13 +168,16 @@ async def open_run_list(pilot) -> None:
     app = pilot.app
     await settle(pilot)
     await pilot.press("5")
-    await wait_for(pilot, lambda: bool(app.workbench.query(RunPicker))
-                   and app.workbench.query_one(RunPicker).runs, 10, "the runs")
+    await wait_for(
+        pilot,
+        lambda: bool(app.workbench.query(RunPicker)) and app.workbench.query_one(RunPicker).runs,
+        10,
+        "the runs",
+    )
     app.workbench.query_one(RunPicker).focus()
 
 
-async def open_lift(pilot, run_row: int = 0, run_id: str | None = None,
-                    timeout: float = 20):
+async def open_lift(pilot, run_row: int = 0, run_id: str | None = None, timeout: float = 20):
     """Lift tab; Enter on the run at `run_row` of the list (newest first); its LiftView
     once the run's lift is shown (that of `run_id`, when given)."""
     from widgets.lift_view import LiftView
@@ -172,17 +185,20 @@ async def open_lift(pilot, run_row: int = 0, run_id: str | None = None,
     await open_run_list(pilot)
     await pilot.press(*["down"] * run_row, "enter")
     lift = pilot.app.workbench.query_one(LiftView)
-    await wait_for(pilot, lambda: lift.report is not None
-                   and (run_id is None or lift.report.run_id == run_id), timeout,
-                   "the run's lift")
+    await wait_for(
+        pilot,
+        lambda: lift.report is not None and (run_id is None or lift.report.run_id == run_id),
+        timeout,
+        "the run's lift",
+    )
     return lift
 
 
 def shown_in(app, widget) -> str:
     """What the screen shows inside `widget` (its border left out), lines joined by spaces."""
     r = widget.content_region
-    rows = screen_lines(app)[r.y:r.y + r.height]
-    return " ".join(" ".join(row[r.x:r.x + r.width].split()) for row in rows)
+    rows = screen_lines(app)[r.y : r.y + r.height]
+    return " ".join(" ".join(row[r.x : r.x + r.width].split()) for row in rows)
 
 
 def one_case_skill(root: Path, case: str = "monthly-revenue") -> Path:

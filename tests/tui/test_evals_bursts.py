@@ -45,12 +45,20 @@ def highlighted_row(app) -> str:
 async def open_evals(pilot) -> None:
     await settle(pilot)
     await pilot.press("3")
-    await wait_for(pilot, lambda: bool(pilot.app.workbench.query(EvalsPane))
-                   and pane(pilot.app).evalset is not None, 5, "the evals")
+    await wait_for(
+        pilot,
+        lambda: bool(pilot.app.workbench.query(EvalsPane)) and pane(pilot.app).evalset is not None,
+        5,
+        "the evals",
+    )
     # the tab gives the focus to its first widget (the case list) after a refresh: wait for
     # that, so the focus is not moved under the keys that follow
-    await wait_for(pilot, lambda: isinstance(pilot.app.focused, CaseList), 5,
-                   "the case list focused by the tab")
+    await wait_for(
+        pilot,
+        lambda: isinstance(pilot.app.focused, CaseList),
+        5,
+        "the case list focused by the tab",
+    )
 
 
 def ids(app) -> list[str]:
@@ -63,8 +71,11 @@ def shows_selected(app) -> bool:
     if selected is None or form is None or app.workbench.query_one(CaseList).highlighted is None:
         return False  # mid-move: the form or the highlight is being rebuilt
     shown = selected.id
-    return (form.id == shown and str(shown) in highlighted_row(app)
-            and f"case '{shown}'" in screen_text(app))
+    return (
+        form.id == shown
+        and str(shown) in highlighted_row(app)
+        and f"case '{shown}'" in screen_text(app)
+    )
 
 
 async def test_shift_down_three_times_then_d_moves_and_deletes_the_highlighted_case(skill):
@@ -76,8 +87,12 @@ async def test_shift_down_three_times_then_d_moves_and_deletes_the_highlighted_c
         await pilot.pause()
         await burst(pilot, "shift+down", "shift+down", "shift+down")
         moved = order[1:4] + [FIRST] + order[4:]
-        await wait_for(pilot, lambda: ids(app) == moved and shows_selected(app), 5,
-                       "the case moved three rows down, and shown")
+        await wait_for(
+            pilot,
+            lambda: ids(app) == moved and shows_selected(app),
+            5,
+            "the case moved three rows down, and shown",
+        )
         assert ids(app) == moved
         # The highlighted row and the form show the moved case.
         assert FIRST in highlighted_row(app)
@@ -85,8 +100,12 @@ async def test_shift_down_three_times_then_d_moves_and_deletes_the_highlighted_c
         assert f"case '{FIRST}'" in screen_text(app)
 
         await burst(pilot, "shift+up", "shift+up", "d")
-        await wait_for(pilot, lambda: ids(app) == order[1:] and shows_selected(app), 5,
-                       "the case moved back to the top and deleted, and its neighbour shown")
+        await wait_for(
+            pilot,
+            lambda: ids(app) == order[1:] and shows_selected(app),
+            5,
+            "the case moved back to the top and deleted, and its neighbour shown",
+        )
         assert ids(app) == order[1:]
         shown = app.workbench.query_one(CaseForm).case.id
         assert shown == pane(app).selected_case.id and str(shown) in highlighted_row(app)

@@ -50,12 +50,17 @@ async def border_is(pilot, widget, name: str) -> None:
     """Wait for the screen to paint `widget`'s border in the theme's colour `name` (the
     paint follows a focus move or a theme change by a frame or more, later under load)."""
     app = pilot.app
-    await wait_for(pilot, lambda: border_color(app, widget) == theme_color(app, name), 5,
-                   f"the border painted in {name}")
+    await wait_for(
+        pilot,
+        lambda: border_color(app, widget) == theme_color(app, name),
+        5,
+        f"the border painted in {name}",
+    )
 
 
-@pytest.mark.parametrize("key, kind", [("3", CaseForm), ("4", TrialConfigForm)],
-                         ids=["case-form", "trial-form"])
+@pytest.mark.parametrize(
+    "key, kind", [("3", CaseForm), ("4", TrialConfigForm)], ids=["case-form", "trial-form"]
+)
 async def test_the_border_follows_the_focus_and_the_theme(skill: Path, key: str, kind: type):
     app = make_app(skill, Settings())
     async with app.run_test(size=SIZE) as pilot:
@@ -63,8 +68,12 @@ async def test_the_border_follows_the_focus_and_the_theme(skill: Path, key: str,
         await pilot.press(key)
         await wait_for(pilot, lambda: bool(app.workbench.query(kind)), 5, "the form")
         if kind is CaseForm:
-            await wait_for(pilot, lambda: app.workbench.query_one(EvalsPane).evalset is not None,
-                           5, "the evals")
+            await wait_for(
+                pilot,
+                lambda: app.workbench.query_one(EvalsPane).evalset is not None,
+                5,
+                "the evals",
+            )
         form = app.workbench.query_one(kind)
         await tab_until(pilot, lambda: not focus_inside(app, form))
         await border_is(pilot, form, "panel")
