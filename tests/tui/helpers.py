@@ -48,7 +48,9 @@ def make_app(path: Path, settings: Settings | None = None) -> SkillforgeApp:
 POLL_S = 0.02
 
 
-async def wait_for(pilot, condition: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
+async def wait_for(
+    pilot, condition: Callable[[], bool], timeout: float = 10.0, what: str = ""
+) -> None:
     """Let the app run until `condition()` holds; fail with `what` after `timeout` seconds.
     Once it holds, every message already queued is processed (`pilot.pause(0)`)."""
     deadline = time.monotonic() + timeout
@@ -59,14 +61,32 @@ async def wait_for(pilot, condition: Callable[[], bool], timeout: float = 10.0, 
     await pilot.pause(0)
 
 
+async def press_handled(pilot, *keys: str) -> None:
+    """Press `keys` and wait until the app has handled them. A key that is meant to do nothing
+    leaves no trace to wait for, so F1 follows: it takes the same way through the app (the
+    focused widget, up to the app's bindings) after them, and its Help screen is the proof;
+    Esc closes it again."""
+    from skillforge.screens.help import HelpScreen
+
+    app = pilot.app
+    await pilot.press(*keys, "f1")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, HelpScreen),
+        5,
+        f"{' '.join(keys)} handled (the Help screen F1 opens after them)",
+    )
+    await pilot.press("escape")
+    await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen), 5, "the Help closed")
+
+
 async def burst(pilot, *keys: str) -> None:
     """Send `keys` the way a terminal delivers fast typing: all at once, with no pause for
     the app between them (`pilot.press` waits for the app to go idle after every key).
     Single characters are typed; other names (`shift+down`, `ctrl+s`) are keys."""
     app = pilot.app
     for key in keys:
-        event = (events.Key(_character_to_key(key), key) if len(key) == 1
-                 else events.Key(key, None))
+        event = events.Key(_character_to_key(key), key) if len(key) == 1 else events.Key(key, None)
         event.set_sender(app)
         app.post_message(event)
 
@@ -97,6 +117,31 @@ async def settle(pilot, timeout: float = 15.0) -> None:
     await pilot.pause(0.05)
 
 
+TAB_KEYS = dict(
+    zip(
+        "123456",
+        ("lint-pane", "judge-pane", "evals-pane", "trials-pane", "lift-pane", "compare-pane"),
+        strict=True,
+    )
+)
+
+
+def footer_current(app) -> bool:
+    """The footer lists the keys the screen offers now (it follows the focus a refresh late)."""
+    from widgets.key_footer import KeyFooter
+
+    want = {b.binding.description for b in app.screen.active_bindings.values() if b.binding.show}
+    return {d for _k, _s, d, _on in app.workbench.query_one(KeyFooter).keys} == want
+
+
+async def show_tab(pilot, key: str) -> None:
+    """Press a tab's key (1-6); return once that tab is shown and the footer offers its keys."""
+    app = pilot.app
+    await pilot.press(key)
+    await wait_for(pilot, lambda: app.workbench.active_tab == TAB_KEYS[key], 5, f"tab {key}")
+    await wait_for(pilot, lambda: footer_current(app), 5, f"the footer to show tab {key}'s keys")
+
+
 def write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
@@ -123,13 +168,16 @@ async def open_run_list(pilot) -> None:
     app = pilot.app
     await settle(pilot)
     await pilot.press("5")
-    await wait_for(pilot, lambda: bool(app.workbench.query(RunPicker))
-                   and app.workbench.query_one(RunPicker).runs, 10, "the runs")
+    await wait_for(
+        pilot,
+        lambda: bool(app.workbench.query(RunPicker)) and app.workbench.query_one(RunPicker).runs,
+        10,
+        "the runs",
+    )
     app.workbench.query_one(RunPicker).focus()
 
 
-async def open_lift(pilot, run_row: int = 0, run_id: str | None = None,
-                    timeout: float = 20):
+async def open_lift(pilot, run_row: int = 0, run_id: str | None = None, timeout: float = 20):
     """Lift tab; Enter on the run at `run_row` of the list (newest first); its LiftView
     once the run's lift is shown (that of `run_id`, when given)."""
     from widgets.lift_view import LiftView
@@ -137,17 +185,20 @@ async def open_lift(pilot, run_row: int = 0, run_id: str | None = None,
     await open_run_list(pilot)
     await pilot.press(*["down"] * run_row, "enter")
     lift = pilot.app.workbench.query_one(LiftView)
-    await wait_for(pilot, lambda: lift.report is not None
-                   and (run_id is None or lift.report.run_id == run_id), timeout,
-                   "the run's lift")
+    await wait_for(
+        pilot,
+        lambda: lift.report is not None and (run_id is None or lift.report.run_id == run_id),
+        timeout,
+        "the run's lift",
+    )
     return lift
 
 
 def shown_in(app, widget) -> str:
     """What the screen shows inside `widget` (its border left out), lines joined by spaces."""
     r = widget.content_region
-    rows = screen_lines(app)[r.y:r.y + r.height]
-    return " ".join(" ".join(row[r.x:r.x + r.width].split()) for row in rows)
+    rows = screen_lines(app)[r.y : r.y + r.height]
+    return " ".join(" ".join(row[r.x : r.x + r.width].split()) for row in rows)
 
 
 def one_case_skill(root: Path, case: str = "monthly-revenue") -> Path:

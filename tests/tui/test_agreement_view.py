@@ -41,19 +41,30 @@ def _label_store(state: Path) -> None:
     with build_store(state) as store:
         judgments = run_judgments(store, RUN_ID)
         acc = [j for j in judgments if j.metric == "accuracy"]
-        goal = [j for j in judgments if j.metric == "goal_accuracy"
-                and j.condition == "with_skill" and j.attempt == 0]
-        labels = [Label.of(j, round(1.0 - j.value, 3), "the judge has it backwards")
-                  for j in acc]
+        goal = [
+            j
+            for j in judgments
+            if j.metric == "goal_accuracy" and j.condition == "with_skill" and j.attempt == 0
+        ]
+        labels = [Label.of(j, round(1.0 - j.value, 3), "the judge has it backwards") for j in acc]
         labels += [Label.of(j, j.value, source="compare") for j in goal]
         for v in range(VERSIONS):
             for i, criterion in enumerate(CRITERIA):
                 author = float((v + i) % 7 + 1)
                 for judge, value in (("faithful", author), ("generous", author + 2)):
-                    labels.append(Label(kind="rubric", content_hash=f"version-{v}",
-                                        metric=criterion, judge_model=judge,
-                                        prompt_version="rubric-v1", author_value=author,
-                                        judge_value=value, skill=SKILL, source="judge_tab"))
+                    labels.append(
+                        Label(
+                            kind="rubric",
+                            content_hash=f"version-{v}",
+                            metric=criterion,
+                            judge_model=judge,
+                            prompt_version="rubric-v1",
+                            author_value=author,
+                            judge_value=value,
+                            skill=SKILL,
+                            source="judge_tab",
+                        )
+                    )
         store.save_labels(labels)
 
 
@@ -81,8 +92,7 @@ async def open_agreement(pilot) -> AgreementView:
     await pilot.press("a")
     view = app.workbench.query_one(AgreementView)
     await wait_for(pilot, lambda: view.data is not None, 30, "the agreement")
-    await pilot.pause(0.2)
-    assert lift.section == "agreement"
+    await wait_for(pilot, lambda: lift.section == "agreement", 5, "the agreement section")
     return view
 
 
@@ -90,9 +100,12 @@ def test_the_ranking_is_compare_judges_ranking_of_the_stored_labels(labelled: Pa
     """What the view must show, computed the way --compare-judges does (not by the view)."""
     with RunStore(labelled.parent / ".skillforge") as store:
         labels = store.labels()
-        rows = compare_rows(run_judgments(store, RUN_ID) + label_judgments(labels), labels,
-                            store.repeated_judgments(), CalibrationBar(min_kappa=0.5,
-                                                                       min_labels=6))
+        rows = compare_rows(
+            run_judgments(store, RUN_ID) + label_judgments(labels),
+            labels,
+            store.repeated_judgments(),
+            CalibrationBar(min_kappa=0.5, min_labels=6),
+        )
     ranking = rank(rows)
     assert [d["judge"] for d in ranking] == ["faithful", "generous", JUDGE]
     assert ranking[-1]["not_calibrated"] == ["accuracy"]
@@ -110,13 +123,15 @@ async def test_a_ranks_the_judges_and_marks_the_uncalibrated(labelled: Path, siz
         assert (data.bar.min_kappa, data.bar.min_labels) == (0.5, 6)  # the skill's toml
         assert [d["judge"] for d in data.ranking] == ["faithful", "generous", JUDGE]
         text = " ".join(view.text.split())  # as read, whatever the wrapping
-        first, second, third = (text.index(f"{i}. {j}") for i, j in
-                                enumerate(["faithful", "generous", JUDGE], 1))
+        first, second, third = (
+            text.index(f"{i}. {j}") for i, j in enumerate(["faithful", "generous", JUDGE], 1)
+        )
         assert first < second < third
         assert f"{JUDGE} κ" in text and "not calibrated: accuracy" in text
         assert "κ ≥ 0.5 with ≥ 6 labels" in text
         assert "Raw and calibrated lift (run " + RUN_ID in text
         # the ranking is on screen, not only in the widget
+        await wait_for(pilot, lambda: "1. faithful" in screen_text(app), 5, "the ranking drawn")
         screen = screen_text(app)
         assert "1. faithful" in screen, screen
         assert "not calibrated" in screen, screen
@@ -124,7 +139,12 @@ async def test_a_ranks_the_judges_and_marks_the_uncalibrated(labelled: Path, siz
         await pilot.press("m")
         lift = app.workbench.query_one(LiftView)
         await wait_for(pilot, lambda: lift.section == "metrics", 5, "the metrics")
-        await pilot.pause(0.2)
+        await wait_for(
+            pilot,
+            lambda: "accuracy (not calibrated)" in screen_text(app),
+            5,
+            "the metrics table drawn with its mark",
+        )
         table = app.workbench.query_one(MetricTable)
         assert table.bar_text("accuracy")  # the bar still fits beside the mark
         screen = screen_text(app)
@@ -142,4 +162,8 @@ async def test_without_labels_one_line_says_how_to_label(unlabelled: Path, size)
         assert text.startswith("No labels for this skill yet: run `skillforge label RUN_ID`")
         assert "Judge tab (a accept, o your score)" in text
         assert "Compare (y confirm, o correct)" in text
+        # drawn first, so that the absence below is not that of a blank pane
+        await wait_for(
+            pilot, lambda: "No labels" in screen_text(app), 5, "the how-to-label line drawn"
+        )
         assert "not calibrated" not in screen_text(app)

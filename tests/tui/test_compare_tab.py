@@ -11,7 +11,7 @@ import pytest
 
 from skillforge.models.config import Settings
 from tests.conftest import SAMPLE_SKILLS
-from tests.tui.helpers import SIZE, make_app, open_lift, wait_for
+from tests.tui.helpers import SIZE, make_app, open_lift, screen_text, wait_for
 from tests.widgets.lift_fixture import RUN_ID, WORST, build_store
 from widgets.compare_view import CompareView
 from widgets.step_detail import StepDetail
@@ -33,14 +33,25 @@ async def open_worst_case(pilot) -> CompareView:
     app = pilot.app
     await open_lift(pilot, run_id=RUN_ID)
     await pilot.press("t")  # from the run list: the tab's keys work without a Tab first
-    await wait_for(pilot, lambda: app.focused is app.workbench.query_one(NegativeList), 5,
-                   "the negative-lift list focused")
+    await wait_for(
+        pilot,
+        lambda: app.focused is app.workbench.query_one(NegativeList),
+        5,
+        "the negative-lift list focused",
+    )
     assert app.workbench.query_one(NegativeList).current() == WORST
     await pilot.press("enter")
     await wait_for(pilot, lambda: app.workbench.active_tab == "compare-pane", 10, "Compare")
     view = app.workbench.query_one(CompareView)
     await wait_for(pilot, lambda: view.case_id == WORST, 10, "the worst case side by side")
-    await pilot.pause(0.2)
+    # drawn, not only chosen: callers click on rows of the trajectories
+    side = view.viewer("with_skill")
+    await wait_for(
+        pilot,
+        lambda: f"Case {WORST}" in screen_text(app) and side.size.height > 0,
+        5,
+        "the worst case drawn",
+    )
     return view
 
 

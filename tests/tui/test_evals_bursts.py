@@ -45,15 +45,37 @@ def highlighted_row(app) -> str:
 async def open_evals(pilot) -> None:
     await settle(pilot)
     await pilot.press("3")
-    await wait_for(pilot, lambda: bool(pilot.app.workbench.query(EvalsPane))
-                   and pane(pilot.app).evalset is not None, 5, "the evals")
-    await pilot.pause(0.2)
+    await wait_for(
+        pilot,
+        lambda: bool(pilot.app.workbench.query(EvalsPane)) and pane(pilot.app).evalset is not None,
+        5,
+        "the evals",
+    )
+    # the tab gives the focus to its first widget (the case list) after a refresh: wait for
+    # that, so the focus is not moved under the keys that follow
+    await wait_for(
+        pilot,
+        lambda: isinstance(pilot.app.focused, CaseList),
+        5,
+        "the case list focused by the tab",
+    )
 
 
-async def quiet(pilot) -> None:
-    """Let every key of a burst and what it set off be handled."""
-    await pilot.pause(0.3)
-    await pilot.pause()
+def ids(app) -> list[str]:
+    return [str(c.id) for c in pane(app).evalset.cases]
+
+
+def shows_selected(app) -> bool:
+    """The form, the highlighted row and the screen all show the selected case."""
+    selected, form = pane(app).selected_case, app.workbench.query_one(CaseForm).case
+    if selected is None or form is None or app.workbench.query_one(CaseList).highlighted is None:
+        return False  # mid-move: the form or the highlight is being rebuilt
+    shown = selected.id
+    return (
+        form.id == shown
+        and str(shown) in highlighted_row(app)
+        and f"case '{shown}'" in screen_text(app)
+    )
 
 
 async def test_shift_down_three_times_then_d_moves_and_deletes_the_highlighted_case(skill):
@@ -64,17 +86,27 @@ async def test_shift_down_three_times_then_d_moves_and_deletes_the_highlighted_c
         app.workbench.query_one(CaseList).focus()
         await pilot.pause()
         await burst(pilot, "shift+down", "shift+down", "shift+down")
-        await quiet(pilot)
         moved = order[1:4] + [FIRST] + order[4:]
-        assert [str(c.id) for c in pane(app).evalset.cases] == moved
+        await wait_for(
+            pilot,
+            lambda: ids(app) == moved and shows_selected(app),
+            5,
+            "the case moved three rows down, and shown",
+        )
+        assert ids(app) == moved
         # The highlighted row and the form show the moved case.
         assert FIRST in highlighted_row(app)
         assert app.workbench.query_one(CaseForm).case.id == FIRST
         assert f"case '{FIRST}'" in screen_text(app)
 
         await burst(pilot, "shift+up", "shift+up", "d")
-        await quiet(pilot)
-        assert [str(c.id) for c in pane(app).evalset.cases] == order[1:]
+        await wait_for(
+            pilot,
+            lambda: ids(app) == order[1:] and shows_selected(app),
+            5,
+            "the case moved back to the top and deleted, and its neighbour shown",
+        )
+        assert ids(app) == order[1:]
         shown = app.workbench.query_one(CaseForm).case.id
         assert shown == pane(app).selected_case.id and str(shown) in highlighted_row(app)
         assert f"case '{shown}'" in screen_text(app)
@@ -91,7 +123,8 @@ async def test_typing_in_a_burst_then_ctrl_s_saves_every_character(skill, field)
         await pilot.press("backspace")
         await burst(pilot, *"count-words", "ctrl+s")
         await wait_for(pilot, lambda: "Saved" in pane(app).status_text, 5, "the save")
-        await quiet(pilot)
+        # the screen drawn since the save, so that the marker's absence below is not stale
+        await wait_for(pilot, lambda: "Saved" in screen_text(app), 5, "the save drawn")
         assert on_disk(skill)[0][field] == "count-words"
         assert "● modified" not in screen_text(app)
 
@@ -105,7 +138,10 @@ async def test_typing_in_a_burst_then_ctrl_z_undoes_all_of_it(skill):
         prompt.focus()
         await pilot.pause()
         await burst(pilot, *"Sum it: ", "ctrl+z")
-        await quiet(pilot)
+        # proof the burst reached ctrl+z and it undid the typing (else the checks below,
+        # the prompt as before, would hold with no key handled at all)
+        await wait_for(pilot, lambda: "Undone." in pane(app).status_text, 5, "the undo")
+        await wait_for(pilot, lambda: "Undone." in screen_text(app), 5, "the undo drawn")
         assert pane(app).selected_case.prompt == before
         assert prompt.text == before  # the form shows the set, not a late keystroke
         assert not pane(app).dirty and "● modified" not in screen_text(app)

@@ -39,9 +39,20 @@ def ids(app) -> list[str]:
 async def open_case_list(pilot) -> None:
     await settle(pilot)
     await pilot.press("3")
-    await wait_for(pilot, lambda: bool(pilot.app.workbench.query(EvalsPane))
-                   and pane(pilot.app).evalset is not None, 5, "the evals")
-    await pilot.pause(0.2)
+    await wait_for(
+        pilot,
+        lambda: bool(pilot.app.workbench.query(EvalsPane)) and pane(pilot.app).evalset is not None,
+        5,
+        "the evals",
+    )
+    # the tab gives the focus to its first widget (the case list) after a refresh: wait for
+    # that, so the focus is not moved under the keys that follow
+    await wait_for(
+        pilot,
+        lambda: isinstance(pilot.app.focused, CaseList),
+        5,
+        "the case list focused by the tab",
+    )
     pilot.app.workbench.query_one(CaseList).focus()
     await pilot.pause()
 
@@ -52,8 +63,12 @@ async def asks_on_q(pilot) -> bool:
     app.workbench.query_one(CaseList).focus()  # q in a field is a letter
     await pilot.pause()
     await pilot.press("q")
-    await wait_for(pilot, lambda: isinstance(app.screen, UnsavedChanges)
-                   or app.return_code is not None, 5, "q to ask or quit")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, UnsavedChanges) or app.return_code is not None,
+        5,
+        "q to ask or quit",
+    )
     if app.return_code is not None:
         return False
     await pilot.press("escape")

@@ -74,7 +74,14 @@ async def test_a_file_changed_on_disk_is_not_overwritten_silently(skill: Path):
         path.write_text(json.dumps(data, indent=2) + "\n")
         await pilot.pause(0.5)
         await pilot.press("ctrl+s")
-        await pilot.pause(0.3)
+        # the save was tried and met the change (else the file could be untouched only
+        # because ctrl+s had not been handled yet)
+        await wait_for(
+            pilot,
+            lambda: "overwrite it with yours" in _pane(app).status_text,
+            5,
+            "the save to meet the change on disk",
+        )
         assert "edited in another editor" in path.read_text()
         assert "edited in the workbench" not in path.read_text()
         assert _pane(app).dirty
@@ -90,12 +97,22 @@ async def test_sf31x_findings_follow_the_file_live(skill: Path):
         data = json.loads(path.read_text())
         data["evals"][0]["expected_script"] = "scripts/missing.py"
         path.write_text(json.dumps(data, indent=2) + "\n")
-        await wait_for(pilot, lambda: any(f.rule == "SF316" for f in app.workbench.results[skill.resolve()].report.findings),
-                       10, "SF316 after naming a missing script")
-        await pilot.pause(0.2)
+        await wait_for(
+            pilot,
+            lambda: any(
+                f.rule == "SF316" for f in app.workbench.results[skill.resolve()].report.findings
+            ),
+            10,
+            "SF316 after naming a missing script",
+        )
         from widgets.evals_bars import EvalFindings
 
-        assert any(f.rule == "SF316" for f in app.screen.query_one(EvalFindings).findings)
+        await wait_for(
+            pilot,
+            lambda: any(f.rule == "SF316" for f in app.screen.query_one(EvalFindings).findings),
+            5,
+            "SF316 in the Evals tab's findings",
+        )
 
 
 async def test_draft_from_the_tab_shows_a_proposal(skill: Path, monkeypatch, llm_server):
@@ -117,18 +134,26 @@ async def test_draft_from_the_tab_shows_a_proposal(skill: Path, monkeypatch, llm
         from widgets.proposal_view import ProposalView
 
         view = app.screen.query_one(ProposalView)
-        await wait_for(pilot, lambda: view.proposal is not None, 20,
-                       f"the proposal (status: {_pane(app).status_text})")
+        await wait_for(
+            pilot,
+            lambda: view.proposal is not None,
+            20,
+            f"the proposal (status: {_pane(app).status_text})",
+        )
         assert [c.id for c in view.proposal.cases] == ["dedupe-customers"]
-        assert view.proposal.cases[0].kind == "negative" and view.proposal.cases[0].expected_skill is None
+        assert (
+            view.proposal.cases[0].kind == "negative"
+            and view.proposal.cases[0].expected_skill is None
+        )
         assert len(llm_server.completions) == 1
         assert _asked_tokens(llm_server.completions[0]) == 1234
         # Nothing is written until the author accepts.
         assert "dedupe-customers" not in (skill / "evals" / "evals.json").read_text()
 
 
-async def test_refine_from_the_tab_shows_a_case_diff(skill: Path, monkeypatch, llm_server,
-                                                     tmp_path: Path):
+async def test_refine_from_the_tab_shows_a_case_diff(
+    skill: Path, monkeypatch, llm_server, tmp_path: Path
+):
     from tests.authoring.answers import edit, refined
     from tests.authoring.conftest import SESSION
 
@@ -136,9 +161,18 @@ async def test_refine_from_the_tab_shows_a_case_diff(skill: Path, monkeypatch, l
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     monkeypatch.setenv("SKILLFORGE_PROVIDER__MODEL", "refine-model")
     monkeypatch.setenv("SKILLFORGE_PROVIDER__MAX_TOKENS", "1234")
-    llm_server.script(structured(refined(
-        edit("expected_behavior", ["Uses Q4 2024 only, not the full year"],
-             source="trajectory", steps=[4]))))
+    llm_server.script(
+        structured(
+            refined(
+                edit(
+                    "expected_behavior",
+                    ["Uses Q4 2024 only, not the full year"],
+                    source="trajectory",
+                    steps=[4],
+                )
+            )
+        )
+    )
     app = make_app(skill, Settings())
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -148,16 +182,21 @@ async def test_refine_from_the_tab_shows_a_case_diff(skill: Path, monkeypatch, l
         from widgets.proposal_view import ProposalView
 
         view = app.screen.query_one(ProposalView)
-        await wait_for(pilot, lambda: view.proposal is not None, 20,
-                       f"the case diff (status: {_pane(app).status_text})")
+        await wait_for(
+            pilot,
+            lambda: view.proposal is not None,
+            20,
+            f"the case diff (status: {_pane(app).status_text})",
+        )
         assert [c.field for c in view.proposal.changes] == ["expected_behavior"]
         assert len(llm_server.completions) == 1
         assert _asked_tokens(llm_server.completions[0]) == 1234
         assert "Uses Q4 2024 only" not in (skill / "evals" / "evals.json").read_text()
 
 
-async def test_refine_without_a_provider_says_so_in_the_status(skill: Path, monkeypatch,
-                                                               tmp_path: Path):
+async def test_refine_without_a_provider_says_so_in_the_status(
+    skill: Path, monkeypatch, tmp_path: Path
+):
     from tests.authoring.conftest import SESSION
 
     for var in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"):
@@ -168,8 +207,12 @@ async def test_refine_without_a_provider_says_so_in_the_status(skill: Path, monk
         await pilot.press("3")
         await wait_for(pilot, lambda: _pane(app).evalset is not None, 5, "the evals to load")
         app.screen._refine("q4-top-region", str(SESSION), tmp_path / "state")
-        await wait_for(pilot, lambda: "provider" in _pane(app).status_text.lower(), 10,
-                       f"the provider error (status: {_pane(app).status_text})")
+        await wait_for(
+            pilot,
+            lambda: "provider" in _pane(app).status_text.lower(),
+            10,
+            f"the provider error (status: {_pane(app).status_text})",
+        )
 
 
 def _asked_tokens(request) -> int | None:

@@ -32,11 +32,11 @@ def detail_text(app) -> str:
 
 
 async def highlight(pilot, rule: str) -> None:
+    """Move the table's cursor to `rule` (the Detail panel follows: wait for it to draw)."""
     t = table(pilot.app)
     for _ in range(len(t.shown) + 1):
         current = t.current()
         if current is not None and current.rule == rule:
-            await pilot.pause(0.05)
             return
         await pilot.press("down")
     raise AssertionError(f"{rule} not in the table: {[f.rule for f in t.shown]}")
@@ -50,6 +50,12 @@ async def test_f_applies_the_shown_fix_and_ctrl_z_restores(skill: Path):
         await settle(pilot)
         assert {"SF112", "SF118", "SF405"} <= shown_rules(app)
         await highlight(pilot, "SF112")
+        await wait_for(
+            pilot,
+            lambda: "Fix (safe): Move `category`" in detail_text(app),
+            5,
+            "SF112's fix in the Detail panel",
+        )
         shown = detail_text(app)
         assert "Fix (safe): Move `category` under `metadata:`" in shown
         assert "-category: data" in shown and "+  category: data" in shown
@@ -88,7 +94,12 @@ async def test_unsafe_fix_is_shown_and_applied_only_on_f(skill: Path):
     async with app.run_test(size=(120, 50)) as pilot:
         await settle(pilot)
         await highlight(pilot, "SF405")
-        assert "Fix (unsafe): Delete .DS_Store" in detail_text(app)
+        await wait_for(
+            pilot,
+            lambda: "Fix (unsafe): Delete .DS_Store" in detail_text(app),
+            5,
+            "SF405's fix in the Detail panel",
+        )
         await pilot.press("f")
         await wait_for(pilot, lambda: "SF405" not in shown_rules(app), 10, "SF405 to go")
         assert not (skill / ".DS_Store").exists()
@@ -107,7 +118,14 @@ async def test_undo_refuses_after_the_author_edited_the_file(skill: Path):
         edited = md.read_text("utf-8") + "\nA line the author added.\n"
         md.write_text(edited, "utf-8")
         await pilot.press("ctrl+z")
-        await pilot.pause(0.2)
+        # ctrl+z was handled and said no (else the file could be untouched only because the
+        # key had not been handled yet)
+        await wait_for(
+            pilot,
+            lambda: any(n.title == "Not undone" for n in app._notifications),
+            5,
+            "the refusal",
+        )
         assert md.read_text("utf-8") == edited
         assert len(app.workbench.fix_undo) == 1
 

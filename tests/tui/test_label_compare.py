@@ -31,7 +31,9 @@ async def test_confirm_and_correct_by_keys_persist_across_a_restart(workspace: P
         view = await open_worst_case(pilot)
         await wait_for(pilot, lambda: view.progress[1] > 0, 10, "the judgments")
         assert view.progress == (0, 192)
-        assert "0 of 192 judgments labelled" in screen_text(app)
+        await wait_for(
+            pilot, lambda: "0 of 192 judgments labelled" in screen_text(app), 5, "the count drawn"
+        )
         shown = view.attempt("with_skill")
         await pilot.press("y")  # accuracy of the with-skill attempt: the judge is right
         await wait_for(pilot, lambda: view.progress[0] == 1, 5, "the confirmed label")
@@ -40,15 +42,19 @@ async def test_confirm_and_correct_by_keys_persist_across_a_restart(workspace: P
         await pilot.press(*"partial the pivot table is half there")
         await pilot.press("enter")
         await wait_for(pilot, lambda: view.progress[0] == 2, 5, "the corrected label")
-        assert "2 of 192 judgments labelled" in screen_text(app)
+        await wait_for(
+            pilot,
+            lambda: "2 of 192 judgments labelled" in screen_text(app),
+            5,
+            "the new count drawn",
+        )
         assert "goal not→partial" in screen_text(app)
 
     with RunStore(workspace / ".skillforge") as store:
         labels = {lb.metric: lb for lb in store.labels(kind="trial")}
     assert set(labels) == {"accuracy", "goal_accuracy"}
     acc, goal = labels["accuracy"], labels["goal_accuracy"]
-    assert (acc.case_id, acc.condition, acc.attempt) == (WORST, "with_skill",
-                                                         shown.trial.attempt)
+    assert (acc.case_id, acc.condition, acc.attempt) == (WORST, "with_skill", shown.trial.attempt)
     assert acc.accepted and acc.author_value == shown.trial.metrics["accuracy"]
     assert acc.judge_model == JUDGE and acc.prompt_version == "trial-v1"
     assert goal.author_value == 0.5 and goal.judge_value == 0.0
@@ -58,4 +64,9 @@ async def test_confirm_and_correct_by_keys_persist_across_a_restart(workspace: P
     async with restarted.run_test(size=(140, 44)) as pilot:
         view = await open_worst_case(pilot)
         await wait_for(pilot, lambda: view.progress == (2, 192), 10, "the labels again")
-        assert "goal not→partial" in screen_text(restarted)
+        await wait_for(
+            pilot,
+            lambda: "goal not→partial" in screen_text(restarted),
+            5,
+            "the stored correction drawn",
+        )

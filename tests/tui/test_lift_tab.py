@@ -11,7 +11,7 @@ import pytest
 
 from skillforge.models.config import Settings
 from tests.conftest import SAMPLE_SKILLS
-from tests.tui.helpers import make_app, screen_lines, screen_text, wait_for
+from tests.tui.helpers import footer_current, make_app, screen_lines, screen_text, wait_for
 from tests.tui.helpers import open_lift as open_run_lift
 from tests.widgets.lift_fixture import CASES, RUN_ID, build_store
 from widgets.heatmap import Heatmap
@@ -31,7 +31,14 @@ def workspace(tmp_path: Path, monkeypatch) -> Path:
 async def open_lift(pilot, run_row: int = 0) -> LiftView:
     """Lift tab; Enter on the run at `run_row` of the list (newest first)."""
     lift = await open_run_lift(pilot, run_row)
-    await pilot.pause(0.2)
+    app = pilot.app
+    # the lift's keys painted in the footer (what a test reads there is then this tab's)
+    await wait_for(
+        pilot,
+        lambda: footer_current(app) and "m Metrics" in screen_lines(app)[-1],
+        5,
+        "the lift's keys in the footer",
+    )
     return lift
 
 
@@ -40,11 +47,14 @@ async def test_at_80x24_the_heatmap_shows_case_rows(workspace: Path):
     async with app.run_test(size=(80, 24)) as pilot:
         await open_lift(pilot)
         await pilot.press("h")  # straight from the run list
-        await wait_for(pilot, lambda: app.focused is app.workbench.query_one(Heatmap), 5,
-                       "the heatmap focused")
-        await pilot.pause(0.2)
-        shown = [line for line in screen_lines(app) if any(case in line for case in CASES)]
-        assert len(shown) >= 3, screen_text(app)
+        await wait_for(
+            pilot, lambda: app.focused is app.workbench.query_one(Heatmap), 5, "the heatmap focused"
+        )
+
+        def case_rows() -> list[str]:
+            return [line for line in screen_lines(app) if any(case in line for case in CASES)]
+
+        await wait_for(pilot, lambda: len(case_rows()) >= 3, 5, "three case rows of the heatmap")
 
 
 async def test_m_and_t_work_from_the_run_list(workspace: Path):
@@ -66,12 +76,15 @@ async def test_b_is_in_the_footer_only_during_a_comparison(workspace: Path):
         app.workbench.query_one(RunPicker).focus()
         await pilot.press("space", "down", "c")  # mark one, compare with the other
         await wait_for(pilot, lambda: lift.comparison is not None, 15, "the comparison")
-        await pilot.pause(0.2)
-        assert "b Back to run" in screen_lines(app)[-1]
+        await wait_for(
+            pilot, lambda: "b Back to run" in screen_lines(app)[-1], 5, "b in the footer"
+        )
         await pilot.press("b")
         await wait_for(pilot, lambda: lift.comparison is None, 5, "back to the run")
-        await pilot.pause(0.2)
-        assert "Back to run" not in screen_lines(app)[-1]
+        # it was there a moment ago: its going is the change awaited
+        await wait_for(
+            pilot, lambda: "Back to run" not in screen_lines(app)[-1], 5, "b gone from the footer"
+        )
 
 
 async def test_an_empty_negative_lift_table_says_why(workspace: Path):
@@ -82,6 +95,10 @@ async def test_an_empty_negative_lift_table_says_why(workspace: Path):
         none = lift.report.model_copy(update={"negative_cases": []})
         lift.show(none)  # a run the skill made no case worse in
         await pilot.press("t")
-        await pilot.pause(0.2)
+        await wait_for(
+            pilot,
+            lambda: "No case is worse with the skill" in screen_text(app),
+            5,
+            "the empty negative-lift table's reason",
+        )
         assert app.workbench.query_one(NegativeList).current() is None
-        assert "No case is worse with the skill" in screen_text(app)

@@ -13,7 +13,17 @@ from skillforge.models.config import Settings, UiConfig
 from skillforge.screens.help import HelpScreen
 from skillforge.screens.editor import editor_command
 from tests.conftest import SAMPLE_SKILLS
-from tests.tui.helpers import SIZE, Recorder, make_app, settle, shown_rules, table, wait_for
+from tests.tui.helpers import (
+    SIZE,
+    Recorder,
+    current_result,
+    make_app,
+    settle,
+    settled,
+    shown_rules,
+    table,
+    wait_for,
+)
 from widgets.empty_state import EmptyState
 from widgets.findings_table import CATEGORIES
 from widgets.skill_list import SkillList
@@ -77,12 +87,24 @@ async def test_folder_of_skills_lists_worst_first_and_switches(tmp_path: Path):
     async with app.run_test(size=SIZE) as pilot:
         lst = app.screen.query_one(SkillList)
         await wait_for(pilot, lambda: len(app.workbench.results) == 3, 15, "all skills linted")
-        await pilot.pause(0.1)
+        # the list re-sorts as each report comes in: wait for it to hold all three, worst first
+        await wait_for(
+            pilot,
+            lambda: (
+                len(lst._entries) == 3
+                and all(e.report for e in lst._entries)
+                and lst._entries[0].path.name == "broken-skill"
+            ),
+            5,
+            "the list sorted worst first",
+        )
         order = [e.path.name for e in lst._entries]
         assert order[0] == "broken-skill", order
         reports = {p.name: r.report for p, r in app.workbench.results.items()}
         assert not reports["broken-skill"].passed_gate
-        assert reports["broken-skill"].score < min(reports["csv-insights"].score, reports["lab-units"].score)
+        assert reports["broken-skill"].score < min(
+            reports["csv-insights"].score, reports["lab-units"].score
+        )
         before = app.workbench.current
         await pilot.press("n")
         await wait_for(pilot, lambda: app.workbench.current != before, 5, "switch skill")
@@ -95,8 +117,12 @@ async def test_empty_folder_then_a_skill_appears(tmp_path: Path):
         from skillforge.authoring.scaffold import create_skill
 
         create_skill(tmp_path, "fresh-skill")
-        await wait_for(pilot, lambda: not app.screen.query_one(EmptyState).display and app.workbench.results, 10,
-                       "the workbench to switch to the new skill")
+        await wait_for(
+            pilot,
+            lambda: not app.screen.query_one(EmptyState).display and app.workbench.results,
+            10,
+            "the workbench to switch to the new skill",
+        )
         assert app.workbench.current.name == "fresh-skill"
 
 
@@ -175,8 +201,12 @@ async def test_edit_key_without_a_terminal_says_so_instead_of_crashing(skill: Pa
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)
         await pilot.press("e")
-        await pilot.pause(0.1)
-        assert any("Could not open" in n.message for n in app._notifications)
+        await wait_for(
+            pilot,
+            lambda: any("Could not open" in n.message for n in app._notifications),
+            5,
+            "the notice that the editor could not open",
+        )
         assert app.is_running
 
 
@@ -190,7 +220,9 @@ async def test_deleting_skill_md_reports_sf101_and_restoring_clears_it(skill: Pa
         md = skill / "SKILL.md"
         text = md.read_text()
         md.unlink()
-        await wait_for(pilot, lambda: "SF101" in shown_rules(app), 10, "SF101 after deleting SKILL.md")
+        await wait_for(
+            pilot, lambda: "SF101" in shown_rules(app), 10, "SF101 after deleting SKILL.md"
+        )
         md.write_text(text)
         await wait_for(pilot, lambda: "SF101" not in shown_rules(app), 10, "SF101 to go")
         assert app.is_running
@@ -205,8 +237,12 @@ async def test_big_binary_undecodable_and_broken_files(skill: Path):
         (skill / "assets" / "logo.png").write_bytes(bytes(range(256)) * 40)
         (skill / "references" / "latin1.md").write_bytes("Caf\xe9 na\xefve\n".encode("latin-1"))
         os.symlink(skill / "nowhere.md", skill / "references" / "dangling.md")
-        await wait_for(pilot, lambda: {"SF404", "SF118", "SF124"} <= shown_rules(app), 15,
-                       "findings for the big, undecodable and unreadable files")
+        await wait_for(
+            pilot,
+            lambda: {"SF404", "SF118", "SF124"} <= shown_rules(app),
+            15,
+            "findings for the big, undecodable and unreadable files",
+        )
         assert app.is_running
 
 
@@ -216,12 +252,24 @@ async def test_a_burst_of_100_saves_ends_on_the_last_content(skill: Path):
         await settle(pilot)
         md = skill / "SKILL.md"
         text = md.read_text()
+        before = current_result(app).generation
         for i in range(100):
             md.write_text(text + (INJECTION if i % 2 == 0 else ""))
         # 100 writes, the last one clean: the screen must end without SF501.
         md.write_text(text)
         await pilot.pause(0.5)
-        await wait_for(pilot, lambda: "SF501" not in shown_rules(app), 10, "the final, clean state")
+        # the final content equals the first: a lint after the burst (a newer generation) is
+        # what proves the writes were seen, else the clean table could be the one from before
+        await wait_for(
+            pilot,
+            lambda: (
+                current_result(app).generation > before
+                and settled(app)
+                and "SF501" not in shown_rules(app)
+            ),
+            10,
+            "the final, clean state, linted after the burst",
+        )
         await settle(pilot)
         assert "SF501" not in shown_rules(app)
         assert app.is_running
@@ -235,10 +283,18 @@ async def test_the_folder_removed_and_restored(tmp_path: Path):
         await settle(pilot)
         moved = tmp_path / "elsewhere"
         skill.rename(moved)
-        await wait_for(pilot, lambda: any("Waiting" in n.message for n in app._notifications), 10,
-                       "a notice that the folder is gone")
+        await wait_for(
+            pilot,
+            lambda: any("Waiting" in n.message for n in app._notifications),
+            10,
+            "a notice that the folder is gone",
+        )
         moved.rename(skill)
-        await wait_for(pilot, lambda: any("is back" in n.message for n in app._notifications), 10,
-                       "a notice that the folder is back")
+        await wait_for(
+            pilot,
+            lambda: any("is back" in n.message for n in app._notifications),
+            10,
+            "a notice that the folder is back",
+        )
         await wait_for(pilot, lambda: "SF101" not in shown_rules(app), 10, "a clean lint again")
         assert app.is_running

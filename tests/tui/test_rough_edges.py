@@ -11,7 +11,7 @@ from textual.widgets import Markdown
 from skillforge.models.config import Settings
 from skillforge.screens.help import HelpScreen
 from tests.conftest import FIXTURES, SAMPLE_SKILLS
-from tests.tui.helpers import make_app, screen_lines, screen_text, settle, wait_for
+from tests.tui.helpers import make_app, screen_lines, screen_text, settle, show_tab, wait_for
 from widgets.case_form import CaseForm
 from widgets.case_list import CaseList
 from widgets.evals_pane import EvalsPane
@@ -44,7 +44,7 @@ async def test_f1_names_keys_as_typed_not_by_their_internal_names(skill: Path):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("6")  # Compare: its ] and + keys
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: app.workbench.active_tab == "compare-pane", 5, "Compare")
         await pilot.press("f1")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), 5, "the help")
         source = app.screen.query_one(Markdown).source
@@ -56,7 +56,13 @@ async def test_the_no_skill_screen_offers_no_lint_edit_or_judge_and_no_tree(tmp_
     (tmp_path / "empty").mkdir()
     app = make_app(tmp_path / "empty", Settings())
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.5)
+        # the empty state and its footer drawn, so the absences below are not a blank screen's
+        await wait_for(
+            pilot,
+            lambda: "No skill here yet" in screen_text(app) and "Quit" in footer(app),
+            5,
+            "the no-skill screen",
+        )
         shown = footer(app)
         assert "Lint" not in shown and "Edit" not in shown and "Judge" not in shown
         assert not app.workbench.query_one(SkillFileTree).display
@@ -65,7 +71,8 @@ async def test_the_no_skill_screen_offers_no_lint_edit_or_judge_and_no_tree(tmp_
 
 
 async def test_at_80_columns_the_header_keeps_the_model_and_the_summary_its_words(
-        tmp_path: Path, monkeypatch):
+    tmp_path: Path, monkeypatch
+):
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("SKILLFORGE_PROVIDER__MODEL", "fake-model")
@@ -76,7 +83,12 @@ async def test_at_80_columns_the_header_keeps_the_model_and_the_summary_its_word
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: len(app.workbench.results) == 2, 20, "both skills")
         await settle(pilot)
-        await pilot.pause(0.2)
+        await wait_for(
+            pilot,
+            lambda: "fake-model" in screen_lines(app)[0] and "security 100" in screen_text(app),
+            5,
+            "the header and the summary",
+        )
         lines = screen_lines(app)
         assert "fake-model" in lines[0] and "@" not in lines[0], lines[0]
         text = screen_text(app)
@@ -91,10 +103,20 @@ async def test_the_sidebar_grade_shows_a_failing_gate_and_critical_findings(tmp_
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: len(app.workbench.results) == 2, 20, "both skills")
         await settle(pilot)
-        await pilot.pause(0.2)
         failing = next(r for r in app.workbench.results.values() if not r.report.passed_gate)
         skills = app.workbench.query_one(SkillList)
-        rows = [str(skills.get_option_at_index(i).prompt) for i in range(skills.option_count)]
+
+        def sidebar_rows() -> list[str]:
+            return [str(skills.get_option_at_index(i).prompt) for i in range(skills.option_count)]
+
+        # the row is re-drawn when the report comes in: wait for its grade
+        await wait_for(
+            pilot,
+            lambda: any(failing.skill.display_name in r and "FAIL" in r for r in sidebar_rows()),
+            5,
+            "the failing skill's grade",
+        )
+        rows = sidebar_rows()
         row = next(r for r in rows if failing.skill.display_name in r)
         assert "FAIL" in row and "sec" in row, rows
 
@@ -124,20 +146,27 @@ async def test_malformed_json_does_not_invite_to_add_a_case(skill: Path):
         await settle(pilot)
         await pilot.press("3")
         await wait_for(pilot, lambda: bool(app.workbench.query(EvalsPane)), 5, "the Evals tab")
-        await pilot.pause(0.3)
+        await wait_for(
+            pilot,
+            lambda: "cannot be edited here until it parses" in screen_text(app),
+            5,
+            "the reason drawn",
+        )
         text = screen_text(app)
-        assert "cannot be edited here until it parses" in text
         assert "Add one" not in text and "add one" not in text
         assert "Nothing to edit here until evals.json parses" in text
 
 
 def _contrast(fg, bg) -> float:
     """WCAG contrast ratio of two textual Colors."""
+
     def lum(c) -> float:
         def ch(v: int) -> float:
             v = v / 255
             return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
         return 0.2126 * ch(c.r) + 0.7152 * ch(c.g) + 0.0722 * ch(c.b)
+
     hi, lo = sorted((lum(fg), lum(bg)), reverse=True)
     return (hi + 0.05) / (lo + 0.05)
 
@@ -152,8 +181,10 @@ def _title_contrasts(app, titles: tuple[str, ...]) -> dict[str, float]:
             for seg in strip:
                 name = seg.text.strip()
                 if name in titles and seg.style and seg.style.color and seg.style.bgcolor:
-                    out[name] = _contrast(Color.from_rich_color(seg.style.color),
-                                          Color.from_rich_color(seg.style.bgcolor))
+                    out[name] = _contrast(
+                        Color.from_rich_color(seg.style.color),
+                        Color.from_rich_color(seg.style.bgcolor),
+                    )
     return out
 
 
@@ -167,7 +198,13 @@ async def test_panel_titles_are_readable_in_both_themes(skill: Path):
             assert set(shown) == {"Files", "Detail"}
             assert all(ratio >= 4.5 for ratio in shown.values()), shown
             await pilot.press("ctrl+t")
-            await pilot.pause(0.3)
+            # repainted in the other theme, else the next turn would measure this one again
+            await wait_for(
+                pilot,
+                lambda: _title_contrasts(app, ("Files", "Detail")) != shown,
+                5,
+                "the titles repainted in the other theme",
+            )
 
 
 async def test_counts_read_one_run_not_one_runs(skill: Path, tmp_path: Path, monkeypatch):
@@ -188,8 +225,7 @@ async def test_at_80x24_the_footer_never_cuts_a_key_in_the_middle(skill: Path, k
     app = make_app(skill, Settings())
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press(key)
-        await pilot.pause(0.3)
+        await show_tab(pilot, key)
         bar = app.workbench.query_one(KeyFooter)
         descriptions = {d for _k, _s, d, _on in bar.keys}
         shown = bar.text.split("▏")[0]

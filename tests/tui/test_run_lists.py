@@ -23,21 +23,40 @@ T0 = datetime(2026, 12, 1, 9, tzinfo=UTC)
 def shown_in(app, widget) -> str:
     """What the screen shows inside `widget` (its border left out), lines joined by spaces."""
     r = widget.content_region
-    rows = screen_lines(app)[r.y:r.y + r.height]
-    return " ".join(" ".join(row[r.x:r.x + r.width].split()) for row in rows)
+    rows = screen_lines(app)[r.y : r.y + r.height]
+    return " ".join(" ".join(row[r.x : r.x + r.width].split()) for row in rows)
 
 
-def add_run(state: Path, run_id: str, skill: str, minutes: int, status: str = "finished",
-            trials: bool = True) -> None:
+def add_run(
+    state: Path,
+    run_id: str,
+    skill: str,
+    minutes: int,
+    status: str = "finished",
+    trials: bool = True,
+) -> None:
     """A run of `skill` stored as `skillforge trial` stores one (from another process)."""
     with RunStore(state) as store:
-        store.create_run(RunRecord(run_id=run_id, created_at=T0 + timedelta(minutes=minutes),
-                                   skill_name=skill, skill_path=str(state.parent / skill),
-                                   status=status, spec=RunSpec(skill_path=skill)))
+        store.create_run(
+            RunRecord(
+                run_id=run_id,
+                created_at=T0 + timedelta(minutes=minutes),
+                skill_name=skill,
+                skill_path=str(state.parent / skill),
+                status=status,
+                spec=RunSpec(skill_path=skill),
+            )
+        )
         for cond in ("with_skill", "baseline") if trials else ():
-            store.upsert_trial(TrialRecord(run_id=run_id, case_id="monthly-revenue",
-                                           condition=cond, attempt=1,
-                                           metrics={"accuracy": 0.5}))
+            store.upsert_trial(
+                TrialRecord(
+                    run_id=run_id,
+                    case_id="monthly-revenue",
+                    condition=cond,
+                    attempt=1,
+                    metrics={"accuracy": 0.5},
+                )
+            )
 
 
 @pytest.fixture
@@ -46,8 +65,7 @@ def skill(tmp_path: Path, monkeypatch) -> Path:
     return shutil.copytree(SAMPLE_SKILLS / "csv-insights", tmp_path / "csv-insights")
 
 
-async def test_a_run_started_from_a_shell_appears_and_its_end_shows(skill: Path,
-                                                                    tmp_path: Path):
+async def test_a_run_started_from_a_shell_appears_and_its_end_shows(skill: Path, tmp_path: Path):
     from widgets.runs_list import RunsList
 
     state = tmp_path / ".skillforge"
@@ -57,16 +75,21 @@ async def test_a_run_started_from_a_shell_appears_and_its_end_shows(skill: Path,
         await pilot.press("4")
         await wait_for(pilot, lambda: bool(app.workbench.query(RunsList)), 5, "the runs")
         runs = app.workbench.query_one(RunsList)
-        await pilot.pause(0.3)
+        # the store read (the title counts the rows then), else an empty list proves nothing
+        await wait_for(pilot, lambda: runs.border_title == "Runs (0)", 5, "the runs read")
         assert runs.row_count == 0
-        add_run(state, "20261201T090000-aaaaaa", "csv-insights", 0, status="running",
-                trials=False)
-        await wait_for(pilot, lambda: "20261201T090000-aaaaaa" in shown_in(app, runs)
-                       and "running" in shown_in(app, runs), 10, "the shell's run listed")
+        add_run(state, "20261201T090000-aaaaaa", "csv-insights", 0, status="running", trials=False)
+        await wait_for(
+            pilot,
+            lambda: (
+                "20261201T090000-aaaaaa" in shown_in(app, runs) and "running" in shown_in(app, runs)
+            ),
+            10,
+            "the shell's run listed",
+        )
         with RunStore(state) as store:
             store.finish_run("20261201T090000-aaaaaa", "finished")
-        await wait_for(pilot, lambda: "finished" in shown_in(app, runs), 10,
-                       "the run's end shown")
+        await wait_for(pilot, lambda: "finished" in shown_in(app, runs), 10, "the run's end shown")
         assert "running" not in shown_in(app, runs)
 
 
@@ -81,18 +104,39 @@ async def test_trials_and_lift_list_only_the_open_skills_runs(skill: Path, tmp_p
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("4")
-        await wait_for(pilot, lambda: bool(app.workbench.query(RunsList))
-                       and app.workbench.query_one(RunsList).row_count > 0, 10, "the runs")
+        await wait_for(
+            pilot,
+            lambda: (
+                bool(app.workbench.query(RunsList))
+                and app.workbench.query_one(RunsList).row_count > 0
+            ),
+            10,
+            "the runs",
+        )
         # Columns are sized after the first rows land; on a loaded machine that takes a while.
-        await wait_for(pilot, lambda: "csv001" in shown_in(app, app.workbench.query_one(
-            RunsList)), 10, "the run's id in full")
+        await wait_for(
+            pilot,
+            lambda: "csv001" in shown_in(app, app.workbench.query_one(RunsList)),
+            10,
+            "the run's id in full",
+        )
         listed = shown_in(app, app.workbench.query_one(RunsList))
         assert "csv001" in listed and "lab001" not in listed
         await pilot.press("5")
-        await wait_for(pilot, lambda: bool(app.workbench.query(RunPicker))
-                       and app.workbench.query_one(RunPicker).runs, 10, "the Lift runs")
-        await wait_for(pilot, lambda: "csv001" in shown_in(app, app.workbench.query_one(
-            RunPicker)), 10, "the Lift run's id in full")
+        await wait_for(
+            pilot,
+            lambda: (
+                bool(app.workbench.query(RunPicker)) and app.workbench.query_one(RunPicker).runs
+            ),
+            10,
+            "the Lift runs",
+        )
+        await wait_for(
+            pilot,
+            lambda: "csv001" in shown_in(app, app.workbench.query_one(RunPicker)),
+            10,
+            "the Lift run's id in full",
+        )
         listed = shown_in(app, app.workbench.query_one(RunPicker))
         assert "csv001" in listed and "lab001" not in listed
 
@@ -108,11 +152,23 @@ async def test_lift_opens_on_the_newest_run_of_the_open_skill(skill: Path, tmp_p
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("5")  # no Enter: the tab opens on a run by itself
-        await wait_for(pilot, lambda: bool(app.workbench.query(LiftView))
-                       and app.workbench.query_one(LiftView).report is not None, 15,
-                       "a run's lift")
-        await pilot.pause(0.2)
-        title = shown_in(app, app.workbench.query_one("#lift-title"))
+        await wait_for(
+            pilot,
+            lambda: (
+                bool(app.workbench.query(LiftView))
+                and app.workbench.query_one(LiftView).report is not None
+            ),
+            15,
+            "a run's lift",
+        )
+        lift_title = app.workbench.query_one("#lift-title")
+        await wait_for(
+            pilot,
+            lambda: "Skill Lift: csv-insights" in shown_in(app, lift_title),
+            5,
+            "the lift's title drawn",
+        )
+        title = shown_in(app, lift_title)
         assert "Skill Lift: csv-insights" in title and "run 20261201T092000-csv002" in title
 
 
@@ -144,13 +200,21 @@ async def test_switching_skills_switches_the_runs_and_the_lift(tmp_path: Path, m
         await settle(pilot)
         wb = app.workbench
         await pilot.press("5")
-        await wait_for(pilot, lambda: bool(wb.query(LiftView))
-                       and wb.query_one(LiftView).report is not None, 15, "a lift")
+        await wait_for(
+            pilot,
+            lambda: bool(wb.query(LiftView)) and wb.query_one(LiftView).report is not None,
+            15,
+            "a lift",
+        )
         first = wb.current.name
         assert wb.query_one(LiftView).report.skill == first
         await pilot.press("n")
         await wait_for(pilot, lambda: wb.current.name != first, 5, "the other skill")
         view = wb.query_one(LiftView)
-        await wait_for(pilot, lambda: view.report is not None
-                       and view.report.skill == wb.current.name, 15, "the other skill's lift")
+        await wait_for(
+            pilot,
+            lambda: view.report is not None and view.report.skill == wb.current.name,
+            15,
+            "the other skill's lift",
+        )
         assert [r.skill_name for r in wb.query_one(RunPicker).runs] == [wb.current.name]

@@ -13,16 +13,29 @@ from skillforge.models.config import Settings
 from skillforge.models.trial import RunRecord, RunSpec
 from tests.conftest import SAMPLE_SKILLS
 from tests.lift.skillcraft_builders import RUN, chain, records
-from tests.tui.helpers import make_app, open_lift, screen_text, settle, wait_for
+from tests.tui.helpers import (
+    make_app,
+    open_lift,
+    press_handled,
+    screen_lines,
+    screen_text,
+    settle,
+    shown_in,
+    wait_for,
+)
 from widgets.lift_view import LiftView
 from widgets.run_picker import RunPicker
 from widgets.skill_table import SkillTable
 
 
 def build(root: Path, skill_dir: Path, with_skill_mode: bool = True) -> None:
-    run = RunRecord(run_id=RUN, created_at=datetime(2026, 11, 25, tzinfo=UTC),
-                    skill_name="csv-insights", status="finished",
-                    spec=RunSpec(skill_path=str(skill_dir), conditions=["baseline"], attempts=1))
+    run = RunRecord(
+        run_id=RUN,
+        created_at=datetime(2026, 11, 25, tzinfo=UTC),
+        skill_name="csv-insights",
+        status="finished",
+        spec=RunSpec(skill_path=str(skill_dir), conditions=["baseline"], attempts=1),
+    )
     with RunStore(root / ".skillforge") as store:
         store.create_run(run)
         for t in records():
@@ -33,8 +46,9 @@ def build(root: Path, skill_dir: Path, with_skill_mode: bool = True) -> None:
                 store.save_skill_mode_trial(row)
 
 
-def workspace(tmp_path: Path, monkeypatch, *, folder: bool = False,
-              with_skill_mode: bool = True) -> Path:
+def workspace(
+    tmp_path: Path, monkeypatch, *, folder: bool = False, with_skill_mode: bool = True
+) -> Path:
     """The sample skill copied into tmp_path/skills/, the store in tmp_path/.skillforge."""
     monkeypatch.chdir(tmp_path)
     skill = tmp_path / "skills" / "csv-insights"
@@ -48,9 +62,19 @@ async def open_skill_mode(pilot) -> LiftView:
     lift = await open_lift(pilot)
     await pilot.press("k")  # straight from the run list
     await wait_for(pilot, lambda: lift.section == "skill_mode", 5, "the Skill Mode view")
-    await wait_for(pilot, lambda: app.focused is app.workbench.query_one(SkillTable), 5,
-                   "the skill table focused")
-    await pilot.pause(0.3)
+    await wait_for(
+        pilot,
+        lambda: app.focused is app.workbench.query_one(SkillTable),
+        5,
+        "the skill table focused",
+    )
+    table = app.workbench.query_one(SkillTable)
+    await wait_for(
+        pilot,
+        lambda: "parse" in shown_in(app, table) and "fmt" in shown_in(app, table),
+        5,
+        "the skill table's rows drawn",
+    )
     return lift
 
 
@@ -58,6 +82,7 @@ async def test_at_80x24_skill_mode_shows_the_rates_and_the_skill_table(tmp_path,
     app = make_app(workspace(tmp_path, monkeypatch), Settings())
     async with app.run_test(size=(80, 24)) as pilot:
         await open_skill_mode(pilot)
+        await wait_for(pilot, lambda: "Base 75% → Skill 75%" in screen_text(app), 5, "the rates")
         text = screen_text(app)
         assert "Base 75% → Skill 75% · Exec 50% (3/6) · Reuse 2.50/skill (5/2)" in text, text
         assert "parse" in text and "fmt" in text, text
@@ -66,7 +91,12 @@ async def test_at_80x24_skill_mode_shows_the_rates_and_the_skill_table(tmp_path,
         # The efficiency table scrolls into view under the skill table.
         app.workbench.query_one("#sm-body").focus()
         await pilot.press(*["down"] * 6)
-        await pilot.pause(0.3)
+        await wait_for(
+            pilot,
+            lambda: "tokens (in + out)" in screen_text(app),
+            5,
+            "the efficiency table scrolled into view",
+        )
         text = screen_text(app)
         assert "tokens (in + out)" in text and "-25.0%" in text, text
 
@@ -75,6 +105,7 @@ async def test_at_120x40_skill_mode_shows_the_efficiency_table_too(tmp_path, mon
     app = make_app(workspace(tmp_path, monkeypatch), Settings())
     async with app.run_test(size=(120, 40)) as pilot:
         lift = await open_skill_mode(pilot)
+        await wait_for(pilot, lambda: "Reuse rate: 2.50" in screen_text(app), 5, "the rates")
         text = screen_text(app)
         assert "Reuse rate: 2.50 invocations per saved skill" in text, text
         assert "c2, c3" in text  # parse reused in
@@ -84,8 +115,12 @@ async def test_at_120x40_skill_mode_shows_the_efficiency_table_too(tmp_path, mon
         table = app.workbench.query_one(SkillTable)
         assert [r.name for r in table.skills] == ["fmt", "parse"]
         await pilot.press("down")
-        await pilot.pause(0.2)
-        assert "parse things" in screen_text(app)  # the highlighted skill's description
+        await wait_for(
+            pilot,
+            lambda: "parse things" in screen_text(app),
+            5,
+            "the highlighted skill's description",
+        )
         assert lift.report.extra.skillcraft.reuse_rate == 2.5
 
 
@@ -94,16 +129,30 @@ async def test_a_run_without_skill_mode_has_no_skill_mode_view(tmp_path, monkeyp
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         await pilot.press("5")
-        await wait_for(pilot, lambda: bool(app.workbench.query(RunPicker))
-                       and app.workbench.query_one(RunPicker).runs, 10, "the runs")
+        await wait_for(
+            pilot,
+            lambda: (
+                bool(app.workbench.query(RunPicker)) and app.workbench.query_one(RunPicker).runs
+            ),
+            10,
+            "the runs",
+        )
         app.workbench.query_one(RunPicker).focus()
         await pilot.press("enter")
         lift = app.workbench.query_one(LiftView)
         await wait_for(pilot, lambda: lift.report is not None, 20, "the run's lift")
-        await pilot.pause(0.2)
+        # the lift drawn with its keys, so the absence below is not that of a stale screen
+        await wait_for(
+            pilot,
+            lambda: (
+                "m Metrics" in screen_lines(app)[-1]
+                and "Skill Lift: csv-insights" in screen_text(app)
+            ),
+            5,
+            "the lift and its keys",
+        )
         assert "Skill Mode" not in screen_text(app)
-        await pilot.press("k")
-        await pilot.pause(0.2)
+        await press_handled(pilot, "k")
         assert lift.section == "metrics"
 
 
@@ -116,8 +165,9 @@ async def test_v_harvests_the_skill_next_to_the_current_one_and_opens_it(tmp_pat
         assert wb.current == (root / "csv-insights").resolve()
         await pilot.press("down", "v")  # parse
         target = (root / "parse").resolve()
-        await wait_for(pilot, lambda: app.workbench.current == target, 30,
-                       "the harvested skill opened")
+        await wait_for(
+            pilot, lambda: app.workbench.current == target, 30, "the harvested skill opened"
+        )
         assert (target / "SKILL.md").is_file()
         assert any((target / "scripts").iterdir())
         assert (target / "evals" / "evals.json").is_file()
@@ -125,15 +175,20 @@ async def test_v_harvests_the_skill_next_to_the_current_one_and_opens_it(tmp_pat
 
 
 async def test_v_on_a_single_skill_opens_the_harvested_folder_in_a_new_workbench(
-        tmp_path, monkeypatch):
+    tmp_path, monkeypatch
+):
     skill = workspace(tmp_path, monkeypatch)
     app = make_app(skill, Settings())
     async with app.run_test(size=(120, 40)) as pilot:
         await open_skill_mode(pilot)
         await pilot.press("v")  # fmt, the first row
         target = (skill.parent / "fmt").resolve()
-        await wait_for(pilot, lambda: app.workbench is not None
-                       and app.workbench.current == target, 30, "a workbench on the folder")
+        await wait_for(
+            pilot,
+            lambda: app.workbench is not None and app.workbench.current == target,
+            30,
+            "a workbench on the folder",
+        )
         assert (target / "SKILL.md").is_file()
         assert "name: fmt" in (target / "SKILL.md").read_text("utf-8")
 

@@ -62,7 +62,9 @@ async def test_the_last_judgment_shows_after_a_restart_without_a_request(skill: 
 async def test_the_lint_footer_shows_the_fix_keys_and_ctrl_z_after_a_fix(tmp_path: Path):
     skill = shutil.copytree(SAMPLE_SKILLS / "csv-insights", tmp_path / "csv-insights")
     md = skill / "SKILL.md"  # an unknown key (SF112), which F moves under metadata:
-    md.write_text(md.read_text("utf-8").replace("license: MIT\n", "license: MIT\ncategory: data\n", 1))
+    md.write_text(
+        md.read_text("utf-8").replace("license: MIT\n", "license: MIT\ncategory: data\n", 1)
+    )
     app = make_app(skill)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -102,8 +104,7 @@ async def test_the_palette_offers_triggers_evals_undo_redo_and_one_theme_entry(s
         assert any("Evals: redo" in r for r in palette_rows(app))
 
 
-async def test_the_palette_offers_parts_agreement_on_an_ablation_run(tmp_path: Path,
-                                                                     monkeypatch):
+async def test_the_palette_offers_parts_agreement_on_an_ablation_run(tmp_path: Path, monkeypatch):
     from tests.tui.helpers import open_lift
     from tests.tui.test_palette import search
     from tests.tui.test_parts_view import workspace
@@ -148,14 +149,22 @@ async def test_the_trials_case_list_follows_a_case_saved_in_the_evals_tab(tmp_pa
         field.value = ""
         await pilot.press(*"renamed-case")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: '"renamed-case"' in (skill / "evals" / "evals.json")
-                       .read_text(), 5, "the save")
+        await wait_for(
+            pilot,
+            lambda: '"renamed-case"' in (skill / "evals" / "evals.json").read_text(),
+            5,
+            "the save",
+        )
         await pilot.press("escape")
         app.screen.set_focus(None)
         await pilot.press("4")
         cases = app.screen.query_one("#cases", SelectionList)
-        await wait_for(pilot, lambda: "renamed-case" in screen_text(app), 5,
-                       f"the renamed case in the run form: {cases._options}")
+        await wait_for(
+            pilot,
+            lambda: "renamed-case" in screen_text(app),
+            5,
+            f"the renamed case in the run form: {cases._options}",
+        )
 
 
 async def test_the_evals_form_sets_and_unsets_should_trigger(tmp_path: Path):
@@ -200,12 +209,12 @@ async def test_compare_m_offers_only_the_metrics_a_judge_scored(tmp_path: Path, 
     import sqlite3
 
     with sqlite3.connect(tmp_path / ".skillforge" / "skillforge.db") as db:
-        db.execute("UPDATE trial_metrics SET judge_model = NULL "
-                   "WHERE metric = 'behavior_check'")
+        db.execute("UPDATE trial_metrics SET judge_model = NULL WHERE metric = 'behavior_check'")
     app = make_app(tmp_path / "csv-insights", Settings())
     async with app.run_test(size=(140, 44)) as pilot:
         view = await open_worst_case(pilot)
         await wait_for(pilot, lambda: view.progress[1] > 0, 10, "the judgments")
+        await wait_for(pilot, lambda: "you: " in screen_text(app), 5, "the judgments drawn")
         you = next(line for line in screen_text(app).splitlines() if "you: " in line)
         picked = []
         for _ in range(5):

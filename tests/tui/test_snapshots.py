@@ -13,7 +13,7 @@ import pytest
 
 from skillforge.models.config import Settings
 from tests.conftest import FIXTURES, SAMPLE_SKILLS
-from tests.tui.helpers import SIZE, make_app, settle, wait_for
+from tests.tui.helpers import SIZE, make_app, screen_text, settle, wait_for
 
 
 @pytest.fixture
@@ -49,7 +49,12 @@ class TestLintTab:
         async def run_before(pilot):
             await _settled(pilot)
             await pilot.press("v", "v", "v")
-            await pilot.pause(0.1)
+            await wait_for(
+                pilot,
+                lambda: "severity: security" in screen_text(pilot.app),
+                5,
+                "the table filtered to security, drawn",
+            )
 
         assert snap_compare(make_app(skill), terminal_size=SIZE, run_before=run_before)
 
@@ -82,6 +87,9 @@ class TestNotices:
         async def run_before(pilot):
             await _settled(pilot)
             await wait_for(pilot, lambda: bool(app._notifications), 5, "the config notice")
-            await pilot.pause(0.5)
+            await wait_for(
+                pilot, lambda: "fail_undr" in screen_text(app), 5, "the config notice drawn"
+            )
+            await pilot.wait_for_scheduled_animations()
 
         assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

@@ -16,7 +16,7 @@ from textual.widgets import Input, TextArea
 
 from skillforge.models.config import Settings
 from tests.conftest import SAMPLE_SKILLS
-from tests.tui.helpers import make_app, settle, wait_for
+from tests.tui.helpers import footer_current, make_app, screen_text, settle, wait_for
 from tests.widgets.lift_fixture import RUN_ID, WORST, build_store
 from widgets.trajectory_view import TrajectoryView
 
@@ -39,8 +39,12 @@ async def steady(pilot) -> None:
         if isinstance(widget, (Input, TextArea)):
             widget.cursor_blink = False
     for view in app.screen.query(TrajectoryView):
-        await wait_for(pilot, lambda v=view: v.trajectory is None or v.facts_ready, 10,
-                       "the trajectory's facts")
+        await wait_for(
+            pilot,
+            lambda v=view: v.trajectory is None or v.facts_ready,
+            10,
+            "the trajectory's facts",
+        )
     await pilot.wait_for_scheduled_animations()  # until the tab underline stops moving
 
 
@@ -48,7 +52,7 @@ async def show_tab(pilot, key: str, pane: str) -> None:
     await settle(pilot)
     await pilot.press(key)
     await wait_for(pilot, lambda: pilot.app.workbench.active_tab == pane, 5, pane)
-    await pilot.pause(0.2)
+    await wait_for(pilot, lambda: footer_current(pilot.app), 5, f"the footer of {pane}")
 
 
 async def lift(pilot) -> None:
@@ -62,10 +66,22 @@ async def lift(pilot) -> None:
     view = wb.query_one("LiftView")
     # The tab opens on the newest run by itself, so the report can be there before Enter's
     # own load ends: wait for every lift worker too, or a loaded machine shoots mid-redraw.
-    await wait_for(pilot, lambda: view.report is not None and view.report.run_id == RUN_ID
-                   and not any(w.group == "lift" and not w.is_finished
-                               for w in pilot.app.workers), 15, "the run's lift")
-    await pilot.pause(0.1)
+    await wait_for(
+        pilot,
+        lambda: (
+            view.report is not None
+            and view.report.run_id == RUN_ID
+            and not any(w.group == "lift" and not w.is_finished for w in pilot.app.workers)
+        ),
+        15,
+        "the run's lift",
+    )
+    await wait_for(
+        pilot,
+        lambda: f"run {RUN_ID}" in screen_text(pilot.app) and footer_current(pilot.app),
+        5,
+        "the lift's title and keys drawn",
+    )
     await steady(pilot)
 
 
@@ -73,7 +89,13 @@ async def compare(pilot) -> None:
     """From the Lift tab: t, Enter on the worst negative case: its side-by-side."""
     await lift(pilot)
     await pilot.press("t")
-    await pilot.pause(0.2)
+    negative = pilot.app.workbench.query_one("NegativeList")
+    await wait_for(
+        pilot,
+        lambda: pilot.app.focused is negative and negative.current() == WORST,
+        5,
+        "the negative-lift list focused on the worst case",
+    )
     await pilot.press("enter")
     view = pilot.app.workbench.query_one("CompareView")
     await wait_for(pilot, lambda: view.case_id == WORST, 15, "the case side by side")
@@ -106,13 +128,20 @@ async def trials(pilot) -> None:
     await steady(pilot)
 
 
-TABS = {"lint": lint, "judge": judge, "evals": evals, "trials": trials, "lift": lift,
-        "compare": compare}
+TABS = {
+    "lint": lint,
+    "judge": judge,
+    "evals": evals,
+    "trials": trials,
+    "lift": lift,
+    "compare": compare,
+}
 
 
 class TestEveryTab:
     @pytest.mark.parametrize("size", SIZES)
     @pytest.mark.parametrize("tab", TABS)
     def test_tab(self, snap_compare, skill, tab, size):
-        assert snap_compare(make_app(skill, Settings()), terminal_size=SIZES[size],
-                            run_before=TABS[tab])
+        assert snap_compare(
+            make_app(skill, Settings()), terminal_size=SIZES[size], run_before=TABS[tab]
+        )

@@ -32,22 +32,32 @@ def footer(app) -> str:
 
 
 async def test_after_a_failed_start_ctrl_r_starts_again_and_the_footer_keeps_the_keys(
-        workspace: Path):
+    workspace: Path,
+):
     rec = Recorder()
     app = make_app(workspace / "csv-insights", Settings())
     async with app.run_test(size=(80, 24), message_hook=rec) as pilot:
         await settle(pilot)
         await pilot.press("4")
         await wait_for(pilot, lambda: bool(app.workbench.query(TrialConfigForm)), 5, "the form")
-        await pilot.pause(0.2)
         form = app.workbench.query_one(TrialConfigForm)
         panel = app.workbench.query_one(TrialsPanel)
-        assert "Start run" in footer(app), footer(app)
+        await wait_for(pilot, lambda: "Start run" in footer(app), 5, "Start run in the footer")
 
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: bool(form.problem_text), 30, "the failure under the form")
         await wait_for(pilot, lambda: not form.running, 5, "the form to stop running")
-        await pilot.pause(0.2)
+        # the footer is drawn a refresh after the focus settles: wait for both
+        await wait_for(
+            pilot,
+            lambda: (
+                app.focused is not None
+                and panel in app.focused.ancestors_with_self
+                and "Start run" in footer(app)
+            ),
+            5,
+            "the focus in the panel and Start run in the footer",
+        )
         assert "Docker" in form.problem_text or "docker" in form.problem_text, form.problem_text
         assert app.focused is not None and panel in app.focused.ancestors_with_self
         assert "Start run" in footer(app), footer(app)

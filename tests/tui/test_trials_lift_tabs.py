@@ -31,14 +31,18 @@ async def test_runs_list_lift_table_and_compare_from_the_triage_list(workspace: 
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("4")  # the Trials tab is built on first visit
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: bool(app.screen.query(RunsList)), 5, "the Trials tab built")
         runs = app.screen.query_one(RunsList)
         await wait_for(pilot, lambda: runs.row_count >= 2, 10, "the stored runs in the Trials tab")
         app.screen.post_message(RunsList.Selected(RUN_ID))
         await wait_for(pilot, lambda: bool(app.screen.query(LiftView)), 5, "the Lift tab")
         lift = app.screen.query_one(LiftView)
-        await wait_for(pilot, lambda: lift.report is not None and lift.report.run_id == RUN_ID, 15,
-                       "the lift report of the fixture run")
+        await wait_for(
+            pilot,
+            lambda: lift.report is not None and lift.report.run_id == RUN_ID,
+            15,
+            "the lift report of the fixture run",
+        )
         assert app.screen.query_one("#tabs").active == "lift-pane"
         report = lift.report
         assert {"overall", "grader", "accuracy"} <= set(report.metrics)
@@ -47,19 +51,37 @@ async def test_runs_list_lift_table_and_compare_from_the_triage_list(workspace: 
 
         # Enter on the negative case in the triage list asks to compare it.
         app.screen.post_message(CompareRequested(WORST, RUN_ID))
-        await wait_for(pilot, lambda: app.screen.query_one("#tabs").active == "compare-pane", 15,
-                       "the Compare tab for the negative case")
-        await pilot.pause(0.3)
+        await wait_for(
+            pilot,
+            lambda: app.screen.query_one("#tabs").active == "compare-pane",
+            15,
+            "the Compare tab for the negative case",
+        )
         compare = app.screen.query_one(CompareView)
+        await wait_for(
+            pilot,
+            lambda: (
+                compare.attempt("with_skill") is not None
+                and compare.attempt("baseline") is not None
+            ),
+            10,
+            "both sides' attempts",
+        )
         assert compare.attempt("with_skill") is not None and compare.attempt("baseline") is not None
         assert compare.attempt("with_skill").trial.case_id == WORST
         await pilot.press("escape")
-        await wait_for(pilot, lambda: app.screen.query_one("#tabs").active == "lift-pane", 5,
-                       "back to the Lift tab")
+        await wait_for(
+            pilot,
+            lambda: app.screen.query_one("#tabs").active == "lift-pane",
+            5,
+            "back to the Lift tab",
+        )
 
 
 @pytest.mark.docker
-async def test_start_a_paired_run_from_the_trials_tab(tmp_path: Path, monkeypatch, llm_server, trial_image):
+async def test_start_a_paired_run_from_the_trials_tab(
+    tmp_path: Path, monkeypatch, llm_server, trial_image
+):
     from tests.trials.scripted_agent import ScriptedAgent
     from widgets.trial_config_form import StartRequested
     from widgets.trials_grid import TrialsGrid
@@ -76,15 +98,34 @@ async def test_start_a_paired_run_from_the_trials_tab(tmp_path: Path, monkeypatc
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("4")
-        app.screen.post_message(StartRequested({"case_ids": ["monthly-revenue"], "attempts": 1,
-                                                "conditions": ["with_skill", "baseline"],
-                                                "concurrency": 2}))
+        app.screen.post_message(
+            StartRequested(
+                {
+                    "case_ids": ["monthly-revenue"],
+                    "attempts": 1,
+                    "conditions": ["with_skill", "baseline"],
+                    "concurrency": 2,
+                }
+            )
+        )
         grid = app.screen.query_one(TrialsGrid)
-        await wait_for(pilot, lambda: bool(app.screen.lift_reports), 180, "the run to finish and its lift")
-        await wait_for(pilot, lambda: app.screen.query_one(RunsList).row_count == 1, 10, "the run listed")
+        await wait_for(
+            pilot, lambda: bool(app.screen.lift_reports), 180, "the run to finish and its lift"
+        )
+        await wait_for(
+            pilot, lambda: app.screen.query_one(RunsList).row_count == 1, 10, "the run listed"
+        )
         assert grid.render()  # the grid drew the finished run
         await pilot.press("5")
-        await pilot.pause(0.2)
+        await wait_for(
+            pilot,
+            lambda: (
+                bool(app.screen.query(LiftView))
+                and app.screen.query_one(LiftView).report is not None
+            ),
+            10,
+            "the run's lift",
+        )
         lift = app.screen.query_one(LiftView)
         assert lift.report is not None and lift.report.inventory.trials == 2
         assert agent.conversations  # the scripted agent really ran both conditions

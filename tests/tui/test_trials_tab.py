@@ -13,7 +13,7 @@ from textual.widgets import Button, Checkbox, Input, Select
 
 from skillforge.models.config import Settings
 from tests.conftest import SAMPLE_SKILLS
-from tests.tui.helpers import Recorder, make_app, settle, wait_for
+from tests.tui.helpers import Recorder, footer_current, make_app, settle, wait_for
 from widgets.trial_config_form import StartRequested, TrialConfigForm
 
 MISSING_IMAGE = "skillforge-test/no-such-image:0"
@@ -45,7 +45,8 @@ async def open_trials(pilot) -> TrialConfigForm:
     await settle(pilot)
     await pilot.press("4")
     await wait_for(pilot, lambda: bool(pilot.app.workbench.query(TrialConfigForm)), 5, "the form")
-    await pilot.pause(0.2)
+    # the tab's focus handed out and its keys in the footer: the tab is ready for keys
+    await wait_for(pilot, lambda: footer_current(pilot.app), 5, "the Trials tab's keys")
     return form(pilot.app)
 
 
@@ -99,15 +100,28 @@ async def test_every_knob_of_the_trial_command_is_in_the_form_and_sent(workspace
         await wait_for(pilot, lambda: bool(rec.of(StartRequested)), 5, "StartRequested")
         sent = rec.of(StartRequested)[0].spec_overrides
         assert sent == {
-            "case_ids": [], "conditions": ["with_skill", "baseline"], "attempts": 2,
-            "concurrency": 4, "max_turns": 12, "timeout_sec": 120, "disk_mb": 512,
-            "decoys": 0, "agent": "codex", "model": "openai:other", "sandbox": "local",
-            "image": MISSING_IMAGE, "network": True, "judge": False, "max_cost_usd": 2.5,
-            "until_decided": True}
+            "case_ids": [],
+            "conditions": ["with_skill", "baseline"],
+            "attempts": 2,
+            "concurrency": 4,
+            "max_turns": 12,
+            "timeout_sec": 120,
+            "disk_mb": 512,
+            "decoys": 0,
+            "agent": "codex",
+            "model": "openai:other",
+            "sandbox": "local",
+            "image": MISSING_IMAGE,
+            "network": True,
+            "judge": False,
+            "max_cost_usd": 2.5,
+            "until_decided": True,
+        }
 
 
 async def test_the_form_shows_the_runs_estimate_and_what_its_cost_cap_would_do(
-        workspace: Path, monkeypatch):
+    workspace: Path, monkeypatch
+):
     """Beside Start: trials, the agent's and the judge's tokens, the cost and its source,
     re-estimated as the author types; a cap that would stop the run says after how many."""
     monkeypatch.setenv("SKILLFORGE_PROVIDER__PRICES", '{"test-model": {"input": 1, "output": 1}}')
@@ -123,15 +137,21 @@ async def test_the_form_shows_the_runs_estimate_and_what_its_cost_cap_would_do(
         assert "every trial uses all 30 turns" in f.estimate_detail
         assert "no earlier judged run" in f.estimate_detail
         await type_into(pilot, "#attempts", "1")
-        await wait_for(pilot, lambda: str(state.render()).startswith("est. 12 trials"), 10,
-                       "the estimate of 1 attempt")
+        await wait_for(
+            pilot,
+            lambda: str(state.render()).startswith("est. 12 trials"),
+            10,
+            "the estimate of 1 attempt",
+        )
         await type_into(pilot, "#max_cost", "0.5")
-        await wait_for(pilot, lambda: "cap stops it after ~1" in str(state.render()), 10,
-                       "the cap's effect")
+        await wait_for(
+            pilot, lambda: "cap stops it after ~1" in str(state.render()), 10, "the cap's effect"
+        )
         f.query_one("#judge", Checkbox).focus()
         await pilot.press("space")  # unjudged: the judge's share leaves the estimate
-        await wait_for(pilot, lambda: "(judge ~" not in str(state.render()), 10,
-                       "the unjudged estimate")
+        await wait_for(
+            pilot, lambda: "(judge ~" not in str(state.render()), 10, "the unjudged estimate"
+        )
 
 
 async def test_the_form_is_remembered_per_skill_in_the_state_dir(workspace: Path):
@@ -142,10 +162,18 @@ async def test_the_form_is_remembered_per_skill_in_the_state_dir(workspace: Path
         await type_into(pilot, "#attempts", "1")
         await type_into(pilot, "#image", MISSING_IMAGE)
         await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: (workspace / ".skillforge/ui/trial-forms.json").exists(),
-                       10, "the remembered form")
-        await wait_for(pilot, lambda: not form(app).running and bool(form(app).problem_text),
-                       30, "the run to fail")
+        await wait_for(
+            pilot,
+            lambda: (workspace / ".skillforge/ui/trial-forms.json").exists(),
+            10,
+            "the remembered form",
+        )
+        await wait_for(
+            pilot,
+            lambda: not form(app).running and bool(form(app).problem_text),
+            30,
+            "the run to fail",
+        )
     stored = json.loads((workspace / ".skillforge/ui/trial-forms.json").read_text())
     assert stored == {str(skill.resolve()): {"attempts": 1, "image": MISSING_IMAGE}}
     assert not (skill / ".skillforge").exists()  # nothing lands among the author's files
@@ -165,16 +193,24 @@ async def test_at_80x24_start_and_cancel_are_on_screen_and_ctrl_r_starts(workspa
         f = await open_trials(pilot)
         assert on_screen(app, f.query_one("#start", Button))
         assert on_screen(app, f.query_one("#cancel", Button))
-        for knob in ("#attempts", "#image", "#timeout", "#decoys", "#network", "#judge",
-                     "#max_cost"):
+        for knob in (
+            "#attempts",
+            "#image",
+            "#timeout",
+            "#decoys",
+            "#network",
+            "#judge",
+            "#max_cost",
+        ):
             assert on_screen(app, f.query_one(knob)), knob
         app.workbench.query_one("#runs").focus()  # the keys work from anywhere in the tab
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: bool(rec.of(StartRequested)), 5, "StartRequested")
 
 
-async def test_run_warnings_are_listed_in_the_grid_not_stacked_as_toasts(workspace: Path,
-                                                                         monkeypatch):
+async def test_run_warnings_are_listed_in_the_grid_not_stacked_as_toasts(
+    workspace: Path, monkeypatch
+):
     """A run that warns ten times (decoys skipped, smoke findings, a judge answering badly)
     shows one short notice and the list in the grid, where the toasts used to pile up."""
     import asyncio
@@ -193,17 +229,27 @@ async def test_run_warnings_are_listed_in_the_grid_not_stacked_as_toasts(workspa
         def cancel(self) -> None:
             pass
 
-    monkeypatch.setattr("skillforge.trials.setup.prepare_runner",
-                        lambda *a, warn, **k: Runner(warn))
+    monkeypatch.setattr(
+        "skillforge.trials.setup.prepare_runner", lambda *a, warn, **k: Runner(warn)
+    )
     app = make_app(workspace / "csv-insights", Settings())
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await open_trials(pilot)
         await pilot.press("ctrl+r")
         grid = app.workbench.query_one("TrialsGrid")
         await wait_for(pilot, lambda: len(grid.warnings) == 10, 10, "the warnings")
-        await pilot.pause(0.2)
-        assert len([n for n in app._notifications if n.severity == "warning"]) == 1
         from tests.tui.helpers import screen_text
 
+        # the notice and the grid's last warning drawn, so the count below is of what was sent
+        await wait_for(
+            pilot,
+            lambda: (
+                any(n.severity == "warning" for n in app._notifications)
+                and "warning number 9" in screen_text(app)
+            ),
+            5,
+            "the warnings shown",
+        )
+        assert len([n for n in app._notifications if n.severity == "warning"]) == 1
         text = screen_text(app)
         assert "⚠ 10 warnings" in text and "warning number 9" in text

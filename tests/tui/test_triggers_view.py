@@ -17,8 +17,7 @@ from tests.tui.helpers import SIZE, make_app, settle, wait_for
 pytestmark = pytest.mark.timeout(180)
 
 
-async def test_the_loop_runs_live_and_the_author_accepts_it(tmp_path, monkeypatch,
-                                                            llm_server):
+async def test_the_loop_runs_live_and_the_author_accepts_it(tmp_path, monkeypatch, llm_server):
     monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
     monkeypatch.setenv("SKILLFORGE_PROVIDER__MODEL", "scripted-agent")
     monkeypatch.chdir(tmp_path)
@@ -27,7 +26,8 @@ async def test_the_loop_runs_live_and_the_author_accepts_it(tmp_path, monkeypatc
     before = (skill / "SKILL.md").read_text("utf-8")
     # The workbench reads each skill's settings from the files, as a user's would be.
     (tmp_path / "skillforge.toml").write_text(
-        f'state_dir = "{tmp_path / "state"}"\n[trial]\nsandbox = "local"\nconcurrency = 4\n')
+        f'state_dir = "{tmp_path / "state"}"\n[trial]\nsandbox = "local"\nconcurrency = 4\n'
+    )
     app = make_app(skill, Settings())
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -43,8 +43,16 @@ async def test_the_loop_runs_live_and_the_author_accepts_it(tmp_path, monkeypatc
         # and where its figures come from: the price table and a stated assumption
         assert "per-trial figures: the price table and an assumption" in str(status.render())
         await pilot.press("s")
-        await wait_for(pilot, lambda: not screen.running and screen.history is not None
-                       and screen.history.status == "finished", 120, "the loop")
+        await wait_for(
+            pilot,
+            lambda: (
+                not screen.running
+                and screen.history is not None
+                and screen.history.status == "finished"
+            ),
+            120,
+            "the loop",
+        )
         iters = screen.query_one("#triggers-iterations", DataTable)
         assert iters.row_count == 6  # the current description and five proposals
         assert screen.history.comparison.best_iteration == 2
@@ -56,10 +64,12 @@ async def test_the_loop_runs_live_and_the_author_accepts_it(tmp_path, monkeypatc
         queries.focus()
         queries.move_cursor(row=0)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: not isinstance(app.screen, TriggersScreen), 5,
-                       "the view to close")
-        await wait_for(pilot, lambda: app.screen.active_tab == "compare-pane", 10,
-                       "the Compare tab")
+        await wait_for(
+            pilot, lambda: not isinstance(app.screen, TriggersScreen), 5, "the view to close"
+        )
+        await wait_for(
+            pilot, lambda: app.screen.active_tab == "compare-pane", 10, "the Compare tab"
+        )
 
 
 class _DaemonWithoutTheImage:
@@ -78,7 +88,8 @@ class _DaemonWithoutTheImage:
 
 
 async def test_the_loop_runs_in_the_trials_forms_image_and_a_failure_is_said_whole(
-        tmp_path, monkeypatch, llm_server):
+    tmp_path, monkeypatch, llm_server
+):
     """Issue 37: the loop used the default image, not the form's; its error lost "[trial]"
     to markup; and the failed loop left its run "running" in the store for good."""
     from sessions.store import RunStore
@@ -110,9 +121,22 @@ async def test_the_loop_runs_in_the_trials_forms_image_and_a_failure_is_said_who
         await wait_for(pilot, lambda: screen.plan is not None, 20, "the estimate")
         assert screen.plan.loop.trials.base.image == "my-lab/trials:1"
         await pilot.press("s")
-        await wait_for(pilot, lambda: not screen.running and screen.history is not None
-                       and screen.history.status == "failed", 30, "the loop to fail")
-        await pilot.pause(0.1)
+        await wait_for(
+            pilot,
+            lambda: (
+                not screen.running
+                and screen.history is not None
+                and screen.history.status == "failed"
+            ),
+            30,
+            "the loop to fail",
+        )
+        await wait_for(
+            pilot,
+            lambda: "The loop stopped" in screen_text(app),
+            5,
+            "the reason the loop stopped, drawn",
+        )
         shown = screen_text(app)
         # the loop's and (the trial cache keys on the image's id) the form's estimate's
         assert daemon.inspected and set(daemon.inspected) == {"my-lab/trials:1"}

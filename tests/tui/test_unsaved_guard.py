@@ -35,9 +35,20 @@ async def edit_first_prompt(pilot) -> None:
     """Evals tab, type into the first case's prompt, then back to the case list."""
     await settle(pilot)
     await pilot.press("3")
-    await wait_for(pilot, lambda: bool(pilot.app.workbench.query(EvalsPane))
-                   and pane(pilot.app).evalset is not None, 5, "the evals")
-    await pilot.pause(0.2)
+    await wait_for(
+        pilot,
+        lambda: bool(pilot.app.workbench.query(EvalsPane)) and pane(pilot.app).evalset is not None,
+        5,
+        "the evals",
+    )
+    # the tab gives the focus to its first widget (the case list) after a refresh: wait for
+    # that, or it could take the focus from the prompt under the keys typed below
+    await wait_for(
+        pilot,
+        lambda: isinstance(pilot.app.focused, CaseList),
+        5,
+        "the case list focused by the tab",
+    )
     prompt = pilot.app.workbench.query_one("#field-prompt")
     prompt.focus()
     prompt.select_all()
