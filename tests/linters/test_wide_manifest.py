@@ -6,7 +6,8 @@ repository and follows from the repository names alone, so it is recomputed here
 split, "holdout", holds repositories chosen after the tune/test figures were first measured
 (never tuned on), each a sample of at most 40 skill folders chosen by a stated hash rule, which
 is recomputed here too. The fourth, "holdout2", was chosen the same way after "holdout" had
-been read and tuned on: repositories none of the other parts holds, sampled by the same rule.
+been read and tuned on: repositories none of the other parts holds, sampled by the same rule;
+the fifth, "holdout3", likewise after "holdout2" had been measured once and then tuned on.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import importlib.util
 import json
 import re
 import sys
+
+import pytest
 
 from tests.conftest import ROOT
 
@@ -31,14 +34,16 @@ EXCLUDED = {
 }
 MAN = json.loads(MANIFEST.read_text("utf-8"))
 REPOS = MAN["repositories"]
-SPLITS = ("tune", "test", "holdout", "holdout2")
-HELD_OUT = ("holdout", "holdout2")  # sampled, never tuned on
+SPLITS = ("tune", "test", "holdout", "holdout2", "holdout3")
+HELD_OUT = ("holdout", "holdout2", "holdout3")  # sampled, never tuned on
 HOLDOUT = [e for e in REPOS if e["split"] in HELD_OUT]
 SAMPLE_MAX = 40
 HOLDOUT_NOTE = ("holdout: repositories chosen after the tune/test figures were first measured; "
                 "never tuned on")
 HOLDOUT2_NOTE = ("holdout2: repositories chosen on 2026-12-05 after the first holdout was read "
                  "and tuned on; never looked at before its one measurement")
+HOLDOUT3_NOTE = ("holdout3: repositories chosen on 2026-12-05 after holdout2 had been measured "
+                 "once and then tuned on; never looked at before its one measurement")
 
 
 def sample_key(repo: str, path: str) -> str:
@@ -82,11 +87,14 @@ def test_split_is_the_stated_rule_of_the_names():
 
 
 def test_holdout_is_documented():
-    for note in (HOLDOUT_NOTE, HOLDOUT2_NOTE):
+    for note in (HOLDOUT_NOTE, HOLDOUT2_NOTE, HOLDOUT3_NOTE):
         assert note in MAN["description"]
         assert note in MAN["split_rule"]
-    assert "holdout2" in MAN["sample_rule"] and "sha256" in MAN["sample_rule"]
-    assert "Holdout2" in MAN["dedupe"]
+    assert HOLDOUT3_NOTE in MAN["selection"]
+    for sp in HELD_OUT:
+        assert sp in MAN["sample_rule"] and sp in MAN["skill_folder"], sp
+    assert "sha256" in MAN["sample_rule"]
+    assert "Holdout2" in MAN["dedupe"] and "Holdout3" in MAN["dedupe"]
 
 
 def test_holdout_entries_are_samples_by_the_stated_rule():
@@ -136,17 +144,18 @@ def test_the_rebuild_script_reads_it_and_the_output_is_ignored(monkeypatch):
     assert "/.corpus-wide/" in (ROOT / ".gitignore").read_text("utf-8").splitlines()
 
 
-def test_holdout2_holds_only_repositories_new_to_the_corpus():
+@pytest.mark.parametrize("part", ["holdout2", "holdout3"])
+def test_a_later_held_out_part_holds_only_repositories_new_to_the_corpus(part):
     """Chosen after the rest was read: no repository of another part (nor one with the same
     name under another owner, a likely fork or translation), none excluded or left out, and
     every skill folder it drops as a copy names where the original is."""
-    h2 = [e for e in REPOS if e["split"] == "holdout2"]
-    assert h2
-    others = [e for e in REPOS if e["split"] != "holdout2"]
+    mine = [e for e in REPOS if e["split"] == part]
+    assert mine
+    others = [e for e in REPOS if e["split"] != part]
     before = ({e["repo"].lower() for e in others} | {r.lower() for r in EXCLUDED}
               | {x["repo"].lower() for x in MAN["excluded"]})
     taken_names = {r.split("/", 1)[1].lower() for r in before}
-    for e in h2:
+    for e in mine:
         repo = e["repo"].lower()
         assert repo not in before, e["repo"]
         # Generic names ("skills", "agent-skills") are shared by unrelated repositories.
@@ -158,4 +167,19 @@ def test_holdout2_holds_only_repositories_new_to_the_corpus():
             cited = d["reason"].rsplit(" (", 1)[-1].rstrip(")")
             assert d["reason"].endswith("in this repository") or cited in {
                 "shared corpus", "wide corpus, tune/test", "wide corpus, holdout",
-                "wide corpus, holdout2"}, d
+                "wide corpus, holdout2", f"wide corpus, {part}"}, d
+
+
+def test_holdout3_is_varied_and_its_candidates_are_recorded():
+    """The kinds the part was chosen for, at least 5 skill folders in each repository, and the
+    candidates looked at and not used left under left_out with a reason, so no later part
+    looks at them again."""
+    h3 = [e for e in REPOS if e["split"] == "holdout3"]
+    kinds = [e["kind"] for e in h3]
+    assert sum(k.startswith("security") for k in kinds) == 4, kinds
+    assert sum(k == "vendor" for k in kinds) == 2, kinds
+    assert sum(k.startswith("devops") for k in kinds) == 1, kinds
+    assert sum("Chinese" in k for k in kinds) == 2, kinds
+    assert all(e["skill_md_in_repo"] - len(e["dropped"]) >= 5 for e in h3)
+    reasons = [x for x in MAN["left_out"] if "holdout3" in x["reason"]]
+    assert len(reasons) >= 5 and all(x["reason"].strip() for x in MAN["left_out"])
