@@ -1,10 +1,12 @@
 """Precision and gate figures of the linter on the wide corpus, printed as one JSON document.
 
-The wide corpus (issue 36) is 67 public repositories pinned in tests/corpus_wide/manifest.json,
+The wide corpus (issue 36) is 79 public repositories pinned in tests/corpus_wide/manifest.json,
 split by repository: `tune` (tuned on from the start), `test` (measured once untouched, then
-tuned on), `holdout` (never tuned on) and `holdout2` (chosen after `holdout` had been read and
-tuned on; sealed: left out unless WIDE_UNSEAL_HOLDOUT2=1, for its one measurement when the
-tuning is finished); the targets apply to both held-out parts;
+tuned on), `holdout` (never tuned on), `holdout2` (chosen after `holdout` had been read and
+tuned on) and `holdout3` (chosen after `holdout2` had been measured once and then tuned on);
+`holdout2` and `holdout3` are sealed: each is left out unless its own variable
+(WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1) is set, for its one measurement when the
+tuning is finished; the targets apply to every held-out part, each on its own;
 `python tools/wide_corpus.py` rebuilds it into .corpus-wide/ (gitignored). Every skill
 is linted as `skillforge lint` does by default (scripts included), each severe finding (error,
 critical, high) is looked up in tests/corpus_wide/labels/severe-findings.jsonl, and per split
@@ -13,8 +15,9 @@ this prints:
 - per rule: tp / fp / policy / artefact / unlabelled and precision = tp / (tp + fp + policy)
   (a policy finding is right but should not fail a gate by default, so here it counts
   against a severe rule), per finding and per reading unit (tests/corpus_wide/units.py);
-- overall and security (SF5xx) precision against the targets (0.9 and 0.8 on `holdout` and
-  `holdout2`: `meets_targets_by_split`, and `meets_targets` when every one measured meets them);
+- overall and security (SF5xx) precision against the targets (0.9 and 0.8 on `holdout`,
+  `holdout2` and `holdout3`: `meets_targets_by_split`, and `meets_targets` when every one
+  measured meets them);
 - the default gate's pass rate next to skills-ref's (`validate`) and agnix's (no error-level
   diagnostic in the skill's folder; the pinned wheel of constraints/bench.txt);
 - skills whose gate fails only on findings labelled fp or policy (target: 0).
@@ -38,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 from skills_ref.validator import validate as skills_ref_validate  # noqa: E402
 
 from tests.corpus_wide.units import normal_message, unit_id  # noqa: E402
-from tests.corpus_wide.wide import (HELD_OUT, SEALED, SPLITS, UNSEAL_ENV,  # noqa: E402
+from tests.corpus_wide.wide import (HELD_OUT, SEALED, SPLITS, UNSEAL_ENVS,  # noqa: E402
                                     WIDE, available, iter_reports, load_labels, measurable,
                                     severe_findings)
 
@@ -164,7 +167,7 @@ def main() -> int:
     doc: dict = {"labels": len(labels), "targets": TARGETS, "splits": {}}
     held_back = [s for s in SEALED if available(s) and s not in splits]
     if held_back:
-        doc["sealed"] = {s: f"built but not measured; {UNSEAL_ENV}=1 for its one measurement"
+        doc["sealed"] = {s: f"built but not measured; {UNSEAL_ENVS[s]}=1 for its one measurement"
                          for s in held_back}
     for split in splits:
         doc["splits"][split] = measure(split, labels)

@@ -14,7 +14,7 @@ import json
 import sys
 from collections import Counter
 
-from tests.corpus_wide.wide import (SPLITS, UNSEAL_ENV, context, finding_row, iter_reports,
+from tests.corpus_wide.wide import (SPLITS, UNSEAL_ENVS, context, finding_row, iter_reports,
                                     load_labels, sealed, severe_findings)
 
 
@@ -25,8 +25,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--unlabelled", action="store_true")
     args = ap.parse_args(argv)
     if sealed(args.split):
-        ap.error(f"{args.split} is sealed until the tuning is finished; {UNSEAL_ENV}=1 for its "
-                 "one measurement")
+        ap.error(f"{args.split} is sealed until the tuning is finished; "
+                 f"{UNSEAL_ENVS[args.split]}=1 for its one measurement")
     labels = load_labels()
     rules: Counter = Counter()
     n = 0

@@ -11,8 +11,10 @@ The parts: `tune` was tuned on from the start; `test` was measured once untouche
 precision 0.605, security 0.234: the rules had learned `tune`) and tuned on after that, so
 it is a tuning part now; `holdout` (12 repositories chosen after that measurement, 40 skills
 each) has never been tuned on, and is where the targets are checked. `holdout2` (12 more,
-chosen after `holdout` had been read and tuned on) is sealed: left out, even where built, until
-WIDE_UNSEAL_HOLDOUT2=1 for its one measurement, when the targets are checked there too.
+chosen after `holdout` had been read and tuned on) and `holdout3` (12 more, chosen after
+`holdout2` had been measured once and then tuned on) are sealed: each is left out, even where
+built, until its own variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1) is set for its one
+measurement, when the targets are checked there too.
 tests/bench/bench_wide_lint.py prints the whole table with the gate pass rates of skills-ref and
 agnix beside ours.
 """
@@ -30,7 +32,7 @@ from tests.corpus_wide.wide import (
     MANIFEST,
     SEALED,
     SPLITS,
-    UNSEAL_ENV,
+    UNSEAL_ENVS,
     available,
     iter_reports,
     load_labels,
@@ -56,17 +58,29 @@ def test_the_labels_are_well_formed_and_every_unit_was_read_twice():
     assert all(len(u["readings"]) == 2 for u in units.values())
 
 
-def test_holdout2_is_sealed_even_where_it_is_built(tmp_path, monkeypatch):
+@pytest.mark.parametrize("part", SEALED)
+def test_a_sealed_part_is_left_out_even_where_it_is_built(tmp_path, monkeypatch, part):
     monkeypatch.setattr(wide, "WIDE", tmp_path)
     for split in SPLITS:
         (tmp_path / split).mkdir()
-    monkeypatch.delenv(UNSEAL_ENV, raising=False)
+    for env in UNSEAL_ENVS.values():
+        monkeypatch.delenv(env, raising=False)
     assert [s for s in SPLITS if measurable(s)] == ["tune", "test", "holdout"]
     with pytest.raises(SystemExit):  # refused before anything is linted
-        dump_findings.main(["--split", "holdout2", "-o", str(tmp_path / "out.jsonl")])
+        dump_findings.main(["--split", part, "-o", str(tmp_path / "out.jsonl")])
     assert not (tmp_path / "out.jsonl").exists()
-    monkeypatch.setenv(UNSEAL_ENV, "1")
+    # Its own variable unseals it, and only it: the other sealed part stays out.
+    monkeypatch.setenv(UNSEAL_ENVS[part], "1")
+    assert [s for s in SPLITS if measurable(s)] == ["tune", "test", "holdout", part]
+    for env in UNSEAL_ENVS.values():
+        monkeypatch.setenv(env, "1")
     assert [s for s in SPLITS if measurable(s)] == list(SPLITS)
+
+
+def test_holdout3_is_held_out_and_every_sealed_part_has_its_own_variable():
+    assert "holdout3" in HELD_OUT and "holdout3" in SEALED and set(SEALED) <= set(HELD_OUT)
+    assert set(UNSEAL_ENVS) == set(SEALED)
+    assert len(set(UNSEAL_ENVS.values())) == len(SEALED)
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +106,7 @@ def test_every_severe_finding_on_the_wide_corpus_is_labelled(severe):
 
 def _held_out(severe, split: str) -> tuple[Counter, Counter]:
     if split not in severe:
-        pytest.skip(f"{split} is sealed or not built (WIDE_UNSEAL_HOLDOUT2=1 to measure it)")
+        pytest.skip(f"{split} is sealed or not built ({UNSEAL_ENVS.get(split)}=1 to measure it)")
     labels = load_labels()
     total, security = Counter(), Counter()
     for s in severe[split]:
@@ -120,7 +134,8 @@ UNMET_ON_HOLDOUT = pytest.mark.xfail(strict=True, reason=(
     "deny lists, detectors and attack catalogues; strict, so meeting it turns this red"))
 
 
-@pytest.mark.parametrize("split", [pytest.param("holdout", marks=UNMET_ON_HOLDOUT), "holdout2"])
+@pytest.mark.parametrize("split", [pytest.param("holdout", marks=UNMET_ON_HOLDOUT), "holdout2",
+                                   "holdout3"])
 def test_security_precision_on_the_held_out_part_is_at_least_0_8(severe, split):
     _total, security = _held_out(severe, split)
     assert _precision(security) >= 0.80, dict(security)
