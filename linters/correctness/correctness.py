@@ -27,9 +27,17 @@ SPEC_KEYS = ("name", "description", "license", "compatibility", "metadata", "all
 CLAUDE_CODE_KEYS = (
     "argument-hint", "disable-model-invocation", "user-invocable", "model", "effort",
     "context", "agent", "hooks", "paths", "shell", "when_to_use", "version",
+    # `arguments`: named positional arguments for `$name` substitution (Claude Code skills
+    # docs, code.claude.com/docs/en/skills, frontmatter reference). `disallowed-tools`:
+    # tools removed while the skill is active (Claude Code 2.1.152 changelog: "skills and
+    # slash commands can set disallowed-tools in frontmatter").
+    "arguments", "disallowed-tools",
 )
 RESERVED_WORDS = ("anthropic", "claude")
 
+# The `name:` line of the raw frontmatter, and a generator's slot (`{{NAME}}`, `{{ name }}`).
+_RAW_NAME = rx(r"^name:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+_TEMPLATE_SLOT = rx(r"\{\{\s*[\w.-]+\s*\}\}")
 _NAME_OK = rx(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _SLUG_DROP = rx(r"[^a-z0-9]+")
 _QUOTES = "`'\"()[],.;:"
@@ -212,6 +220,19 @@ def name_field(ctx: LintContext) -> Iterator[Finding]:
         )
         return
     if not isinstance(value, str):
+        raw = _RAW_NAME.search(fm.raw)
+        slot = raw.group(1) if raw else ""
+        if _TEMPLATE_SLOT.fullmatch(slot):
+            # `name: {{NAME}}`: a generator's template, filled in before any harness reads it;
+            # YAML sees a mapping only in the unfilled copy.
+            yield ctx.finding(
+                "SF108",
+                f"`name` is the template placeholder `{slot}`, which YAML reads as a mapping "
+                f"until it is filled in; quote it (`name: \"{slot}\"`) so the template itself "
+                "parses.",
+                line=line, severity=Severity.warning,
+            )
+            return
         yield ctx.finding(
             "SF108",
             f"`name` is {yaml_kind(value)} in YAML, not a string; write it as lowercase letters, "

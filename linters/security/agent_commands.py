@@ -110,7 +110,10 @@ _PINNED = rx(r"(?:^@?[^@]+@|==)v?\d+(?:\.\d+){1,3}(?:[-+][\w.]+)?$")
 _FROM_PINNED = rx(r"--from\s+\S*(?:==|@)v?\d+(?:\.\d+){1,3}")
 # The user's own data: what they said, did or have open, sent as arguments or input.
 _USER_DATA = rx(
-    r"\b(?:session|conversation|transcript|chat(?:\s+log|\s+history)?|history|feedback|"
+    # A login session ("CLI session expired", "log in (a new session)") is the tool's own
+    # credential, not what the user said or did.
+    r"\b(?:(?<!cli )(?<!new )(?<!login )(?<!auth )(?<!sso )(?<!browser )(?<!shell )"
+    r"session(?!\s+(?:expired|expires|timed\s+out|timeout|token|cookie)\b)|conversation|transcript|chat(?:\s+log|\s+history)?|history|feedback|"
     r"what\s+the\s+user|the\s+user'?s\s+(?!(?:package\s+manager|shell|terminal|editor|os|"
     r"machine|computer|platform|environment|account|choice|preference|region)\b)\w+"
     r"|user'?s\s+(?:messages?|prompts?|requests?|input|data|"

@@ -68,6 +68,12 @@ _OUTPUT_SAMPLE = rx(
 )
 
 
+# A lead-in that shows what something looks like: "A finding line looks like:", "The
+# report will look like this:". The block is a specimen to recognise, not text to follow.
+_LOOKS_LIKE = rx(r"\b(?:looks?|will\s+look|should\s+look)\s+like(?:\s+this)?\s*:\W*$",
+                 re.IGNORECASE)
+
+
 def output_sample(st: SecurityText, line: Line) -> str | None:
     """Why a line of an untyped, text or Markdown block is a sample of the skill's output
     (a report with its steps to reproduce, a findings table): the block's lead-in or the
@@ -78,6 +84,8 @@ def output_sample(st: SecurityText, line: Line) -> str | None:
     lead = lead_in(st, fence)
     if lead and any(tells_to_run(c) for c in re.split(r"[,;:]\s+|[.!?]\s+", lead)):
         return None  # "Before you answer, run:" makes it a step under any heading
+    if lead and _LOOKS_LIKE.search(lead):
+        return f'it is a specimen, after "{lead.strip("*_ ")[:40]}"'
     chain = heading_chain(st, line)
     for text in (lead, chain[-1] if chain else None):
         if text and _OUTPUT_SAMPLE.search(text.lstrip("#").strip("*_ ")):

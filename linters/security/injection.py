@@ -104,6 +104,35 @@ def _describes_option(text: str, start: int) -> bool:
     return bool(_OPTION_ROW.match(text) or _OPTION_DOES.search(text[max(0, start - 80):start]))
 
 
+# What a concealment keeps back, read up to the end of its clause: a failed attempt that
+# is retried ("retry once; do not mention that anything failed", "the user should never learn
+# a first attempt happened") is a rule about narration, not an action hidden from the user.
+# An object that moves or changes something ("that the upload failed over to x") is not.
+_FAILED_ATTEMPT = rx(
+    r"(?:\s+(?:that|about|the|a|an|any|anything|something|it|first|earlier|previous|"
+    r"initial|call|request|step))*\s+(?:fail(?:ed|s|ure)?|errored|(?:was\s+)?retried|"
+    r"attempt(?:s)?\s+(?:failed|happened|was\s+made))\b"
+)
+
+
+# "AI generation is never plan-gated; never tell the user it is.": the told thing is an
+# elided claim ("it is", "they do") pointing back at a statement the text has just made
+# and denied, so the rule keeps a falsehood from the user, not an action. Not "you did":
+# the agent's own action stays concealment.
+_ELIDED_CLAIM = rx(
+    r"\s+(?:that\s+)?(?:it|they|this|that|these|those)\s+(?:is|are|was|were|does|do|did|can|"
+    r"has|have|will|would)(?:n't|\s+not)?\s*(?:[.;!,)]|$)"
+)
+
+
+def _hides_failed_attempt(st: SecurityText, line: Line, end: int) -> bool:
+    rest = line.low[end:]
+    nxt = st.neighbour(line, 1)
+    if nxt is not None and nxt.text.strip():
+        rest += " " + nxt.low.strip()  # a sentence wrapped onto the next line
+    return _FAILED_ATTEMPT.match(rest) is not None
+
+
 def scan_sf501(st: SecurityText) -> Iterator[Hit]:
     seen: set[int] = set()
     for line, start, end, override in injection_phrases(st):
@@ -116,6 +145,10 @@ def scan_sf501(st: SecurityText) -> Iterator[Hit]:
             verdict = Verdict(Severity.info, "it says what a command-line option does")
         elif data := injection_data(st, line, start):
             verdict = Verdict(Severity.info, data)
+        elif not override and _ELIDED_CLAIM.match(line.low, end):
+            verdict = Verdict(Severity.info, "it keeps back a claim the text has just denied")
+        elif not override and _hides_failed_attempt(st, line, end):
+            verdict = Verdict(Severity.info, "what it keeps back is a failed attempt, retried")
         else:
             verdict = weigh(st, line, start, default, end)
         seen.add(line.no)

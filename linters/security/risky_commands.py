@@ -79,7 +79,7 @@ def scan_sf505(st: SecurityText) -> Iterator[Hit]:
 
 _SHELLS = r"(?:ba|z|k|da|fi|c|tc)?sh|python[23]?(?:\.\d+)?|perl|ruby|node|php|pwsh|powershell"
 _PIPE_EXEC = rx(
-    rf"(?:curl|wget|aria2c)\b[^|]*(?:\|(?!\s*(?:sudo\b|{_SHELLS}){_END})[^|]*){{0,8}}?\|\s*"
+    rf"(?:curl|wget|aria2c)\b(?P<args>[^|]*)(?:\|(?!\s*(?:sudo\b|{_SHELLS}){_END})[^|]*){{0,8}}?\|\s*"
     rf"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\w+=\S*\s+)*)?(?P<sh>{_SHELLS}){_END}"
     r"(?P<rest>[^|;&`]*)"
 )
@@ -118,8 +118,10 @@ def scan_sf506(st: SecurityText) -> Iterator[Hit]:
         # Cheap literal checks first: each regex is ~20 ns a character on a long line.
         found: list[re.Match[str]] = []
         if "|" in t and ("curl" in t or "wget" in t):
+            # `curl | bash` with nothing to fetch names the pattern (a checklist's "No `curl
+            # | bash`", the alternation in `rg "curl|wget|bash"`); a download has a source.
             found += [m for m in matches(_PIPE_EXEC, log, spans)
-                      if _RUNS_STDIN.match(m.group("rest"))]
+                      if _RUNS_STDIN.match(m.group("rest")) and m.group("args").strip()]
         if "<(" in t or "$(" in t or "`" in t or "exec" in t or "eval" in t:
             found += matches(_SUBST_EXEC, log, spans)
         if "iex" in low or "invoke-expression" in low:

@@ -99,7 +99,8 @@ def cached_scan(
             if hit is not None:
                 _cache.move_to_end(key)
                 return hit
-    doc = (lambda: ctx.doc(path)) if path.lower().endswith((".md", ".markdown", ".mdx")) else None
+    doc = (lambda: _markdown(ctx, f)) if path.lower().endswith((".md", ".markdown", ".mdx")) \
+        else None
     # The pass's index of the file's bytes (made once for every rule) holds them.
     result = scan_text(path, text, doc, rules, owner=owner, index=ctx.anchors(f), exposed=exposed)
     if sha is not None:
@@ -108,6 +109,15 @@ def cached_scan(
             if len(_cache) > _CACHE_SIZE:
                 _cache.popitem(last=False)
     return result
+
+
+def _markdown(ctx: LintContext, f: SkillFile) -> MarkdownDoc | None:
+    """The file's Markdown structure. A SKILL.md whose frontmatter never closes has no body
+    (SF103 reports it), yet the agent still reads the whole text: its code blocks and
+    headings frame a hit as they would under a closed frontmatter."""
+    if f.path == "SKILL.md" and ctx.skill.frontmatter_status == "unclosed" and f.text:
+        return MarkdownDoc(f.text)
+    return ctx.doc(f.path)
 
 
 def clear_cache() -> None:

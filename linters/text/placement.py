@@ -118,9 +118,22 @@ def copied_document(text: str) -> bool:
 _SAMPLE_CODE_DIRS = frozenset({"assets", "templates", "template"})
 
 
+# A script named as a counter-example (`bad-bash.sh`, `vulnerable_login.py`, `script-bad.sh`)
+# holds its flaws on purpose: a validator's or a reviewer's sample input, not code to run.
+# Only the name's first or last word counts: `test_broken_pipe.py` is a test.
+_COUNTER_EXAMPLE = rx(
+    r"^(?:bad|broken|buggy|wrong|vulnerable|insecure|unsafe|anti[-_]?pattern)(?:[-_.]|$)"
+    r"|[-_.](?:bad|buggy|vulnerable|insecure|unsafe|anti[-_]?pattern)$",
+    re.IGNORECASE,
+)
+
+
 def sample_code(path: str) -> str | None:
     """Why a script at skill-relative `path` is sample code, not code the skill runs."""
-    parts = PurePosixPath(path).parts
+    p = PurePosixPath(path)
+    parts = p.parts
     if len(parts) > 1 and parts[0].lower() in _SAMPLE_CODE_DIRS:
         return f"it is sample code under {parts[0]}/, which the skill hands over, not runs"
+    if len(parts) > 1 and parts[-2].lower() != "scripts" and _COUNTER_EXAMPLE.search(p.stem):
+        return f"its name `{p.name}` marks it as a deliberately flawed sample"
     return None

@@ -49,6 +49,10 @@ KEYS: dict[str, tuple[str, str]] = {
               "default) or `powershell`."),
     "when_to_use": (CLAUDE_CODE, "More text on when to use the skill (trigger phrases, example "
                     "requests), appended to the description in the skill listing."),
+    "arguments": (CLAUDE_CODE, "Names for the positional arguments of `/name` (a space-"
+                  "separated string or a list), so the body can use `$name` instead of `$1`."),
+    "disallowed-tools": (CLAUDE_CODE, "Tools removed from the model while the skill is "
+                         "active, e.g. `Write Edit` for a read-only skill."),
     "version": (CLAUDE_CODE, "A version label for the skill. Other harnesses ignore it; "
                 "`metadata: {version: \"1.2\"}` is the portable place."),
 }
