@@ -38,6 +38,12 @@ from linters.text.path_context import (
     cwd_relative,
     project_file,
 )
+from linters.text.path_owner import (
+    block_caption,
+    installed_template,
+    placed_outside,
+    scaffolded_from,
+)
 from linters.text.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
 from linters.text.placement import copied_document, reference_only_file
 from linters.registry import check
@@ -282,8 +288,33 @@ def broken_references(ctx: LintContext) -> Iterator[Finding]:
                 continue
             if not presented_as_skill_file(doc, ref, ctx.skill, paragraphs):
                 continue
+            if not ref.link and block_caption(doc, ref.line, ref.raw):
+                continue  # names the file the block below is, not one of the skill's
             seen.add(key)
-            yield _broken(ctx, resolver, ref, _entry(doc, f, ref.line))
+            yield _broken(ctx, resolver, ref, _entry(doc, f, ref.line),
+                          _elsewhere(ctx, doc, ref, paragraphs))
+
+
+def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef,
+               paragraphs: dict[int, Paragraph]) -> str | None:
+    """Why the text means a file outside the skill (`linters.text.path_owner`), or None."""
+    template = scaffolded_from(ctx.skill, ref.path)
+    if template is not None:
+        return (f"the skill ships `{template}`, which it installs at that path in the "
+                "user's project")
+    home = ctx.memo(("installed_template",), lambda: installed_template(ctx.skill.root))
+    if home is not None:
+        return (f"the skill is a template in `{home}/`, installed into the user's project, "
+                "where the path is the project's")
+    para, offset = ref.para, ref.offset
+    if para is None:
+        idx = ref.line - doc.first_line
+        if not 0 <= idx < len(doc.lines):
+            return None
+        para = _paragraph(doc, idx, paragraphs)
+        offset = para.offset_of(idx, ref.column or 1)
+    start, end = para.sentence(offset)
+    return placed_outside(doc.text, para.text[start:end], ref.path, ctx.skill.root.name)
 
 
 def _entry(doc: MarkdownDoc, f: SkillFile, line: int) -> bool:
@@ -294,7 +325,8 @@ def _entry(doc: MarkdownDoc, f: SkillFile, line: int) -> bool:
     return changelog_entry(doc, line)
 
 
-def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool) -> Finding:
+def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool,
+            elsewhere: str | None = None) -> Finding:
     what = "links to" if ref.link else "mentions"
     # A template, an example, vendored text or a test fixture holds links for another place
     # (linters.placement): worth a look, not a broken instruction.
@@ -303,7 +335,8 @@ def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool) -> 
     if aside is None and ref.file != "SKILL.md" and f is not None and f.text \
             and copied_document(f.text):
         aside = "a copy of a third-party document (credited at its top)"
-    guess = resolver.suggestion(ref)
+    # A file meant elsewhere is not a misspelt file of the skill: no file to point it at.
+    guess = resolver.suggestion(ref) if elsewhere is None else None
     base = posixpath.dirname(ref.file)
     if guess is not None:
         shown = posixpath.relpath(guess, base) if ref.link and base else guess
@@ -311,6 +344,8 @@ def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool) -> 
     else:
         fix = "add the file or fix the path"
     note = f" (A warning only: the file is {aside}.)" if aside else ""
+    if elsewhere:
+        note = f" (A warning only: {elsewhere}.)"
     if ref.link and base and guess is not None and guess == posixpath.normpath(ref.path):
         # Written from the skill's root, as the Agent Skills spec words file references and
         # as an agent resolves them: it works for the agent, not in a Markdown viewer.
@@ -327,7 +362,7 @@ def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool) -> 
         line=ref.line,
         column=ref.column,
         # A changelog entry names what a file was: worth fixing, not a broken instruction.
-        severity=Severity.warning if entry or aside else None,
+        severity=Severity.warning if entry or aside or elsewhere else None,
     )
 
 

@@ -24,8 +24,9 @@ from linters.reliability.commands import Command, commands, segment_run, segment
 from linters.context import LintContext
 from linters.text.link_resolver import enclosing_roots, on_disk
 from linters.text.path_context import Paragraph
+from linters.text.path_owner import installed_template, scaffolded_from
 from linters.registry import check
-from skillforge.models.findings import Finding
+from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import SCRIPT_SUFFIXES
 
 _EXEC_PATH = rx(r"^[\w{}$~./@+-]*/[\w.@+-]*\w$")
@@ -110,6 +111,19 @@ def _not_an_instruction(ctx: LintContext, cmd: Command) -> bool:
     return not_the_skills_run(doc, cmd)
 
 
+def _installed_there(ctx: LintContext, rel: str) -> str | None:
+    """Why the script runs in the user's project, where the skill installs it
+    (`linters.text.path_owner`), or None."""
+    template = scaffolded_from(ctx.skill, rel)
+    if template is not None:
+        return f"the skill ships `{template}`, which it installs there in the user's project"
+    home = ctx.memo(("installed_template",), lambda: installed_template(ctx.skill.root))
+    if home is not None:
+        return (f"the skill is a template in `{home}/`, installed into the user's project, "
+                "where the script is the project's")
+    return None
+
+
 # A run that expects the script may be absent: `scripts/x.sh pending || echo "none"`,
 # `[ -f scripts/x.sh ] && bash scripts/x.sh`.
 _GUARDED = rx(r"\|\|\s*(?:echo|true|:|printf)\b|\[\[?\s+-[fex]\s")
@@ -134,11 +148,14 @@ def script_commands(ctx: LintContext) -> Iterator[Finding]:
             if not first or _not_an_instruction(ctx, cmd) or _GUARDED.search(text):
                 continue
             shown = text if len(text) <= 80 else text[:77] + "..."
+            why = _installed_there(ctx, rel)
             yield ctx.finding(
                 "SF301",
                 f"`{shown}` runs {rel}, which is not in the skill; add the script or correct "
-                "the path (paths are relative to the skill folder).",
+                "the path (paths are relative to the skill folder)."
+                + (f" (A warning only: {why}.)" if why else ""),
                 line=line,
+                severity=Severity.warning if why else None,
             )
             continue
         if not direct or f is None or not f.present or f.is_dir:
