@@ -39,10 +39,15 @@ from linters.text.path_context import (
     project_file,
 )
 from linters.text.path_owner import (
-    block_caption,
+    NEAR,
     installed_template,
+    names_other_file,
+    other_skill_has,
+    owned_by_other,
     placed_outside,
+    rooted_paths,
     scaffolded_from,
+    template_files,
 )
 from linters.text.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
 from linters.text.placement import copied_document, reference_only_file
@@ -288,17 +293,31 @@ def broken_references(ctx: LintContext) -> Iterator[Finding]:
                 continue
             if not presented_as_skill_file(doc, ref, ctx.skill, paragraphs):
                 continue
-            if not ref.link and block_caption(doc, ref.line, ref.raw):
-                continue  # names the file the block below is, not one of the skill's
+            para, offset = _place(doc, ref, paragraphs)
+            if para is not None and not ref.link and names_other_file(
+                    doc, ref.raw, ref.line, para, offset):
+                continue  # a caption, a quoted phrase, another skill's file...
             seen.add(key)
             yield _broken(ctx, resolver, ref, _entry(doc, f, ref.line),
-                          _elsewhere(ctx, doc, ref, paragraphs))
+                          _elsewhere(ctx, doc, ref, para, offset))
 
 
-def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef,
-               paragraphs: dict[int, Paragraph]) -> str | None:
+def _place(doc: MarkdownDoc, ref: PathRef,
+           paragraphs: dict[int, Paragraph]) -> tuple[Paragraph | None, int]:
+    """The paragraph holding `ref` and its offset there (None for a line out of reach)."""
+    if ref.para is not None:
+        return ref.para, ref.offset
+    idx = ref.line - doc.first_line
+    if not 0 <= idx < len(doc.lines):
+        return None, 0
+    para = _paragraph(doc, idx, paragraphs)
+    return para, para.offset_of(idx, ref.column or 1)
+
+
+def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph | None,
+               offset: int) -> str | None:
     """Why the text means a file outside the skill (`linters.text.path_owner`), or None."""
-    template = scaffolded_from(ctx.skill, ref.path)
+    template = scaffolded_from(ctx.memo(("template_files",), lambda: template_files(ctx.skill)), ref.path)
     if template is not None:
         return (f"the skill ships `{template}`, which it installs at that path in the "
                 "user's project")
@@ -306,15 +325,18 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef,
     if home is not None:
         return (f"the skill is a template in `{home}/`, installed into the user's project, "
                 "where the path is the project's")
-    para, offset = ref.para, ref.offset
     if para is None:
-        idx = ref.line - doc.first_line
-        if not 0 <= idx < len(doc.lines):
-            return None
-        para = _paragraph(doc, idx, paragraphs)
-        offset = para.offset_of(idx, ref.column or 1)
+        return None
     start, end = para.sentence(offset)
-    return placed_outside(doc.text, para.text[start:end], ref.path, ctx.skill.root.name)
+    owner = owned_by_other(para.text[max(start, offset - NEAR):offset], ctx.skill.root.name)
+    if owner is not None and other_skill_has(ctx.skill.root, owner, ref.path) is None:
+        # A skill beside this one lacking the file is a broken reference (one that has it
+        # was accepted by `named_sibling_has`); one not found here cannot be checked.
+        return f"the text gives it as a file of `{owner}`, not found beside this skill"
+    rooted = ctx.memo(("rooted_paths", ref.file),
+                      lambda: rooted_paths(doc.text, ctx.skill.root.name))
+    sentence = para.text[max(start, offset - NEAR):min(end, offset + NEAR)]
+    return placed_outside(rooted, sentence, ref.path)
 
 
 def _entry(doc: MarkdownDoc, f: SkillFile, line: int) -> bool:

@@ -27,6 +27,8 @@ from pathlib import Path
 
 from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
+from linters.text.path_context import Paragraph
+from linters.text.sections import section_title
 from skillforge.models.skill import SKILL_MD, Skill
 
 # Markup a caption line may wrap its path in: heading marks, emphasis, code ticks.
@@ -63,23 +65,29 @@ def block_caption(doc: MarkdownDoc, line_no: int, raw: str) -> bool:
                    for body_line in fence.body)
 
 
-def scaffolded_from(skill: Skill, path: str) -> str | None:
-    """The skill's template file the missing `path` is installed from: the same path, or
-    the path without its first folder, under a template folder of the skill."""
-    rel = posixpath.normpath(path.removeprefix("./"))
-    if rel.startswith(".."):
-        return None
-    tails = {rel}
-    if "/" in rel:
-        tails.add(rel.split("/", 1)[1])
+def template_files(skill: Skill) -> dict[str, str]:
+    """The skill's files under a template folder, by their path below that folder."""
+    out: dict[str, str] = {}
     for f in skill.files:
         if not f.present or f.is_dir:
             continue
         parts = f.path.split("/")
         for i, part in enumerate(parts[:-1]):
-            if _TEMPLATE_DIR.match(part) and "/".join(parts[i + 1:]) in tails:
-                return f.path
-    return None
+            if _TEMPLATE_DIR.match(part):
+                out.setdefault("/".join(parts[i + 1:]), f.path)
+    return out
+
+
+def scaffolded_from(templates: dict[str, str], path: str) -> str | None:
+    """The template file (of `template_files`) the missing `path` is installed from: one
+    whose path below its template folder is `path`, or `path` without its first folder."""
+    rel = posixpath.normpath(path.removeprefix("./"))
+    if rel.startswith(".."):
+        return None
+    found = templates.get(rel)
+    if found is None and "/" in rel:
+        found = templates.get(rel.split("/", 1)[1])
+    return found
 
 
 def installed_template(root: Path) -> str | None:
@@ -111,24 +119,149 @@ _ROOTED = rx(r"(?:\$\{?([A-Za-z_]+)\}?|\{([A-Za-z_]+)\})/([\w./*-]+)")
 _SKILL_VAR = rx(r"skill|base_?dir", re.IGNORECASE)
 
 
-def placed_outside(text: str, sentence: str, path: str, skill_name: str) -> str | None:
-    """How the text places the missing `path` outside the skill, or None: the sentence
-    says it is the plugin's, or the document `text` gives the same path (or its folder as
-    a pattern) from a root variable that is not the skill's own folder (`skill_name`: the
-    skill's folder name, as in `${CLAUDE_PLUGIN_ROOT}/skills/<it>/...`)."""
+def rooted_paths(text: str, skill_name: str) -> list[tuple[str, str]]:
+    """(as written, path after the root) of each path the document `text` gives from a
+    root variable other than the skill's own folder (`skill_name`: the skill's folder
+    name, as in `${CLAUDE_PLUGIN_ROOT}/skills/<it>/...`, which is the skill's own)."""
+    own = f"skills/{skill_name}/"
+    out = []
+    for m in _ROOTED.finditer(text):
+        full = m.group(3).rstrip(".")
+        if not (_SKILL_VAR.search(m.group(1) or m.group(2)) or full.startswith(own)):
+            out.append((m.group(0).rstrip("."), full))
+    return out
+
+
+def placed_outside(rooted: list[tuple[str, str]], sentence: str, path: str) -> str | None:
+    """How the text places the missing `path` outside the skill, or None: its `sentence`
+    says it is the plugin's, or the document gives the same path (or its folder as a
+    pattern) from a root variable (`rooted`, from `rooted_paths`)."""
     if _PLUGIN_ROOT_WORDS.search(sentence):
         return "the text places it at the plugin's root, outside the skill folder"
     rel = posixpath.normpath(path.removeprefix("./"))
     folder = posixpath.dirname(rel)
-    own = f"skills/{skill_name}/"
-    for m in _ROOTED.finditer(text):
-        full = m.group(3).rstrip(".")
-        if _SKILL_VAR.search(m.group(1) or m.group(2)) or full.startswith(own):
-            continue
+    for written, full in rooted:
         if full == rel or full.endswith("/" + rel):
-            return f"the skill gives it in full as `{m.group(0).rstrip('.')}`"
+            return f"the skill gives it in full as `{written}`"
         if "*" in full and folder and posixpath.dirname(full).endswith(folder) \
                 and re.fullmatch(re.escape(posixpath.basename(full)).replace(r"\*", ".*"),
                                  posixpath.basename(rel)):
-            return f"the skill locates such files at `{m.group(0).rstrip('.')}`"
+            return f"the skill locates such files at `{written}`"
     return None
+
+
+# --- readings of the words around a path ---------------------------------------------------
+
+_QUOTES = {'"': '"', "“": "”"}
+# How far before a path its owner may be named (a bound: a generated index may hold
+# thousands of paths in one sentence).
+NEAR = 240
+
+
+def in_quoted_phrase(line: str, start: int, end: int) -> bool:
+    """The path at [start, end) of `line` is inside a quoted phrase with other words ("See
+    references/file.md for..."): a sentence shown to be written, not an instruction."""
+    for open_q, close_q in _QUOTES.items():
+        left = line.rfind(open_q, 0, start)
+        if left < 0 or (open_q == close_q and line.count(open_q, 0, start) % 2 == 0):
+            continue
+        right = line.find(close_q, end)
+        if right < 0:
+            continue
+        words = (line[left + 1:start] + " " + line[end:right]).split()
+        if any(any(c.isalpha() for c in w) for w in words):
+            return True
+    return False
+
+
+# A section of things not written yet: "## Pattern for future loaders", "## Roadmap".
+_PLANNED_TITLE = rx(r"\b(?:future|planned|roadmap|todo|to\s+do|upcoming|wish\s*list|ideas)\b",
+                    re.IGNORECASE)
+
+
+def planned_section(title: str | None) -> bool:
+    return bool(title and _PLANNED_TITLE.search(title))
+
+
+# A name that may be a skill's or a plugin's: `drupal-gitlab`, `dev-guides-navigator`.
+_NAME_SPAN = r"(?:\*\*)?`([a-z0-9]+(?:-[a-z0-9]+)+)`(?:\*\*)?"
+# ... written as the owner of the path right after it: "`other-skill` `scripts/x.sh`",
+# "`other-skill` → `references/y.md`", "`other-skill`'s `references/y.md`", "`other-skill`
+# package's `scripts/x.sh`" (one word between, in any language).
+_OWNER_BEFORE = rx(_NAME_SPAN + r"(?:['’]s)?\s*(?:→|->|:)?\s*(?:[^\s`|]+\s+)?`?$")
+# ... or named in the sentence, the path then given as "its": "the `other` skill (its
+# `references/y.md`)", "`other`'s lookup section and its `references/y.md`".
+_ITS_BEFORE = rx(r"\bits\s+`?$", re.IGNORECASE)
+_NAMED = rx(_NAME_SPAN)
+
+
+def owned_by_other(before: str, skill_name: str) -> str | None:
+    """The text just before a path (`before`, from its sentence's start) names another skill
+    or plugin as the path's owner: that name, or None."""
+    m = _OWNER_BEFORE.search(before)
+    if m and m.group(1) != skill_name:
+        return m.group(1)
+    if _ITS_BEFORE.search(before):
+        names = [n for n in _NAMED.findall(before) if n != skill_name]
+        if names:
+            return names[-1]
+    return None
+
+
+# The lead-in of a list that looks for files in the user's project: "Detect `.security/`
+# scripts, especially:", "If present:", "Look for:".
+_DETECT_LEAD = rx(r"\b(?:detect(?:s|ed|ing)?|look(?:s|ing)?\s+for|check(?:s|ing)?\s+for"
+                  r"|if\s+(?:present|any|it\s+exists|they\s+exist))\b", re.IGNORECASE)
+_LIST_ITEM = rx(r"^(\s*)(?:[-*+]|\d{1,9}[.)])\s")
+
+
+def under_detect_lead(lines: list[str], idx: int) -> bool:
+    """Line `idx` is an item of a list whose lead-in (the less indented line above it)
+    looks for files in the user's project."""
+    m = _LIST_ITEM.match(lines[idx]) if 0 <= idx < len(lines) else None
+    if m is None:
+        return False
+    indent = len(m.group(1))
+    for i in range(idx - 1, max(-1, idx - 30), -1):
+        line = lines[i]
+        if not line.strip():
+            return False
+        lead = len(line) - len(line.lstrip())
+        item = _LIST_ITEM.match(line)
+        if lead > indent and not item:
+            continue  # a sibling item's continuation line
+        if lead < indent or not item:
+            return bool(_DETECT_LEAD.search(line)) and line.rstrip().endswith(":")
+    return False
+
+
+def names_other_file(doc: MarkdownDoc, raw: str, line_no: int, para: Paragraph,
+                     offset: int) -> bool:
+    """The text presents the path (`raw`, at `offset` of `para`, on line `line_no`) as a
+    file of something else: a block's caption, a quoted phrase, an entry of a section of
+    planned files, or a file a list looks for in the user's project. (Another skill's file
+    is `owned_by_other`'s: whether it exists there is the caller's to check.)"""
+    if block_caption(doc, line_no, raw):
+        return True
+    line_idx, col, line = para.where(offset)
+    start = col - 1
+    if in_quoted_phrase(line, start, start + len(raw)):
+        return True
+    return (under_detect_lead(doc.lines, line_idx)
+            or planned_section(section_title(doc, line_no)))
+
+
+def other_skill_has(root: Path, name: str, path: str) -> bool | None:
+    """Whether the skill `name` beside the skill at `root` (a sibling folder, or a skill of
+    a sibling plugin of a marketplace, `plugins/*/skills/<name>`) has `path`; None when no
+    such skill is found."""
+    try:
+        parent = root.resolve().parent
+        found = [parent / name] if (parent / name / SKILL_MD).is_file() else []
+        if not found and parent.name == "skills" and parent.parent.parent.name == "plugins":
+            found = [s.parent for s in parent.parent.parent.glob(f"*/skills/{name}/{SKILL_MD}")]
+        if not found:
+            return None
+        return any((s / path.removeprefix("./")).exists() for s in found)
+    except OSError:
+        return None

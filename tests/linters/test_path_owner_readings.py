@@ -143,3 +143,59 @@ def test_a_plugin_root_file_given_in_full_or_in_words_is_a_warning(tmp_path):
               if sev == Severity.warning}
     assert set(warned) == {"references/checklist.md", "references/release-rules.md"}
     assert "${CLAUDE_PLUGIN_ROOT}/references/checklist.md" in warned["references/checklist.md"]
+
+
+OTHER_SKILL = """
+# Deploy kit
+
+Pushing a release is the job of the **`release-train`** skill (its `references/tags.md`
+explains the tag scheme); for rollbacks see `release-train` → `references/undo.md`.
+The `ops-notes`'s runbook section and its `references/pager.md` cover on-call.
+Drafts come nightly from the `notes-kit` `scripts/draft.sh --all`.
+
+Before any of this, read `references/preflight.md`.
+"""
+
+
+def test_a_file_given_as_another_named_skills_is_not_this_skills(tmp_path):
+    root = make(tmp_path, OTHER_SKILL)
+    # `ops-notes` stands beside this skill and lacks the file: a broken reference still.
+    make(tmp_path, "# Ops notes\n\nOn-call basics.\n", folder="ops-notes")
+    assert [msg.split("`")[1] for _l, msg in severe(root, "SF116")] == [
+        "references/pager.md", "references/preflight.md"]
+    warned = [msg for _l, sev, msg in found(root, "SF116") if sev == Severity.warning]
+    assert len(warned) == 2 and all("`release-train`, not found" in m for m in warned)
+    assert severe(root, "SF301") == []
+    assert [sev for _l, sev, _m in found(root, "SF301")] == [Severity.warning]
+
+
+AUTHORING = """
+# Deploy kit
+
+Read `references/style.md` before writing a skill.
+
+- Point readers on: "See references/anything.md for the details."
+- Write steps as orders ("To deploy, run scripts/ship.sh"), never as descriptions.
+
+## Ideas for future checks
+
+- `references/cost-check.md` - estimates a deploy's cost
+
+## Project layout
+
+- Detect the project's own hooks, if present:
+  - `./.hooks/pre-deploy.sh`
+  - `./.hooks/post-deploy.sh`
+- Then read `references/layout-rules.md`.
+
+Examples that are fine to commit:
+
+- `./scripts/smoke.sh` (repo-relative)
+"""
+
+
+def test_phrases_to_write_planned_files_and_looked_for_files_are_not_pointers(tmp_path):
+    root = make(tmp_path, AUTHORING)
+    assert sorted(msg.split("`")[1] for _l, msg in severe(root, "SF116")) == [
+        "references/layout-rules.md", "references/style.md"]
+    assert severe(root, "SF301") == []
