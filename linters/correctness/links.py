@@ -16,7 +16,9 @@ off: a changelog's list items record what files were, so a broken path in one is
 rather than an error, and every other line (a title such as "# Database migrations"
 included) is checked like the rest.
 
-How a reference is read off the text is `linters.text.path_refs`; the text gates that spare
+Whose file a path names (a block's caption, a template the skill installs, a plugin-root
+file, another skill's) is `linters.text.path_owner`'s reading. How a reference is read off
+the text is `linters.text.path_refs`; the text gates that spare
 parsing a file with nothing to report are `linters.correctness.link_gates`.
 """
 
