@@ -16,7 +16,9 @@ off: a changelog's list items record what files were, so a broken path in one is
 rather than an error, and every other line (a title such as "# Database migrations"
 included) is checked like the rest.
 
-How a reference is read off the text is `linters.text.path_refs`; the text gates that spare
+Whose file a path names (a block's caption, a template the skill installs, a plugin-root
+file, another skill's) is `linters.text.path_owner`'s reading. How a reference is read off
+the text is `linters.text.path_refs`; the text gates that spare
 parsing a file with nothing to report are `linters.correctness.link_gates`.
 """
 
@@ -37,6 +39,17 @@ from linters.text.path_context import (
     Paragraph,
     cwd_relative,
     project_file,
+)
+from linters.text.path_owner import (
+    NEAR,
+    installed_template,
+    names_other_file,
+    other_skill_has,
+    owned_by_other,
+    placed_outside,
+    rooted_paths,
+    scaffolded_from,
+    template_files,
 )
 from linters.text.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
 from linters.text.placement import copied_document, reference_only_file
@@ -282,8 +295,50 @@ def broken_references(ctx: LintContext) -> Iterator[Finding]:
                 continue
             if not presented_as_skill_file(doc, ref, ctx.skill, paragraphs):
                 continue
+            para, offset = _place(doc, ref, paragraphs)
+            if para is not None and not ref.link and names_other_file(
+                    doc, ref.raw, ref.line, para, offset):
+                continue  # a caption, a quoted phrase, another skill's file...
             seen.add(key)
-            yield _broken(ctx, resolver, ref, _entry(doc, f, ref.line))
+            yield _broken(ctx, resolver, ref, _entry(doc, f, ref.line),
+                          _elsewhere(ctx, doc, ref, para, offset))
+
+
+def _place(doc: MarkdownDoc, ref: PathRef,
+           paragraphs: dict[int, Paragraph]) -> tuple[Paragraph | None, int]:
+    """The paragraph holding `ref` and its offset there (None for a line out of reach)."""
+    if ref.para is not None:
+        return ref.para, ref.offset
+    idx = ref.line - doc.first_line
+    if not 0 <= idx < len(doc.lines):
+        return None, 0
+    para = _paragraph(doc, idx, paragraphs)
+    return para, para.offset_of(idx, ref.column or 1)
+
+
+def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph | None,
+               offset: int) -> str | None:
+    """Why the text means a file outside the skill (`linters.text.path_owner`), or None."""
+    template = scaffolded_from(ctx.memo(("template_files",), lambda: template_files(ctx.skill)), ref.path)
+    if template is not None:
+        return (f"the skill ships `{template}`, which it installs at that path in the "
+                "user's project")
+    home = ctx.memo(("installed_template",), lambda: installed_template(ctx.skill.root))
+    if home is not None:
+        return (f"the skill is a template in `{home}/`, installed into the user's project, "
+                "where the path is the project's")
+    if para is None:
+        return None
+    start, end = para.sentence(offset)
+    owner = owned_by_other(para.text[max(start, offset - NEAR):offset], ctx.skill.root.name)
+    if owner is not None and other_skill_has(ctx.skill.root, owner, ref.path) is None:
+        # A skill beside this one lacking the file is a broken reference (one that has it
+        # was accepted by `named_sibling_has`); one not found here cannot be checked.
+        return f"the text gives it as a file of `{owner}`, not found beside this skill"
+    rooted = ctx.memo(("rooted_paths", ref.file),
+                      lambda: rooted_paths(doc.text, ctx.skill.root.name))
+    sentence = para.text[max(start, offset - NEAR):min(end, offset + NEAR)]
+    return placed_outside(rooted, sentence, ref.path)
 
 
 def _entry(doc: MarkdownDoc, f: SkillFile, line: int) -> bool:
@@ -294,7 +349,8 @@ def _entry(doc: MarkdownDoc, f: SkillFile, line: int) -> bool:
     return changelog_entry(doc, line)
 
 
-def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool) -> Finding:
+def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool,
+            elsewhere: str | None = None) -> Finding:
     what = "links to" if ref.link else "mentions"
     # A template, an example, vendored text or a test fixture holds links for another place
     # (linters.placement): worth a look, not a broken instruction.
@@ -303,7 +359,8 @@ def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool) -> 
     if aside is None and ref.file != "SKILL.md" and f is not None and f.text \
             and copied_document(f.text):
         aside = "a copy of a third-party document (credited at its top)"
-    guess = resolver.suggestion(ref)
+    # A file meant elsewhere is not a misspelt file of the skill: no file to point it at.
+    guess = resolver.suggestion(ref) if elsewhere is None else None
     base = posixpath.dirname(ref.file)
     if guess is not None:
         shown = posixpath.relpath(guess, base) if ref.link and base else guess
@@ -311,6 +368,8 @@ def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool) -> 
     else:
         fix = "add the file or fix the path"
     note = f" (A warning only: the file is {aside}.)" if aside else ""
+    if elsewhere:
+        note = f" (A warning only: {elsewhere}.)"
     if ref.link and base and guess is not None and guess == posixpath.normpath(ref.path):
         # Written from the skill's root, as the Agent Skills spec words file references and
         # as an agent resolves them: it works for the agent, not in a Markdown viewer.
@@ -327,7 +386,7 @@ def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool) -> 
         line=ref.line,
         column=ref.column,
         # A changelog entry names what a file was: worth fixing, not a broken instruction.
-        severity=Severity.warning if entry or aside else None,
+        severity=Severity.warning if entry or aside or elsewhere else None,
     )
 
 

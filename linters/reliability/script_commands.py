@@ -24,8 +24,16 @@ from linters.reliability.commands import Command, commands, segment_run, segment
 from linters.context import LintContext
 from linters.text.link_resolver import enclosing_roots, on_disk
 from linters.text.path_context import Paragraph
+from linters.text.path_owner import (
+    NEAR,
+    installed_template,
+    other_skill_has,
+    owned_by_other,
+    scaffolded_from,
+    template_files,
+)
 from linters.registry import check
-from skillforge.models.findings import Finding
+from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import SCRIPT_SUFFIXES
 
 _EXEC_PATH = rx(r"^[\w{}$~./@+-]*/[\w.@+-]*\w$")
@@ -105,9 +113,42 @@ def _not_an_instruction(ctx: LintContext, cmd: Command) -> bool:
         if not 0 <= idx < len(doc.lines):
             return False
         para = Paragraph(doc, idx)
-        if para.counter_example(para.offset_of(idx, cmd.column)):
+        offset = para.offset_of(idx, cmd.column)
+        if para.counter_example(offset) or para.after_example_label():
             return True
     return not_the_skills_run(doc, cmd)
+
+
+def _owner(ctx: LintContext, cmd: Command) -> str | None:
+    """The other skill an inline command's text gives the script as a file of ("the
+    `other-skill` `scripts/x.sh`"), or None."""
+    doc = ctx.doc(cmd.path)
+    idx = cmd.line - doc.first_line if doc is not None else -1
+    if not cmd.inline or doc is None or not 0 <= idx < len(doc.lines):
+        return None
+    para = Paragraph(doc, idx)
+    offset = para.offset_of(idx, cmd.column)
+    start = max(para.sentence(offset)[0], offset - NEAR)
+    return owned_by_other(para.text[start:offset], ctx.skill.root.name)
+
+
+def _elsewhere(ctx: LintContext, rel: str, cmd: Command) -> str | None:
+    """Why the script is meant somewhere else: the user's project, where the skill installs
+    it, or another skill not found beside this one (`linters.text.path_owner`), or None."""
+    template = scaffolded_from(ctx.memo(("template_files",), lambda: template_files(ctx.skill)), rel)
+    if template is not None:
+        return f"the skill ships `{template}`, which it installs there in the user's project"
+    home = ctx.memo(("installed_template",), lambda: installed_template(ctx.skill.root))
+    if home is not None:
+        return (f"the skill is a template in `{home}/`, installed into the user's project, "
+                "where the script is the project's")
+    owner = _owner(ctx, cmd)
+    if owner is not None:
+        has = other_skill_has(ctx.skill.root, owner, rel)
+        if has is not False:  # a skill beside this one without it: a broken run
+            return f"the text gives it as a script of `{owner}`" + (
+                ", which has it" if has else ", not found beside this skill")
+    return None
 
 
 # A run that expects the script may be absent: `scripts/x.sh pending || echo "none"`,
@@ -134,11 +175,14 @@ def script_commands(ctx: LintContext) -> Iterator[Finding]:
             if not first or _not_an_instruction(ctx, cmd) or _GUARDED.search(text):
                 continue
             shown = text if len(text) <= 80 else text[:77] + "..."
+            why = _elsewhere(ctx, rel, cmd)
             yield ctx.finding(
                 "SF301",
                 f"`{shown}` runs {rel}, which is not in the skill; add the script or correct "
-                "the path (paths are relative to the skill folder).",
+                "the path (paths are relative to the skill folder)."
+                + (f" (A warning only: {why}.)" if why else ""),
                 line=line,
+                severity=Severity.warning if why else None,
             )
             continue
         if not direct or f is None or not f.present or f.is_dir:

@@ -1,0 +1,267 @@
+"""Whose file does a path name? Readings that tell a path of the skill from a file of
+somewhere else, for the path rules (SF116, SF301; issue 36).
+
+- A caption: a line that holds only the path (a heading `### scripts/setup.sh`, a label
+  `**File:** `templates/job.yaml``) directly over a fenced block names the file that block's
+  content is (a file of the user's chart, or one to create), not a file of the skill. When
+  the block runs the file (`bash scripts/setup.sh`), it is not a caption.
+- A file the skill scaffolds: the path is missing but the skill ships a file of the same
+  path under a template folder (`templates/ekip-notify.sh` for `scripts/ekip-notify.sh`):
+  the text names where the skill installs its template in the user's project.
+- A template skill: a skill inside another skill's `templates/` folder is installed into
+  the user's project, where its paths are the project's.
+- A file placed outside the skill in words: the sentence puts it at the plugin's root
+  ("plugin-root `references/x.md`"), or the same document gives it with a root variable
+  (`${CLAUDE_PLUGIN_ROOT}/scripts/x.sh`, `{plugin_path}/references/*.md`) and the bare path
+  is its short form.
+
+The first three are not the skill's files (not reported); the last is the skill's plugin's
+file, which a copied skill may lack: a warning that says so.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+
+from linters.text.compiled_regex import rx
+from linters.text.markdown import MarkdownDoc
+from linters.text.path_context import Paragraph
+from linters.text.sections import section_title
+from skillforge.models.skill import SKILL_MD, Skill
+
+# Markup a caption line may wrap its path in: heading marks, emphasis, code ticks.
+_CAPTION_MARKUP = rx(r"^\s{0,3}(?:#{1,6}\s+)?|[*_`]+")
+# What may stand beside the path on a caption line: a short label ("File:", "template:").
+_CAPTION_LABEL = rx(r"^(?:[\w-]+(?:\s+[\w-]+){0,2}\s*:)?\s*:?\s*$")
+# A folder a skill keeps the files it installs elsewhere in.
+_TEMPLATE_DIR = rx(r"^_*(?:templates?|scaffold(?:ing)?|skeletons?|boilerplates?)$",
+                   re.IGNORECASE)
+
+
+def block_caption(doc: MarkdownDoc, line_no: int, raw: str) -> bool:
+    """The line `line_no` holds only the path `raw` (with a short label) and captions the
+    fenced block just below it, which does not run the file."""
+    idx = line_no - doc.first_line
+    if not 0 <= idx < len(doc.lines):
+        return False
+    line = doc.lines[idx]
+    at = line.find(raw)
+    if at < 0:
+        return False
+    rest = _CAPTION_MARKUP.sub("", line[:at] + " " + line[at + len(raw):]).strip()
+    if not _CAPTION_LABEL.match(rest):
+        return False
+    nxt = idx + 1
+    if nxt < len(doc.lines) and not doc.lines[nxt].strip():
+        nxt += 1
+    fence = next((f for f in doc.fences if f.start == nxt + doc.first_line), None)
+    if fence is None:
+        return False
+    name = posixpath.basename(raw.rstrip("/"))
+    # `bash scripts/setup.sh` under the path: the block runs the file, not shows it.
+    return not any(name in body_line and not body_line.lstrip().startswith("#")
+                   for body_line in fence.body)
+
+
+def template_files(skill: Skill) -> dict[str, str]:
+    """The skill's files under a template folder, by their path below that folder."""
+    out: dict[str, str] = {}
+    for f in skill.files:
+        if not f.present or f.is_dir:
+            continue
+        parts = f.path.split("/")
+        for i, part in enumerate(parts[:-1]):
+            if _TEMPLATE_DIR.match(part):
+                out.setdefault("/".join(parts[i + 1:]), f.path)
+    return out
+
+
+def scaffolded_from(templates: dict[str, str], path: str) -> str | None:
+    """The template file (of `template_files`) the missing `path` is installed from: one
+    whose path below its template folder is `path`, or `path` without its first folder."""
+    rel = posixpath.normpath(path.removeprefix("./"))
+    if rel.startswith(".."):
+        return None
+    found = templates.get(rel)
+    if found is None and "/" in rel:
+        found = templates.get(rel.split("/", 1)[1])
+    return found
+
+
+def installed_template(root: Path) -> str | None:
+    """The skill at `root` sits in a template folder of an enclosing skill (it is installed
+    into the user's project as it is): that folder's path from the enclosing skill."""
+    try:
+        p = root.resolve()
+    except OSError:
+        return None
+    parts: list[str] = []
+    for _ in range(4):
+        parts.insert(0, p.name)
+        p = p.parent
+        if (p / SKILL_MD).is_file():
+            inner = parts[:-1]
+            hit = next((i for i, part in enumerate(inner) if _TEMPLATE_DIR.match(part)), None)
+            return f"{p.name}/{'/'.join(inner[:hit + 1])}" if hit is not None else None
+        if p.parent == p:
+            break
+    return None
+
+
+# The sentence places the file at the plugin's root, not the skill's.
+_PLUGIN_ROOT_WORDS = rx(r"\bplugin[-\s]root\b|\bplugin['’]s\s+(?:own\s+|bundled\s+)?"
+                        r"(?:\w+\s+){0,2}(?:references?|scripts?|files?)\b", re.IGNORECASE)
+# A path written from a root variable: `${CLAUDE_PLUGIN_ROOT}/…`, `{plugin_path}/…`.
+_ROOTED = rx(r"(?:\$\{?([A-Za-z_]+)\}?|\{([A-Za-z_]+)\})/([\w./*-]+)")
+# A variable for the skill's own folder: a path under it is the skill's.
+_SKILL_VAR = rx(r"skill|base_?dir", re.IGNORECASE)
+
+
+def rooted_paths(text: str, skill_name: str) -> list[tuple[str, str]]:
+    """(as written, path after the root) of each path the document `text` gives from a
+    root variable other than the skill's own folder (`skill_name`: the skill's folder
+    name, as in `${CLAUDE_PLUGIN_ROOT}/skills/<it>/...`, which is the skill's own)."""
+    own = f"skills/{skill_name}/"
+    out = []
+    for m in _ROOTED.finditer(text):
+        full = m.group(3).rstrip(".")
+        if not (_SKILL_VAR.search(m.group(1) or m.group(2)) or full.startswith(own)):
+            out.append((m.group(0).rstrip("."), full))
+    return out
+
+
+def placed_outside(rooted: list[tuple[str, str]], sentence: str, path: str) -> str | None:
+    """How the text places the missing `path` outside the skill, or None: its `sentence`
+    says it is the plugin's, or the document gives the same path (or its folder as a
+    pattern) from a root variable (`rooted`, from `rooted_paths`)."""
+    if _PLUGIN_ROOT_WORDS.search(sentence):
+        return "the text places it at the plugin's root, outside the skill folder"
+    rel = posixpath.normpath(path.removeprefix("./"))
+    folder = posixpath.dirname(rel)
+    for written, full in rooted:
+        if full == rel or full.endswith("/" + rel):
+            return f"the skill gives it in full as `{written}`"
+        if "*" in full and folder and posixpath.dirname(full).endswith(folder) \
+                and re.fullmatch(re.escape(posixpath.basename(full)).replace(r"\*", ".*"),
+                                 posixpath.basename(rel)):
+            return f"the skill locates such files at `{written}`"
+    return None
+
+
+# --- readings of the words around a path ---------------------------------------------------
+
+_QUOTES = {'"': '"', "“": "”"}
+# How far before a path its owner may be named (a bound: a generated index may hold
+# thousands of paths in one sentence).
+NEAR = 240
+
+
+def in_quoted_phrase(line: str, start: int, end: int) -> bool:
+    """The path at [start, end) of `line` is inside a quoted phrase with other words ("See
+    references/file.md for..."): a sentence shown to be written, not an instruction."""
+    for open_q, close_q in _QUOTES.items():
+        left = line.rfind(open_q, 0, start)
+        if left < 0 or (open_q == close_q and line.count(open_q, 0, start) % 2 == 0):
+            continue
+        right = line.find(close_q, end)
+        if right < 0:
+            continue
+        words = (line[left + 1:start] + " " + line[end:right]).split()
+        if any(any(c.isalpha() for c in w) for w in words):
+            return True
+    return False
+
+
+# A section of things not written yet: "## Pattern for future loaders", "## Roadmap".
+_PLANNED_TITLE = rx(r"\b(?:future|planned|roadmap|todo|to\s+do|upcoming|wish\s*list|ideas)\b",
+                    re.IGNORECASE)
+
+
+def planned_section(title: str | None) -> bool:
+    return bool(title and _PLANNED_TITLE.search(title))
+
+
+# A name that may be a skill's or a plugin's: `drupal-gitlab`, `dev-guides-navigator`.
+_NAME_SPAN = r"(?:\*\*)?`([a-z0-9]+(?:-[a-z0-9]+)+)`(?:\*\*)?"
+# ... written as the owner of the path right after it: "`other-skill` `scripts/x.sh`",
+# "`other-skill` → `references/y.md`", "`other-skill`'s `references/y.md`", "`other-skill`
+# package's `scripts/x.sh`" (one word between, in any language).
+_OWNER_BEFORE = rx(_NAME_SPAN + r"(?:['’]s)?\s*(?:→|->|:)?\s*(?:[^\s`|]+\s+)?`?$")
+# ... or named in the sentence, the path then given as "its": "the `other` skill (its
+# `references/y.md`)", "`other`'s lookup section and its `references/y.md`".
+_ITS_BEFORE = rx(r"\bits\s+`?$", re.IGNORECASE)
+_NAMED = rx(_NAME_SPAN)
+
+
+def owned_by_other(before: str, skill_name: str) -> str | None:
+    """The text just before a path (`before`, from its sentence's start) names another skill
+    or plugin as the path's owner: that name, or None."""
+    m = _OWNER_BEFORE.search(before)
+    if m and m.group(1) != skill_name:
+        return m.group(1)
+    if _ITS_BEFORE.search(before):
+        names = [n for n in _NAMED.findall(before) if n != skill_name]
+        if names:
+            return names[-1]
+    return None
+
+
+# The lead-in of a list that looks for files in the user's project: "Detect `.security/`
+# scripts, especially:", "If present:", "Look for:".
+_DETECT_LEAD = rx(r"\b(?:detect(?:s|ed|ing)?|look(?:s|ing)?\s+for|check(?:s|ing)?\s+for"
+                  r"|if\s+(?:present|any|it\s+exists|they\s+exist))\b", re.IGNORECASE)
+_LIST_ITEM = rx(r"^(\s*)(?:[-*+]|\d{1,9}[.)])\s")
+
+
+def under_detect_lead(lines: list[str], idx: int) -> bool:
+    """Line `idx` is an item of a list whose lead-in (the less indented line above it)
+    looks for files in the user's project."""
+    m = _LIST_ITEM.match(lines[idx]) if 0 <= idx < len(lines) else None
+    if m is None:
+        return False
+    indent = len(m.group(1))
+    for i in range(idx - 1, max(-1, idx - 30), -1):
+        line = lines[i]
+        if not line.strip():
+            return False
+        lead = len(line) - len(line.lstrip())
+        item = _LIST_ITEM.match(line)
+        if lead > indent and not item:
+            continue  # a sibling item's continuation line
+        if lead < indent or not item:
+            return bool(_DETECT_LEAD.search(line)) and line.rstrip().endswith(":")
+    return False
+
+
+def names_other_file(doc: MarkdownDoc, raw: str, line_no: int, para: Paragraph,
+                     offset: int) -> bool:
+    """The text presents the path (`raw`, at `offset` of `para`, on line `line_no`) as a
+    file of something else: a block's caption, a quoted phrase, an entry of a section of
+    planned files, or a file a list looks for in the user's project. (Another skill's file
+    is `owned_by_other`'s: whether it exists there is the caller's to check.)"""
+    if block_caption(doc, line_no, raw):
+        return True
+    line_idx, col, line = para.where(offset)
+    start = col - 1
+    if in_quoted_phrase(line, start, start + len(raw)):
+        return True
+    return (under_detect_lead(doc.lines, line_idx)
+            or planned_section(section_title(doc, line_no)))
+
+
+def other_skill_has(root: Path, name: str, path: str) -> bool | None:
+    """Whether the skill `name` beside the skill at `root` (a sibling folder, or a skill of
+    a sibling plugin of a marketplace, `plugins/*/skills/<name>`) has `path`; None when no
+    such skill is found."""
+    try:
+        parent = root.resolve().parent
+        found = [parent / name] if (parent / name / SKILL_MD).is_file() else []
+        if not found and parent.name == "skills" and parent.parent.parent.name == "plugins":
+            found = [s.parent for s in parent.parent.parent.glob(f"*/skills/{name}/{SKILL_MD}")]
+        if not found:
+            return None
+        return any((s / path.removeprefix("./")).exists() for s in found)
+    except OSError:
+        return None
