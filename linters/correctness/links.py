@@ -47,6 +47,7 @@ from linters.text.path_owner import (
     other_skill_has,
     owned_by_other,
     placed_outside,
+    planned_section,
     rooted_paths,
     scaffolded_from,
     template_files,
@@ -327,6 +328,8 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
     if home is not None:
         return (f"the skill is a template in `{home}/`, installed into the user's project, "
                 "where the path is the project's")
+    if planned_section(doc, ref.line):
+        return "it is listed under a section of files not written yet"
     if para is None:
         return None
     start, end = para.sentence(offset)

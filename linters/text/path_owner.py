@@ -179,7 +179,9 @@ _PLANNED_TITLE = rx(r"\b(?:future|planned|roadmap|todo|to\s+do|upcoming|wish\s*l
                     re.IGNORECASE)
 
 
-def planned_section(title: str | None) -> bool:
+def planned_section(doc: MarkdownDoc, line_no: int) -> bool:
+    """Line `line_no` sits under a heading of things not written yet."""
+    title = section_title(doc, line_no)
     return bool(title and _PLANNED_TITLE.search(title))
 
 
@@ -238,17 +240,17 @@ def under_detect_lead(lines: list[str], idx: int) -> bool:
 def names_other_file(doc: MarkdownDoc, raw: str, line_no: int, para: Paragraph,
                      offset: int) -> bool:
     """The text presents the path (`raw`, at `offset` of `para`, on line `line_no`) as a
-    file of something else: a block's caption, a quoted phrase, an entry of a section of
-    planned files, or a file a list looks for in the user's project. (Another skill's file
-    is `owned_by_other`'s: whether it exists there is the caller's to check.)"""
+    file of something else: a block's caption, a quoted phrase, or a file a list looks for
+    in the user's project. (Another skill's file is `owned_by_other`'s: whether it exists
+    there is the caller's to check. An entry of a section of planned files is only softened,
+    `planned_section`, as a changelog's entries are.)"""
     if block_caption(doc, line_no, raw):
         return True
     line_idx, col, line = para.where(offset)
     start = col - 1
     if in_quoted_phrase(line, start, start + len(raw)):
         return True
-    return (under_detect_lead(doc.lines, line_idx)
-            or planned_section(section_title(doc, line_no)))
+    return under_detect_lead(doc.lines, line_idx)
 
 
 def other_skill_has(root: Path, name: str, path: str) -> bool | None:
