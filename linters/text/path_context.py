@@ -267,7 +267,11 @@ class Paragraph:
             doc, first = self._doc, self._doc.first_line
             for i in range(self.first - 1, max(-1, self.first - 13), -1):
                 line = doc.lines[i]
-                if not doc.is_code(i + first) and line.lstrip().startswith("#"):
+                # a heading ends the search; a code block's lines are passed over, so that
+                # a `# Example:` comment in one labels that block, not the text after it
+                if doc.is_code(i + first):
+                    continue
+                if line.lstrip().startswith("#"):
                     break
                 if _EXAMPLE_LABEL.match(line) and len(line.split()) <= 12:
                     self._example_label = True

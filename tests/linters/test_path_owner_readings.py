@@ -203,3 +203,25 @@ def test_phrases_to_write_planned_files_and_looked_for_files_are_not_pointers(tm
     assert planned and all(sev == Severity.warning and "not written yet" in msg
                            for sev, msg in planned), planned
     assert severe(root, "SF301") == []
+
+
+AFTER_A_BLOCK = """
+# Regenerate
+
+```
+# Example:
+"Use deploy-kit to regenerate the api docs"
+```
+
+Then:
+
+1. Run the checker on the result: `uv run scripts/check-docs.py --all`
+"""
+
+
+def test_an_example_comment_in_a_code_block_labels_that_block_not_the_steps_after_it(tmp_path):
+    # `# Example:` inside the block above is the block's own label; the steps below it are
+    # instructions, and the script they run is missing
+    root = make(tmp_path, AFTER_A_BLOCK)
+    assert [msg.split("`")[1] for _l, msg in severe(root, "SF301")] == [
+        "uv run scripts/check-docs.py --all"]

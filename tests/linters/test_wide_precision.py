@@ -159,5 +159,6 @@ def test_security_precision_on_the_held_out_part_is_at_least_0_8(severe, split):
 def test_no_finding_labelled_true_stops_being_severe(severe):
     reported = {s.key for found in severe.values() for s in found}
     lost = sorted(k for k, lab in load_labels().items()
-                  if any(x.label == "tp" for x in (lab, *lab.others)) and k not in reported)
+                  if k[0] in severe  # a sealed part's findings are not linted here
+                  and any(x.label == "tp" for x in (lab, *lab.others)) and k not in reported)
     assert not lost, f"{len(lost)} findings labelled tp are no longer severe: {lost[:5]}"
