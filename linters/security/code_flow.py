@@ -69,9 +69,6 @@ _SHELL_PROGRAMS = rx(
     r"(?:.*/)?(?:(?:ba|z|k|da|fi|c|tc)?sh|python[\d.]*|node|deno|bun|ruby|perl|php|pwsh|"
     r"powershell|cmd(?:\.exe)?|osascript|env|sudo|xargs|nohup|timeout|uv|uvx|npx)"
 )
-_STRING = rx(
-    r"""(?P<pre>[rRbBuUfF]{0,2})(?P<q>\"\"\"|'''|"|'|`)"""
-)
 # An argument that is a literal: quoted text (concatenated), without interpolation.
 _LITERAL_ARG = rx(
     r"""\s*(?:[rRbBuU]{0,2}(?:"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')\s*\+?\s*)+"""

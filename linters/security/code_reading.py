@@ -9,32 +9,12 @@ No parser: a skill's code may be a fragment in a Markdown block, in any language
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 
+from linters.security.block_frame import fence_of
+from linters.security.code_flow import CODE_EXT, DATA_EXT, SHELL_EXT
 from linters.security.security_context import Line, SecurityText
 from linters.text.compiled_regex import rx
 
-_SHELL_EXT = (".sh", ".bash", ".zsh", ".ksh", ".command")
-_CODE_EXT = (
-    ".py",
-    ".js",
-    ".mjs",
-    ".cjs",
-    ".ts",
-    ".tsx",
-    ".jsx",
-    ".rb",
-    ".go",
-    ".rs",
-    ".java",
-    ".kt",
-    ".swift",
-    ".php",
-    ".cs",
-    ".lua",
-    ".pl",
-)
-_DATA_EXT = (".json", ".jsonl", ".ndjson", ".yaml", ".yml", ".toml")
 _SHELL_LANGS = frozenset({"bash", "sh", "shell", "zsh", "ksh", "console", "shell-session"})
 _CODE_LANGS = frozenset(
     {
@@ -71,20 +51,17 @@ def code_kind(st: SecurityText, line: Line) -> tuple[str | None, list[str], int]
     if not st.is_markdown:
         path = st.path.lower()
         lines = st.text.split("\n")
-        if path.endswith(_SHELL_EXT) or st.text.startswith(
+        if path.endswith(SHELL_EXT) or st.text.startswith(
             ("#!/bin/sh", "#!/bin/bash", "#!/usr/bin/env bash")
         ):
             return "shell", lines, line.no - 1
-        if path.endswith(_CODE_EXT) or st.text.startswith("#!/usr/bin/env python"):
+        if path.endswith(CODE_EXT) or st.text.startswith("#!/usr/bin/env python"):
             return "code", lines, line.no - 1
-        return ("data", lines, line.no - 1) if path.endswith(_DATA_EXT) else (None, [], 0)
+        return ("data", lines, line.no - 1) if path.endswith(DATA_EXT) else (None, [], 0)
     doc = st.doc
-    if doc is None or not doc.is_code(line.no):
+    fence = fence_of(st, line) if doc is not None and doc.is_code(line.no) else None
+    if fence is None:
         return None, [], 0
-    i = bisect_right([f.start for f in doc.fences], line.no) - 1
-    if i < 0 or (doc.fences[i].end is not None and line.no > doc.fences[i].end):
-        return None, [], 0
-    fence = doc.fences[i]
     lang = fence.lang.lower()
     lines, idx = list(fence[3]), line.no - fence.start - 1
     if not 0 <= idx < len(lines):
