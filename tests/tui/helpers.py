@@ -16,6 +16,8 @@ from textual.message import Message
 from skillforge.app import SkillforgeApp, build_app
 from skillforge.models.config import Settings
 from tests.conftest import SAMPLE_SKILLS
+from widgets.case_list import CaseList
+from widgets.evals_pane import EvalsPane
 from widgets.findings_table import FindingsTable
 
 SIZE = (100, 30)
@@ -220,3 +222,20 @@ def local_scripted_model(root: Path, monkeypatch, llm_server, handler: Callable)
     monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
     monkeypatch.setenv("SKILLFORGE_PROVIDER__MODEL", "small-local-model")
     llm_server.handler = handler
+
+
+async def open_evals_tab(pilot) -> None:
+    """The Evals tab (key 3), its cases loaded and its case list focused. The tab gives the
+    focus to its first widget (the case list) a refresh later: waiting for that keeps the
+    focus from moving under the keys a test presses next."""
+    await settle(pilot)
+    await pilot.press("3")
+    await wait_for(
+        pilot,
+        lambda: bool(pilot.app.workbench.query(EvalsPane))
+        and pilot.app.workbench.query_one(EvalsPane).evalset is not None,
+        5,
+        "the evals",
+    )
+    await wait_for(pilot, lambda: isinstance(pilot.app.focused, CaseList), 5,
+                   "the case list focused by the tab")

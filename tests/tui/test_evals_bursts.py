@@ -14,7 +14,7 @@ import pytest
 
 from skillforge.models.config import Settings
 from tests.conftest import SAMPLE_SKILLS
-from tests.tui.helpers import burst, make_app, screen_text, settle, wait_for
+from tests.tui.helpers import burst, make_app, open_evals_tab, screen_text, wait_for
 from widgets.case_form import CaseForm
 from widgets.case_list import CaseList
 from widgets.evals_pane import EvalsPane
@@ -42,25 +42,6 @@ def highlighted_row(app) -> str:
     return str(cases.get_option_at_index(cases.highlighted).prompt)
 
 
-async def open_evals(pilot) -> None:
-    await settle(pilot)
-    await pilot.press("3")
-    await wait_for(
-        pilot,
-        lambda: bool(pilot.app.workbench.query(EvalsPane)) and pane(pilot.app).evalset is not None,
-        5,
-        "the evals",
-    )
-    # the tab gives the focus to its first widget (the case list) after a refresh: wait for
-    # that, so the focus is not moved under the keys that follow
-    await wait_for(
-        pilot,
-        lambda: isinstance(pilot.app.focused, CaseList),
-        5,
-        "the case list focused by the tab",
-    )
-
-
 def ids(app) -> list[str]:
     return [str(c.id) for c in pane(app).evalset.cases]
 
@@ -82,7 +63,7 @@ async def test_shift_down_three_times_then_d_moves_and_deletes_the_highlighted_c
     order = [c["id"] for c in on_disk(skill)]
     app = make_app(skill, Settings())
     async with app.run_test(size=SMALL) as pilot:
-        await open_evals(pilot)
+        await open_evals_tab(pilot)
         app.workbench.query_one(CaseList).focus()
         await pilot.pause()
         await burst(pilot, "shift+down", "shift+down", "shift+down")
@@ -116,7 +97,7 @@ async def test_shift_down_three_times_then_d_moves_and_deletes_the_highlighted_c
 async def test_typing_in_a_burst_then_ctrl_s_saves_every_character(skill, field):
     app = make_app(skill, Settings())
     async with app.run_test(size=SMALL) as pilot:
-        await open_evals(pilot)
+        await open_evals_tab(pilot)
         widget = app.workbench.query_one(f"#field-{field}")
         widget.focus()
         widget.select_all()
@@ -132,7 +113,7 @@ async def test_typing_in_a_burst_then_ctrl_s_saves_every_character(skill, field)
 async def test_typing_in_a_burst_then_ctrl_z_undoes_all_of_it(skill):
     app = make_app(skill, Settings())
     async with app.run_test(size=SMALL) as pilot:
-        await open_evals(pilot)
+        await open_evals_tab(pilot)
         before = str(pane(app).selected_case.prompt)
         prompt = app.workbench.query_one("#field-prompt")
         prompt.focus()

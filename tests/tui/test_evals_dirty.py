@@ -14,7 +14,7 @@ import pytest
 from skillforge.models.config import Settings
 from skillforge.screens.unsaved import UnsavedChanges
 from tests.conftest import SAMPLE_SKILLS
-from tests.tui.helpers import make_app, screen_text, settle, wait_for
+from tests.tui.helpers import make_app, open_evals_tab, screen_text, wait_for
 from widgets.case_list import CaseList
 from widgets.evals_bars import ConflictBar
 from widgets.evals_pane import EvalsPane
@@ -37,22 +37,7 @@ def ids(app) -> list[str]:
 
 
 async def open_case_list(pilot) -> None:
-    await settle(pilot)
-    await pilot.press("3")
-    await wait_for(
-        pilot,
-        lambda: bool(pilot.app.workbench.query(EvalsPane)) and pane(pilot.app).evalset is not None,
-        5,
-        "the evals",
-    )
-    # the tab gives the focus to its first widget (the case list) after a refresh: wait for
-    # that, so the focus is not moved under the keys that follow
-    await wait_for(
-        pilot,
-        lambda: isinstance(pilot.app.focused, CaseList),
-        5,
-        "the case list focused by the tab",
-    )
+    await open_evals_tab(pilot)
     pilot.app.workbench.query_one(CaseList).focus()
     await pilot.pause()
 

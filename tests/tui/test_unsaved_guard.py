@@ -14,7 +14,7 @@ from skillforge.models.config import Settings
 from skillforge.screens.diff_view import DiffScreen
 from skillforge.screens.unsaved import UnsavedChanges
 from tests.conftest import SAMPLE_SKILLS
-from tests.tui.helpers import SIZE, make_app, settle, wait_for
+from tests.tui.helpers import SIZE, make_app, open_evals_tab, settle, wait_for
 from widgets.case_list import CaseList
 from widgets.evals_bars import ConflictBar
 from widgets.evals_pane import EvalsPane
@@ -33,22 +33,7 @@ def pane(app) -> EvalsPane:
 
 async def edit_first_prompt(pilot) -> None:
     """Evals tab, type into the first case's prompt, then back to the case list."""
-    await settle(pilot)
-    await pilot.press("3")
-    await wait_for(
-        pilot,
-        lambda: bool(pilot.app.workbench.query(EvalsPane)) and pane(pilot.app).evalset is not None,
-        5,
-        "the evals",
-    )
-    # the tab gives the focus to its first widget (the case list) after a refresh: wait for
-    # that, or it could take the focus from the prompt under the keys typed below
-    await wait_for(
-        pilot,
-        lambda: isinstance(pilot.app.focused, CaseList),
-        5,
-        "the case list focused by the tab",
-    )
+    await open_evals_tab(pilot)
     prompt = pilot.app.workbench.query_one("#field-prompt")
     prompt.focus()
     prompt.select_all()
