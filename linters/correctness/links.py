@@ -48,6 +48,7 @@ from linters.text.path_owner import (
     owned_by_other,
     placed_outside,
     planned_section,
+    repo_owned_in,
     rooted_paths,
     scaffolded_from,
     template_files,
@@ -149,7 +150,7 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
     if named_sibling_has(skill, ref.path, para.text):
         return False
     start, end = para.sentence(offset)
-    if _REPO_OWNED.search(para.text, start, end):
+    if repo_owned_in(para.text, start, end):
         return False
     if not ref.link and cwd_relative(ref.path, skill.exists(_top(ref.path))):
         if project_file(ref.path):
@@ -165,16 +166,6 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
 _PLACEHOLDER_STEM = rx(
     r"^(?:x+|foo|bar|baz|file[-_]?name|some[-_]?file|something|whatever"
     r"|placeholder|example|sample)$",
-    re.IGNORECASE,
-)
-
-
-# The sentence gives the path to the repository the skill lives in, not to the skill:
-# "The commands are the repository's own: its check runner, `scripts/validate_repo.py`",
-# "skipped in a repository where `scripts/validate_repo.py` is detected".
-_REPO_OWNED = rx(
-    r"\b(?:repository|repo|project|codebase)['’]s\s+own\b"
-    r"|\bin\s+(?:a|the|any|your)\s+(?:repository|repo|project|codebase)\s+(?:where|that\s+has)\b",
     re.IGNORECASE,
 )
 

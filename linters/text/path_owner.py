@@ -21,6 +21,8 @@ file, which a copied skill may lack: a warning that says so.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import posixpath
 import re
 from pathlib import Path
@@ -35,6 +37,7 @@ from skillforge.models.skill import SKILL_MD, Skill
 _CAPTION_MARKUP = rx(r"^\s{0,3}(?:#{1,6}\s+)?|[*_`]+")
 # What may stand beside the path on a caption line: a short label ("File:", "template:").
 _CAPTION_LABEL = rx(r"^(?:[\w-]+(?:\s+[\w-]+){0,2}\s*:)?\s*:?\s*$")
+_CAPTION_MAX_REST = 160
 # A folder a skill keeps the files it installs elsewhere in.
 _TEMPLATE_DIR = rx(r"^_*(?:templates?|scaffold(?:ing)?|skeletons?|boilerplates?)$",
                    re.IGNORECASE)
@@ -48,7 +51,9 @@ def block_caption(doc: MarkdownDoc, line_no: int, raw: str) -> bool:
         return False
     line = doc.lines[idx]
     at = line.find(raw)
-    if at < 0:
+    # A caption is the path and a label of a few words: a long line is none (and is not
+    # rewritten per path, which made a line of a thousand paths quadratic).
+    if at < 0 or len(line) - len(raw) > _CAPTION_MAX_REST:
         return False
     rest = _CAPTION_MARKUP.sub("", line[:at] + " " + line[at + len(raw):]).strip()
     if not _CAPTION_LABEL.match(rest):
@@ -267,3 +272,27 @@ def other_skill_has(root: Path, name: str, path: str) -> bool | None:
         return any((s / path.removeprefix("./")).exists() for s in found)
     except OSError:
         return None
+
+
+# The sentence gives the path to the repository the skill lives in, not to the skill:
+# "The commands are the repository's own: its check runner, `scripts/validate_repo.py`",
+# "skipped in a repository where `scripts/validate_repo.py` is detected".
+_REPO_OWNED = rx(
+    r"\b(?:repository|repo|project|codebase)['’]s\s+own\b"
+    r"|\bin\s+(?:a|the|any|your)\s+(?:repository|repo|project|codebase)\s+(?:where|that\s+has)\b",
+    re.IGNORECASE,
+)
+
+
+@functools.lru_cache(maxsize=64)
+def _repo_owned_at(text: str) -> tuple[int, ...]:
+    """Where `_REPO_OWNED` matches in a paragraph: found once, however many paths the
+    paragraph holds (a sentence of a thousand paths would otherwise be searched per path)."""
+    return tuple(m.start() for m in _REPO_OWNED.finditer(text))
+
+
+def repo_owned_in(text: str, start: int, end: int) -> bool:
+    """`_REPO_OWNED.search(text, start, end)`, from the paragraph's matches."""
+    at = _repo_owned_at(text)
+    i = bisect.bisect_left(at, start)
+    return any(_REPO_OWNED.match(text, pos, end) for pos in at[i:] if pos < end)
