@@ -89,16 +89,21 @@ status.
         wide, narrow = layout == "wide", layout == "narrow"
         self._wide = layout
         self.clear(columns=True)
+        # Widths from the rows themselves: an auto-sized column is measured only when the
+        # table next idles, so the first paint (or one on a busy machine) would cut the ids.
+        run_w = max([3, *(len(r.run_id) for r in self.runs)])
+        skill_w = min(24, max([5, *(len(r.skill_name or "—") for r in self.runs)]))
         self.add_column(" ", key="mark", width=1)
-        self.add_column("run", key="run")
+        self.add_column("run", key="run", width=run_w)
         self.add_column("date (UTC)", key="date", width=11 if narrow else 16)
-        self.add_column("skill", key="skill")
+        self.add_column("skill", key="skill", width=skill_w)
         if not narrow:
             self.add_column("engine", key="engine", width=6)
         self.add_column("trials", key="trials", width=6)
         self.add_column("status", key="status", width=9)
         if wide:
-            self.add_column("label", key="label")
+            self.add_column("label", key="label",
+                            width=max([5, *(len(r.label or "") for r in self.runs)]))
         for run in self.runs:
             count = self.trial_counts.get(run.run_id)
             cells = [Text(MARK if run.run_id in self.marked else " ", style="bold cyan"),

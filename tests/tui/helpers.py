@@ -58,7 +58,10 @@ async def wait_for(
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what or condition}")
+            raise AssertionError(
+                f"timed out after {timeout}s waiting for {what or condition}; the screen:\n"
+                + screen_text(pilot.app)
+            )
         await asyncio.sleep(POLL_S)
     await pilot.pause(0)
 

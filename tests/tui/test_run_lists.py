@@ -14,17 +14,10 @@ from sessions.store import RunStore
 from skillforge.models.config import Settings
 from skillforge.models.trial import RunRecord, RunSpec, TrialRecord
 from tests.conftest import SAMPLE_SKILLS
-from tests.tui.helpers import make_app, screen_lines, settle, wait_for
+from tests.tui.helpers import make_app, settle, show_tab, shown_in, wait_for
 
 pytestmark = pytest.mark.timeout(120)
 T0 = datetime(2026, 12, 1, 9, tzinfo=UTC)
-
-
-def shown_in(app, widget) -> str:
-    """What the screen shows inside `widget` (its border left out), lines joined by spaces."""
-    r = widget.content_region
-    rows = screen_lines(app)[r.y : r.y + r.height]
-    return " ".join(" ".join(row[r.x : r.x + r.width].split()) for row in rows)
 
 
 def add_run(
@@ -122,7 +115,7 @@ async def test_trials_and_lift_list_only_the_open_skills_runs(skill: Path, tmp_p
         )
         listed = shown_in(app, app.workbench.query_one(RunsList))
         assert "csv001" in listed and "lab001" not in listed
-        await pilot.press("5")
+        await show_tab(pilot, "5")
         await wait_for(
             pilot,
             lambda: (
@@ -134,7 +127,7 @@ async def test_trials_and_lift_list_only_the_open_skills_runs(skill: Path, tmp_p
         await wait_for(
             pilot,
             lambda: "csv001" in shown_in(app, app.workbench.query_one(RunPicker)),
-            10,
+            20,
             "the Lift run's id in full",
         )
         listed = shown_in(app, app.workbench.query_one(RunPicker))
