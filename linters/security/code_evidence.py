@@ -154,7 +154,9 @@ def detector_cases(st: SecurityText, line: Line, col: int) -> str | None:
     if not name or not item or "." in name:
         return None
     lines = st.text.split("\n")
-    loop = rx(rf"\bfor\s+([\w\s,()]+?)\s+in\s+(?:enumerate\s*\(\s*)?{re.escape(name)}\b")
+    # Built from the skill's text: `re`, not `rx` (whose kept compiles are the source's own).
+    loop = re.compile(rf"\bfor\s+([\w\s,()]+?)\s+in\s+(?:enumerate\s*\(\s*)?"
+                      rf"{re.escape(name)}\b")
     for no, text in enumerate(lines):
         m = loop.search(text)
         if m is None:

@@ -165,7 +165,7 @@ _ASSERTION = rx(r"(?:^|[\s.(\[{,=!])(?:assert\w*|expect|to(?:Be|Equal|StrictEqua
 def _asserted(head: str) -> bool:
     """The end of `head` (a line up to a string) is inside the arguments of an assertion
     call, at any depth of brackets."""
-    code = bare(head) if head.count('"') + head.count("'") < 40 else head
+    code = bare(head)
     depth = 0
     for i in range(len(code) - 1, -1, -1):
         ch = code[i]

@@ -247,7 +247,7 @@ def _prose_evidence(st: SecurityText, line: Line, start: int, end: int) -> str |
 
 # "(`~/.aws/credentials`, etc.)", "(e.g. `curl ... | sh`)": the spot is one case of a kind
 # the sentence talks about, named in a parenthesis that says it is an example.
-_EXAMPLE_MARK = rx(r"\b(?:etc|e\.\s?g|i\.\s?e|for\s+example|for\s+instance|such\s+as|"
+_EXAMPLE_MARK = rx(r"\b(?:etc|e\.\s?g|for\s+example|for\s+instance|such\s+as|"
                    r"like)\b\.?", re.IGNORECASE)
 
 
