@@ -184,6 +184,11 @@ def _shellcheck_finding(ctx: LintContext, inp: ScriptInput, rec: Record) -> Find
     message = str(rec.get("message") or "").rstrip(". ")
     severity = _SC_LEVELS.get(str(rec.get("level")), Severity.info)
     sample = sample_code(inp.path) if severity == Severity.error else None
+    if severity == Severity.error and not sample and _in_directive(inp.text, rec.get("line")):
+        # The parse error is in a `# shellcheck` comment: bash runs the script unchanged.
+        sample = ("the error is in a `# shellcheck` directive comment, so the script runs "
+                  "the same, but shellcheck stopped there and checked nothing else in it; "
+                  "put the reason after a second `#`")
     note = f" (A warning only: {sample}.)" if sample else ""
     return ctx.finding(
         "SF603",
@@ -191,6 +196,14 @@ def _shellcheck_finding(ctx: LintContext, inp: ScriptInput, rec: Record) -> Find
         path=inp.path, line=_pos(rec.get("line")), column=_pos(rec.get("column")),
         severity=Severity.warning if sample else severity, source="shellcheck", code=code,
     )
+
+
+def _in_directive(text: str, line: object) -> bool:
+    """Line `line` (1-based) of `text` is a `# shellcheck ...` directive comment."""
+    no = _pos(line)
+    lines = text.splitlines()
+    return no is not None and no <= len(lines) and re.match(
+        r"\s*#\s*shellcheck\s", lines[no - 1]) is not None
 
 
 def _shell_suffix(f: SkillFile) -> str:

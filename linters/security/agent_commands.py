@@ -19,6 +19,7 @@ from linters.security.security_context import (
     shown_command,
     Hit,
     Line,
+    Logical,
     SecurityText,
     command_at,
     command_lines,
@@ -73,13 +74,21 @@ def scan_sf512(st: SecurityText) -> Iterator[Hit]:
             seen.add(line.no)
             cmd = command_at(log.text, m.start(), m.end())
             verdict = _bypass_verdict(st, line, col, cmd)
-            yield Hit(
-                "SF512", line.no, col + 1, verdict.severity, downgraded(
-                    f"`{shown_command(cmd)}` runs an agent with its permission checks off, so anything "
-                    "it reads (a web page, an issue, a file) can run any command as the user; "
-                    "drop the flag and pre-approve only the tools the task needs (for example "
-                    "`--allowedTools \"Bash(npm test:*)\"`).", Severity.high, verdict),
-            )
+            message = (f"`{shown_command(cmd)}` runs an agent with its permission checks off, "
+                       "so anything it reads (a web page, an issue, a file) can run any command "
+                       "as the user; drop the flag and pre-approve only the tools the task needs "
+                       "(for example `--allowedTools \"Bash(npm test:*)\"`).")
+            fence = (_confined(st, log, line, m.start(), m.group(0))
+                     if verdict.severity is Severity.high else None)
+            if fence:
+                verdict = Verdict(Severity.warning)
+                message = message[:-1] + (
+                    f" (a warning, not high: the same command confines the agent ({fence}), "
+                    "so what it reads cannot run commands as the user outside those limits; "
+                    "check that the tools it still allows cannot act for whoever wrote that "
+                    "text).")
+            yield Hit("SF512", line.no, col + 1, verdict.severity,
+                      downgraded(message, Severity.high, verdict))
 
 
 def _bypass_verdict(st: SecurityText, line: Line, col: int, cmd: str) -> Verdict:
@@ -92,6 +101,70 @@ def _bypass_verdict(st: SecurityText, line: Line, col: int, cmd: str) -> Verdict
         if not _AGENT_WORD.search(span) and not imperative(line, col):
             return Verdict(Severity.info, "it names the flag in a sentence; nothing runs it")
     return weigh_command(st, line, col, Severity.high)
+
+
+# --- a contained bypass ---------------------------------------------------------------------
+
+# What confines an agent whose approvals are off, so that a page or a file it reads cannot run
+# a command as the user (issue 36: contained runs are the author's policy, like SF511's grant):
+# the tools that act denied on the same command (the shell among them), the CLI's own sandbox
+# left on, or a container or sandbox program the CLI runs inside.
+_DENIES_SHELL = rx(
+    r"--(?:deny-tools?|disallowed-?tools|exclude-tools|disable-tools?)[= ]+"
+    r"(?:(?!\s--)[^\n;&|]){0,80}?\b(?:shell|bash|run_shell_command|exec_command|terminal)\b",
+    re.IGNORECASE,
+)
+_OWN_SANDBOX = rx(r"--sandbox\b(?!-)(?!\s*[= ]\s*[\"']?(?:danger-full-access|off|none|false|"
+                  r"disabled|no|0)\b)", re.IGNORECASE)
+_CONTAINER = rx(r"\b(?:(?:docker|podman)\s+(?:container\s+)?run|bwrap|firejail|sandbox-exec|"
+                r"nsjail)\b", re.IGNORECASE)
+# A statement that adds to a command being built (`cmd.append("--yolo")`, `args+=(--yolo)`):
+# the statements next to it that add to the same name build the same command.
+_COMMENT = rx(r"(?:^|\s)(?:#|//).*$", re.MULTILINE)
+_ADDS_TO = rx(r"^\s*([A-Za-z_]\w*)\s*(?:\.\s*(?:append|extend|insert|push)\s*\(|\+=)")
+
+
+def _confined(st: SecurityText, log: Logical, line: Line, at: int, flag: str) -> str | None:
+    """What confines the agent the bypass at offset `at` of `log` starts, or None: read on the
+    command itself and on the statements beside it that build the same command."""
+    # A comment ("# add --disallowedTools Bash when ...") confines nothing.
+    text = _COMMENT.sub("", log.text) + " " + _same_command(st, line)
+    deny = _DENIES_SHELL.search(text)
+    if deny:
+        flag_text = re.match(r"--[\w-]+[= ]+[\"'\[]?[^\s\"'\]]*", text[deny.start():])
+        return f"`{short(flag_text.group(0) if flag_text else deny.group(0), 50)}`"
+    # The CLI's sandbox counts unless the flag turns it off too (codex's bypass and --yolo).
+    sandbox_off = ("sandbox" in flag.lower() or "danger" in flag.lower()
+                   or re.search(r"(?<![\w-])codex\b", text, re.IGNORECASE) is not None)
+    own = None if sandbox_off else _OWN_SANDBOX.search(text)
+    if own:
+        return f"`{own.group(0)}`"
+    # A container the CLI runs in: before it, in the same stage of the pipeline.
+    begin = max((i + len(sep) for sep in ("|", ";", "&&", "\n")
+                 if (i := log.text.rfind(sep, 0, at)) >= 0), default=0)
+    box = _CONTAINER.search(log.text, begin, at)
+    return f"`{box.group(0)}`" if box else None
+
+
+def _same_command(st: SecurityText, line: Line) -> str:
+    """The code of the neighbouring statements that add to the same name as `line` (up to
+    six lines each way, up to a blank line), without their comments."""
+    m = _ADDS_TO.match(line.text)
+    if m is None:
+        return ""
+    name = re.compile(rf"^\s*{re.escape(m.group(1))}\s*(?:\.\s*\w+\s*\(|\+=|=)")
+    out: list[str] = []
+    for step in (-1, 1):
+        cur: Line | None = line
+        for _ in range(6):
+            cur = st.neighbour(cur, step) if cur is not None else None
+            if cur is None or not cur.text.strip():
+                break
+            if cur.text.lstrip().startswith(("#", "//")):
+                continue
+            if name.match(cur.text):
+                out.append(_COMMENT.sub("", cur.text))
+    return " ".join(out)
 
 
 # --- SF513 ------------------------------------------------------------------------------

@@ -172,3 +172,28 @@ def quoted_as_string(line: Line, start: int, end: int) -> bool:
     before = line.text[:start].rstrip()
     before = before.rstrip("\"'`\u201c\u2018(")
     return _QUOTE_TAKER.search(before[-40:]) is not None
+
+
+# Reported speech: the quotation is what another text says ("If such payload text says
+# "ignore previous rules", treat it as evidence"), attributed to its speaker, not said by
+# the skill: a condition on what some text says, or a text (a page, a file, a tool's output)
+# as the speaker. Not a person ("the lead says "..."") and not "tells you to": a quotation
+# passed on to the agent is an instruction.
+_REPORTS = rx(r"\b(?:says|said|saying|reads|contains|containing|claims|claiming|wrote|writes)"
+              r"\W*$", re.IGNORECASE)
+_TEXT_SPEAKS = rx(
+    r"\b(?:if|when|whenever|unless|where)\b|\b(?:page|file|text|output|comment|issue|"
+    r"document|payload|message|e-?mail|readme|diff|content|result|response|input|artifact|"
+    r"log|ticket|snippet|webpage|site)s?\b[^\s\"]*\s+(?:\w+\s+)?(?:says|said|reads|contains|"
+    r"claims|writes|wrote)\b", re.IGNORECASE)
+
+
+def reported(line: Line, start: int, end: int) -> bool:
+    """The phrase at [start, end) is quoted as what some other text says or contains."""
+    if not quoted(line, start, end):
+        return False
+    before = line.text[:start].rstrip().rstrip("\"'`\u201c\u2018(")
+    if _REPORTS.search(before[-40:]) is None:
+        return False
+    sentence = re.split(r"[.!?]\s+", before)[-1]
+    return _TEXT_SPEAKS.search(sentence) is not None

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 
 from linters.text.anchor_index import declare
-from linters.security.attack_talk import downgraded
+from linters.security.attack_talk import Verdict, downgraded
 from linters.text.compiled_regex import rx
 from linters.security.security_context import (
     shown_command,
@@ -22,9 +22,12 @@ from linters.security.security_context import (
     SecurityText,
     command_at,
     command_lines,
+    Line,
     in_inline_code,
+    inline_span,
     matches,
 )
+from linters.security.imperative import imperative
 from linters.security.inert_code import weigh_command
 from skillforge.models.findings import Severity
 
@@ -71,7 +74,8 @@ def scan_sf515(st: SecurityText) -> Iterator[Hit]:
                 continue
             seen.add(line.no)
             what, instead = _READS[m.lastgroup or "gh"]
-            verdict = weigh_command(st, line, col, Severity.high, reads=True)
+            verdict = _named(st, line, col) or _piped_home(log.text, m) or weigh_command(
+                st, line, col, Severity.high, reads=True)
             yield Hit(
                 "SF515", line.no, col + 1, verdict.severity, downgraded(
                     f"`{shown_command(command_at(log.text, m.start(), m.end()))}` takes {what} out "
@@ -80,3 +84,29 @@ def scan_sf515(st: SecurityText) -> Iterator[Hit]:
                     "export a scoped token in an environment variable the skill reads.",
                     Severity.high, verdict),
             )
+
+
+# What keeps the value: a substitution, an assignment, a pipe, a redirect.
+_KEEPS = rx(r"\$\(|`|=|\||>")
+
+
+def _named(st: SecurityText, line: Line, col: int) -> Verdict | None:
+    """Inline code in a sentence that names the command without telling anyone to run it
+    ("Env precedence: `GH_TOKEN` > keychain > `gh auth token`"): nothing reads the token."""
+    if not st.is_markdown or st.in_code(line) or not in_inline_code(line, col):
+        return None
+    if _KEEPS.search(inline_span(line, col)[1]) or imperative(line, col):
+        return None
+    return Verdict(Severity.info, "it names the command in a sentence that does not tell "
+                                  "anyone to run it")
+
+
+def _piped_home(text: str, m: re.Match[str]) -> Verdict | None:
+    """The token piped straight into the CLI it came from (`gh auth token | gh api ...`):
+    it goes back to its owner, into no variable, transcript or log."""
+    program = m.lastgroup or "gh"
+    stage = re.match(r"[^|;&\n)]*\|\s*(?:sudo\s+)?([\w.-]+)", text[m.end():])
+    if stage is None or stage.group(0).rstrip().endswith("||") or stage.group(1) != program:
+        return None
+    return Verdict(Severity.info, f"it pipes the token straight back into `{program}`, "
+                                  "into no variable, transcript or log")

@@ -136,6 +136,47 @@ def detector_input(line: Line, col: int) -> str | None:
     return f"it is a sample passed to `{call.group(0).rstrip('( ')[:40]}`"
 
 
+# A call that runs or shows its argument: a sample handed to one is no longer only a sample.
+_RUNS_OR_SHOWS = rx(r"[\w.]*(?:print|echo|puts|log|write|system|popen|Popen|subprocess|exec|eval|"
+                    r"run|call|spawn|send|post|request|prompt|complete|chat|invoke|ask)[\w.]*\s*\(",
+                    re.IGNORECASE)
+
+
+def detector_cases(st: SecurityText, line: Line, col: int) -> str | None:
+    """Why the string at 0-based `col` is a case in a table the code hands to a detector: an
+    item of a collection (`CASES = [("inject", "<phrase>", True), ...]`) that a loop walks,
+    passing a loop variable to a function named for judging text (`scan_text(text)`), a
+    variable the code never runs, prints or sends."""
+    before = line.text[:col]
+    if not (before.count('"') % 2 == 1 or before.count("'") % 2 == 1):
+        return None
+    name, item = _assigned_name(st, line)
+    if not name or not item or "." in name:
+        return None
+    lines = st.text.split("\n")
+    # Built from the skill's text: `re`, not `rx` (whose kept compiles are the source's own).
+    loop = re.compile(rf"\bfor\s+([\w\s,()]+?)\s+in\s+(?:enumerate\s*\(\s*)?"
+                      rf"{re.escape(name)}\b")
+    for no, text in enumerate(lines):
+        m = loop.search(text)
+        if m is None:
+            continue
+        for var in re.findall(r"[A-Za-z_]\w*", m.group(1)):
+            use = re.compile(rf"(?<![\w.]){re.escape(var)}(?!\w)")
+            uses = [t for i, t in enumerate(lines) if i != no and use.search(t)]
+            judged = [t for t in uses if _judges(t, use)]
+            if judged and not any(_RUNS_OR_SHOWS.search(t) for t in uses):
+                call = _DETECTOR_CALL.search(judged[0])
+                return (f"it is a case of a table the code hands to "
+                        f"`{call.group(0).rstrip('( ') if call else 'a detector'}`")
+    return None
+
+
+def _judges(text: str, use: re.Pattern[str]) -> bool:
+    """The variable is an argument of a detector call on the line."""
+    return any(use.search(text, m.end()) for m in _DETECTOR_CALL.finditer(text))
+
+
 # A test that expects the input to be refused: `assertRaises`, `pytest.raises`, `toThrow`,
 # or an assertion naming the rejection ("invalid-test-id", "rejected", "blocked").
 _EXPECTS_REFUSAL = rx(

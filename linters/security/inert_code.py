@@ -17,7 +17,8 @@ Text the code prints or raises stays severe: the agent reads the output and may 
 (`print("Install uv first: curl ... | sh")`). The readers work on one line plus the file's
 uses of a variable; they return the reason, worded to follow "reported as info: ...".
 Secrets (SF504) and injection text (SF501) do not ask: a key in a comment is still leaked,
-and a comment is read by the agent. `injection_data` answers SF501's narrower question.
+and a comment is read by the agent. `linters.security.code_samples` answers SF501's
+narrower question.
 """
 
 from __future__ import annotations
@@ -150,7 +151,32 @@ def _compared(text: str, opened: int) -> bool:
         return False
     close = closing_quote(text, opened)
     after = text[close + 1 :] if close is not None else ""
-    return bool(_BEFORE_TEST.search(text[:opened]) or _AFTER_TEST.match(after))
+    return bool(_BEFORE_TEST.search(text[:opened]) or _AFTER_TEST.match(after)
+                or _asserted(text[:opened]))
+
+
+# A test's assertion: `self.assertIn("--yolo", cmd)`, `assertEqual(cmd, ["x", "--yolo"])`,
+# `expect(cmd).toContain("--yolo")`. What it is handed is a value the test expects, or
+# expects absent, in what the code under test built; the assertion runs nothing.
+_ASSERTION = rx(r"(?:^|[\s.(\[{,=!])(?:assert\w*|expect|to(?:Be|Equal|StrictEqual|"
+                r"Contain|ContainEqual|Match|Have\w*|Include))$")
+
+
+def _asserted(head: str) -> bool:
+    """The end of `head` (a line up to a string) is inside the arguments of an assertion
+    call, at any depth of brackets."""
+    code = bare(head)
+    depth = 0
+    for i in range(len(code) - 1, -1, -1):
+        ch = code[i]
+        if ch in ")]}":
+            depth += 1
+        elif ch in "([{":
+            if depth:
+                depth -= 1
+            elif ch == "(" and _ASSERTION.search(code[max(0, i - 40) : i].rstrip()):
+                return True
+    return False
 
 
 # A JSON or YAML key, and the keys whose value describes or exemplifies what the record is
@@ -277,45 +303,6 @@ def _shell_data(text: str, opened: int, col: int, lines: list[str]) -> str | Non
     if runs.search("\n".join(lines)):
         return None
     return f"it is the value of the variable `{m.group(1)}`, which the script never runs"
-
-
-# --- SF501: text in code that is not addressed to the agent --------------------------------
-
-_DEF = rx(r"^\s*(?:async\s+)?(?:def|function)\s")
-_TEST_DEF = rx(r"^(\s*)(?:async\s+)?def\s+test\w*|^(\s*)(?:it|test)\s*\(\s*['\"`]")
-
-
-def injection_data(st: SecurityText, line: Line, col: int) -> str | None:
-    """Why an injection phrase in shipped code is data, not text for the agent: a string in
-    a test's body (an input the code under test must catch), or a value of a JSON Lines
-    record (a dataset or a fixture). Comments and printed strings are read, and stay."""
-    if st.is_markdown:
-        return None
-    if st.path.lower().endswith((".jsonl", ".ndjson")):
-        return "it is a value of a JSON Lines record, data for the code"
-    kind = code_kind(st, line)[0]
-    if kind != "code" or spot_state(line.text, col, kind)[0] != "string":
-        return None
-    if _OUTPUT.search(bare(line.text[:col])) or not line.text[:1].isspace():
-        return None  # printed, or a top-level statement outside any test
-    cur: Line | None = line
-    for _ in range(60):
-        cur = st.neighbour(cur, -1) if cur is not None else None
-        if cur is None:
-            return None
-        m = _TEST_DEF.match(cur.text)
-        if m:
-            return "it is the input of a test of the code"
-        if _DEF.match(cur.text):
-            return None  # inside another function
-        stripped = cur.text.strip()
-        if (
-            stripped
-            and not cur.text[:1].isspace()
-            and not stripped.startswith(("#", "//", ")", "]"))
-        ):
-            return None  # left the function: a top-level statement
-    return None
 
 
 # --- SF502: invisible characters as the code's data ----------------------------------------

@@ -107,6 +107,7 @@ _RUNS_STDIN = rx(
 )
 
 
+_SOURCE = rx(r"\w|\.\.\.|\u2026")  # a word, a variable, or an elided source
 _SF506_ANCHORS = declare(b"curl", b"wget", b"iex", b"invoke-expression", b"exec(", b"eval(")
 
 
@@ -119,9 +120,10 @@ def scan_sf506(st: SecurityText) -> Iterator[Hit]:
         found: list[re.Match[str]] = []
         if "|" in t and ("curl" in t or "wget" in t):
             # `curl | bash` with nothing to fetch names the pattern (a checklist's "No `curl
-            # | bash`", the alternation in `rg "curl|wget|bash"`); a download has a source.
+            # | bash`", the alternation in `rg "curl|wget|bash"`, a table's escaped `curl\|bash`,
+            # the regex `curl.*\|.*bash`); a download has a source, a word or a variable.
             found += [m for m in matches(_PIPE_EXEC, log, spans)
-                      if _RUNS_STDIN.match(m.group("rest")) and m.group("args").strip()]
+                      if _RUNS_STDIN.match(m.group("rest")) and _SOURCE.search(m.group("args"))]
         if "<(" in t or "$(" in t or "`" in t or "exec" in t or "eval" in t:
             found += matches(_SUBST_EXEC, log, spans)
         if "iex" in low or "invoke-expression" in low:

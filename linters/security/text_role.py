@@ -51,6 +51,7 @@ from linters.security.code_evidence import (
     comment_label,
     defensive_check,
     defensive_code,
+    detector_cases,
     detector_input,
     existence_check,
     refused_in_test,
@@ -129,7 +130,8 @@ def role_of(st: SecurityText, line: Line, start: int, end: int | None = None, *,
 
 def _code_evidence(st: SecurityText, line: Line, col: int, reads: bool) -> str | None:
     return (defensive_code(st, line, col) or defensive_check(st, line, col)
-            or detector_input(line, col) or refused_in_test(st, line, col)
+            or detector_input(line, col) or detector_cases(st, line, col)
+            or refused_in_test(st, line, col)
             or (existence_check(st.logical(line).text) if reads else None)
             or comment_label(st, line))
 
@@ -228,6 +230,9 @@ def _prose_evidence(st: SecurityText, line: Line, start: int, end: int) -> str |
         if _DESCRIBED.match(line.text[span_start + len(span):]) and \
                 not line.text[:span_start - 1].strip(" -*>0123456789.)"):
             return "the sentence describes the command, it does not run it"
+    example = _parenthetical_example(line.text, start)
+    if example and not imperative(line, start):
+        return f'it is an example in parentheses ("{example}")'
     lead = _list_lead(st, line)
     if lead and (_CONDITION.match(lead) or LEAD_TALK.search(_outside_code(lead, 0, 0))):
         return f'it is an item of a list introduced by "{lead.strip("*_ ")[:40]}"'
@@ -238,6 +243,25 @@ def _prose_evidence(st: SecurityText, line: Line, start: int, end: int) -> str |
     if talk and not imperative(line, start):
         return f'the sentence talks about it ("{talk.group(0).strip()}")'
     return None
+
+
+# "(`~/.aws/credentials`, etc.)", "(e.g. `curl ... | sh`)": the spot is one case of a kind
+# the sentence talks about, named in a parenthesis that says it is an example.
+_EXAMPLE_MARK = rx(r"\b(?:etc|e\.\s?g|for\s+example|for\s+instance|such\s+as|"
+                   r"like)\b\.?", re.IGNORECASE)
+
+
+def _parenthetical_example(text: str, start: int) -> str | None:
+    """The example mark of the parenthesis holding 0-based `start`, if it has one."""
+    opened = text.rfind("(", 0, start)
+    if opened < 0 or text.rfind(")", opened, start) >= 0:
+        return None
+    closed = text.find(")", start)
+    if closed < 0:
+        return None
+    inner = text[opened + 1 : closed]
+    mark = _EXAMPLE_MARK.search(re.sub(r"`[^`]*`", " ", inner))
+    return mark.group(0) if mark else None
 
 
 _LIST_ITEM = rx(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")

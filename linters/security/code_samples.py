@@ -1,0 +1,119 @@
+"""SF501 in shipped code: an injection phrase the code holds as a sample (issue 36).
+
+The agent reads a script's comments, and what the script prints; a string literal the code
+only works on is data. Such a phrase is reported as `info` when it is:
+
+- the input of a test: a string in a test's body (`def test_...`), or in a statement whose
+  result the next statement asserts on (a self-test without a test framework: `r =
+  run_tool(fake("... ignore previous instructions ..."))` then `check(r.flagged)`), as long
+  as no call that runs or prints it takes it;
+- a string the code compares against (`assert "ignore previous instructions" not in out`);
+- a value of a JSON Lines record (a dataset, a fixture).
+
+Comments and printed strings stay: the agent reads them.
+"""
+
+from __future__ import annotations
+
+from linters.security.code_reading import bare, code_kind, spot_state, statement_start
+from linters.security.inert_code import _OUTPUT, _SINK, _compared
+from linters.security.security_context import Line, SecurityText
+from linters.text.compiled_regex import rx
+
+_DEF = rx(r"^\s*(?:async\s+)?(?:def|function)\s")
+_TEST_DEF = rx(r"^(\s*)(?:async\s+)?def\s+test\w*|^(\s*)(?:it|test)\s*\(\s*['\"`]")
+# A statement that asserts: `assert ...`, `self.assertEqual(`, `check(`, `expect(`.
+_CHECK = rx(r"^\s*(?:assert\b|(?:self\s*\.\s*)?assert\w*\s*\(|check\s*\(|check_that\s*\(|"
+            r"expect\s*\(|verify\s*\()")
+
+
+def injection_data(st: SecurityText, line: Line, col: int) -> str | None:
+    """Why an injection phrase in shipped code is data, not text for the agent (see the
+    module's docstring), or None."""
+    if st.is_markdown:
+        return None
+    if st.path.lower().endswith((".jsonl", ".ndjson")):
+        return "it is a value of a JSON Lines record, data for the code"
+    kind, lines, idx = code_kind(st, line)
+    if kind != "code":
+        return None
+    state, opened = spot_state(line.text, col, kind)
+    if state != "string":
+        return None
+    if _compared(line.text, opened):
+        return "it is a string the code compares against, not text it shows"
+    if _OUTPUT.search(bare(line.text[:col])) or not line.text[:1].isspace():
+        return None  # printed, or a top-level statement outside any test
+    if _in_test(st, line):
+        return "it is the input of a test of the code"
+    if _checked_after(lines, idx) and not _runs_or_shows(lines, idx, line.text[:opened]):
+        return "it is the input of a check: the code asserts on the result right after"
+    return None
+
+
+def _in_test(st: SecurityText, line: Line) -> bool:
+    """The line is in the body of a test function (`def test_...`, `it("...")`)."""
+    cur: Line | None = line
+    for _ in range(60):
+        cur = st.neighbour(cur, -1) if cur is not None else None
+        if cur is None:
+            return False
+        if _TEST_DEF.match(cur.text):
+            return True
+        if _DEF.match(cur.text):
+            return False  # inside another function
+        stripped = cur.text.strip()
+        if (
+            stripped
+            and not cur.text[:1].isspace()
+            and not stripped.startswith(("#", "//", ")", "]"))
+        ):
+            return False  # left the function: a top-level statement
+    return False
+
+
+def _checked_after(lines: list[str], idx: int) -> bool:
+    """The statement holding line `idx` is followed by one that asserts."""
+    start = statement_start(lines, idx)
+    depth, end = 0, None
+    for i in range(start, min(len(lines), start + 80)):
+        code = bare(lines[i])
+        depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
+        if i >= idx and depth <= 0:
+            end = i
+            break
+    if end is None:
+        return False
+    for text in lines[end + 1 : end + 5]:
+        stripped = text.strip()
+        if stripped and not stripped.startswith(("#", "//")):
+            return _CHECK.match(text) is not None
+    return False
+
+
+def _runs_or_shows(lines: list[str], idx: int, before: str) -> bool:
+    """A call that may run or print the string takes it: the innermost call open at the
+    spot (`subprocess.run([... "claude", "-p", "<phrase>"])`)."""
+    head = bare("\n".join([*lines[statement_start(lines, idx) : idx], before]))
+    if _PROCESS.search(head):
+        return True  # a process (an agent CLI among them) is started with it
+    depth = 0
+    for i in range(len(head) - 1, -1, -1):
+        ch = head[i]
+        if ch in ")]}":
+            depth += 1
+        elif ch in "([{":
+            if depth:
+                depth -= 1
+            elif ch == "(":
+                name = _CALL_NAME.search(head, max(0, i - 80), i + 1)
+                if name is None:
+                    continue  # a tuple or a grouping
+                # The innermost call: it runs or prints what it is handed, or neither.
+                return bool(_SINK.search(name.group(0)) or _OUTPUT.search(name.group(0)))
+    return False
+
+
+_CALL_NAME = rx(r"[A-Za-z_][\w.]*\s*\($")
+_PROCESS = rx(r"\b(?:subprocess|os\.system|os\.popen|Popen|spawn\w*|exec[lv]\w*|execSync|"
+              r"execFile\w*|check_output|check_call|pty\.spawn|create_subprocess_\w+)\b")
