@@ -42,6 +42,7 @@ from linters.text.path_context import (
 )
 from linters.text.path_owner import (
     NEAR,
+    example_of,
     installed_template,
     names_other_file,
     other_skill_has,
@@ -171,10 +172,12 @@ _PLACEHOLDER_STEM = rx(
 
 # The sentence gives the path to the repository the skill lives in, not to the skill:
 # "The commands are the repository's own: its check runner, `scripts/validate_repo.py`",
-# "skipped in a repository where `scripts/validate_repo.py` is detected".
+# "skipped in a repository where `scripts/validate_repo.py` is detected", "Prefer
+# project-local scripts (`./scripts/run_gate.sh`, `make test`)".
 _REPO_OWNED = rx(
     r"\b(?:repository|repo|project|codebase)['’]s\s+own\b"
-    r"|\bin\s+(?:a|the|any|your)\s+(?:repository|repo|project|codebase)\s+(?:where|that\s+has)\b",
+    r"|\bin\s+(?:a|the|any|your)\s+(?:repository|repo|project|codebase)\s+(?:where|that\s+has)\b"
+    r"|\b(?:project|repo|repository|workspace)[-\s]local\b",
     re.IGNORECASE,
 )
 
@@ -328,6 +331,8 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
     if home is not None:
         return (f"the skill is a template in `{home}/`, installed into the user's project, "
                 "where the path is the project's")
+    if (example := example_of(ctx.skill, ref.path)) is not None:
+        return f"the skill ships `{example}`, an example of the user's own copy at that path"
     if planned_section(doc, ref.line):
         return "it is listed under a section of files not written yet"
     if para is None:

@@ -10,6 +10,9 @@ somewhere else, for the path rules (SF116, SF301; issue 36).
   the text names where the skill installs its template in the user's project.
 - A template skill: a skill inside another skill's `templates/` folder is installed into
   the user's project, where its paths are the project's.
+- The user's copy of an example: the path is missing but the skill ships its example
+  (`parity.config.example.yaml` for `./parity.config.yaml`): the path is the copy the user's
+  project holds.
 - A file placed outside the skill in words: the sentence puts it at the plugin's root
   ("plugin-root `references/x.md`"), or the same document gives it with a root variable
   (`${CLAUDE_PLUGIN_ROOT}/scripts/x.sh`, `{plugin_path}/references/*.md`) and the bare path
@@ -88,6 +91,28 @@ def scaffolded_from(templates: dict[str, str], path: str) -> str | None:
     if found is None and "/" in rel:
         found = templates.get(rel.split("/", 1)[1])
     return found
+
+
+# The marks of a file shipped to be copied: `config.example.yaml`, `.env.sample`.
+_COPY_MARKS = ("example", "sample", "template", "dist")
+
+
+def example_of(skill: Skill, path: str) -> str | None:
+    """The skill's example of the missing `path` (`references/parity.config.example.yaml`
+    for `./parity.config.yaml`, `assets/.env.example` for `.env`): the path names the
+    user's copy made from it, in the working folder. None when the skill ships none."""
+    name = posixpath.basename(path.rstrip("/"))
+    if not name or ".." in path.split("/"):
+        return None
+    stem, dot, ext = name.rpartition(".")
+    wanted = {f"{name}.{m}" for m in _COPY_MARKS}
+    if stem and dot:
+        wanted |= {f"{stem}.{m}.{ext}" for m in _COPY_MARKS}
+        wanted |= {f"{stem}-{m}.{ext}" for m in _COPY_MARKS}
+    for f in skill.files:
+        if f.present and not f.is_dir and posixpath.basename(f.path) in wanted:
+            return f.path
+    return None
 
 
 def installed_template(root: Path) -> str | None:
@@ -174,15 +199,31 @@ def in_quoted_phrase(line: str, start: int, end: int) -> bool:
     return False
 
 
-# A section of things not written yet: "## Pattern for future loaders", "## Roadmap".
-_PLANNED_TITLE = rx(r"\b(?:future|planned|roadmap|todo|to\s+do|upcoming|wish\s*list|ideas)\b",
-                    re.IGNORECASE)
+# A section of things not written yet: "## Pattern for future loaders", "## Roadmap",
+# "## Cleaner long-term path", "### P2 — Nice to have".
+_PLANNED_TITLE = rx(r"\b(?:future|planned|roadmap|todo|to\s+do|upcoming|wish\s*list|ideas"
+                    r"|long[-\s]term|nice[-\s]to[-\s]have)\b", re.IGNORECASE)
+# The last sentence of a lead-in that offers what follows as suggestions: "Bundling helper
+# scripts is powerful. Consider:", "Future iterations could add:", "Possible additions:".
+_PROPOSAL_LEAD = rx(r"(?:^|[.!?]\s+)(?:consider|(?:[^.!?:]*\b(?:could|might)\b[^.!?:]*)"
+                    r"|(?:possible|suggested|proposed)\s+(?:additions?|improvements?|scripts?"
+                    r"|files?))\s*:$", re.IGNORECASE)
+_LEAD_REACH = 40  # lines above a path searched for such a lead-in (within its section)
 
 
 def planned_section(doc: MarkdownDoc, line_no: int) -> bool:
-    """Line `line_no` sits under a heading of things not written yet."""
+    """Line `line_no` sits under a heading of things not written yet, or below a lead-in of
+    its section that offers what follows as suggestions."""
     title = section_title(doc, line_no)
-    return bool(title and _PLANNED_TITLE.search(title))
+    if title and _PLANNED_TITLE.search(title):
+        return True
+    i = doc.last_heading(line_no)
+    top = doc.headings[i].line if i >= 0 else doc.first_line - 1
+    for no in range(line_no - 1, max(top, line_no - _LEAD_REACH - 1), -1):
+        line = doc.lines[no - doc.first_line].strip()
+        if line.endswith(":") and not doc.is_code(no) and _PROPOSAL_LEAD.search(line):
+            return True
+    return False
 
 
 # A name that may be a skill's or a plugin's: `drupal-gitlab`, `dev-guides-navigator`.
@@ -190,7 +231,15 @@ _NAME_SPAN = r"(?:\*\*)?`([a-z0-9]+(?:-[a-z0-9]+)+)`(?:\*\*)?"
 # ... written as the owner of the path right after it: "`other-skill` `scripts/x.sh`",
 # "`other-skill` → `references/y.md`", "`other-skill`'s `references/y.md`", "`other-skill`
 # package's `scripts/x.sh`" (one word between, in any language).
-_OWNER_BEFORE = rx(_NAME_SPAN + r"(?:['’]s)?\s*(?:→|->|:)?\s*(?:[^\s`|]+\s+)?`?$")
+# The paths given before it in the same list ("`other-skill` — `a.md`, `b.md`") count too.
+_OWNER_BEFORE = rx(_NAME_SPAN + r"(?:['’]s)?\s*(?:→|->|:)?\s*(?:[^\s`|]+\s+)?"
+                   r"(?:`[^`\n]+`\s*(?:,|\+|&|\band\b|\bor\b)\s*){0,12}`?$")
+# ... or in a parenthesis opened right after the name, or after an entry's dash that glosses
+# it: "the community `other-skill` (`references/a.md`, ...)", "pairs with `other-skill`
+# (view identity via `references/b.md`)", "- `other-skill` (community) — what it covers
+# (`references/c.md`)". Not "`some-tool` to convert (see `references/x.md`)": no dash.
+_OWNER_PAREN = rx(_NAME_SPAN + r"(?:\s*\([^`()\n]{0,40}\))?"
+                  r"(?:\s*(?:[-\u2013\u2014:]|--)\s[^`()]{0,120})?\s*$")
 # ... or named in the sentence, the path then given as "its": "the `other` skill (its
 # `references/y.md`)", "`other`'s lookup section and its `references/y.md`".
 _ITS_BEFORE = rx(r"\bits\s+`?$", re.IGNORECASE)
@@ -203,11 +252,30 @@ def owned_by_other(before: str, skill_name: str) -> str | None:
     m = _OWNER_BEFORE.search(before)
     if m and m.group(1) != skill_name:
         return m.group(1)
+    opened = _open_paren(before)
+    if opened >= 0:
+        m = _OWNER_PAREN.search(before, 0, opened)
+        if m and m.group(1) != skill_name:
+            return m.group(1)
     if _ITS_BEFORE.search(before):
         names = [n for n in _NAMED.findall(before) if n != skill_name]
         if names:
             return names[-1]
     return None
+
+
+def _open_paren(text: str) -> int:
+    """Where the last parenthesis still open at the end of `text` opens, or -1."""
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        c = text[i]
+        if c == ")":
+            depth += 1
+        elif c == "(":
+            if depth == 0:
+                return i
+            depth -= 1
+    return -1
 
 
 # The lead-in of a list that looks for files in the user's project: "Detect `.security/`
