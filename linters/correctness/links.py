@@ -149,8 +149,7 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
         return False
     if named_sibling_has(skill, ref.path, para.text):
         return False
-    start, end = para.sentence(offset)
-    if _REPO_OWNED.search(para.text, start, end):
+    if para.sentence_has(_REPO_OWNED, offset):
         return False
     if not ref.link and cwd_relative(ref.path, skill.exists(_top(ref.path))):
         if project_file(ref.path):
