@@ -35,16 +35,13 @@ from linters.context import LintContext
 from linters.correctness.link_gates import all_resolve, may_refer
 from linters.text.link_resolver import Resolver, on_disk
 from linters.text.markdown import MarkdownDoc
-from linters.text.path_context import (
-    Paragraph,
-    cwd_relative,
-    project_file,
-)
+from linters.text.path_context import Paragraph, cwd_relative, project_file
 from linters.text.path_owner import (
     NEAR,
     example_of,
     installed_template,
     names_other_file,
+    nested_template_lines,
     other_skill_has,
     owned_by_other,
     placed_outside,
@@ -135,6 +132,8 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
     entry.
     `paragraphs`: as for `references`, so that many links in one paragraph read it once."""
     para, offset = ref.para, ref.offset
+    if ref.line in nested_template_lines(doc):
+        return False  # the text of a template the document shows
     if para is None:  # a link: its paragraph is read only now
         idx = ref.line - doc.first_line
         if not 0 <= idx < len(doc.lines) or doc.is_code(ref.line):

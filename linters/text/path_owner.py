@@ -8,6 +8,8 @@ somewhere else, for the path rules (SF116, SF301; issue 36).
 - A file the skill scaffolds: the path is missing but the skill ships a file of the same
   path under a template folder (`templates/ekip-notify.sh` for `scripts/ekip-notify.sh`):
   the text names where the skill installs its template in the user's project.
+- A template's text: a ```` ```markdown ```` block with blocks of its own inside, which a
+  Markdown reader ends at the first inner close, holds the rest of the template too.
 - A template skill: a skill inside another skill's `templates/` folder is installed into
   the user's project, where its paths are the project's.
 - The user's copy of an example: the path is missing but the skill ships its example
@@ -133,6 +135,43 @@ def installed_template(root: Path) -> str | None:
         if p.parent == p:
             break
     return None
+
+
+# A fence line that opens a block with a language (```` ```bash ````) and a bare one.
+_INFO_FENCE = rx(r"^ {0,3}(`{3,}|~{3,})\s*[\w+-]+[^`]*$")
+_BARE_FENCE = rx(r"^ {0,3}(`{3,}|~{3,})\s*$")
+_NESTED_REACH = 400  # lines after a Markdown block's first close searched for its real end
+
+
+def nested_template_lines(doc: MarkdownDoc) -> frozenset[int]:
+    """Lines a ```` ```markdown ```` block holds in its author's eyes though a Markdown
+    reader ends it early: a README template with ```` ```bash ```` blocks inside, whose
+    first bare fence closes the inner block for the author and the outer one for the
+    reader. Counted as the author nests (a fence with a language opens, a bare one
+    closes) up to the fence that closes the template; nothing if none does."""
+    memo = doc.memo.setdefault(__name__ + ".nested", {})
+    if "lines" in memo:
+        return memo["lines"]
+    out: set[int] = set()
+    for f in doc.fences:
+        if f.lang not in ("markdown", "md") or f.end is None or f.end in out:
+            continue
+        depth = 0  # blocks the author left open inside it (`~~~` ones may close there)
+        for b in f.body:
+            depth += 1 if _INFO_FENCE.match(b) else -(depth > 0 and bool(_BARE_FENCE.match(b)))
+        first = f.end + 1 - doc.first_line
+        for i in range(first, min(len(doc.lines), first + _NESTED_REACH)):
+            if depth == 0:
+                break
+            line = doc.lines[i]
+            if _INFO_FENCE.match(line):
+                depth += 1
+            elif _BARE_FENCE.match(line):
+                depth -= 1
+                if depth == 0:
+                    out.update(range(f.end + 1, i + doc.first_line + 1))
+    memo["lines"] = frozenset(out)
+    return memo["lines"]
 
 
 # The sentence places the file at the plugin's root, not the skill's.

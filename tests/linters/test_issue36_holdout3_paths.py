@@ -182,3 +182,35 @@ def test_a_bom_before_anything_else_is_info(tmp_path):
         == [("scripts/check.ps1", Severity.info)]
     assert _with_bom(tmp_path / "c", "profile.yaml", "name: ledger\n") \
         == [("profile.yaml", Severity.info)]
+
+
+# --- SF116: a README template with blocks of its own inside ---------------------------------
+
+_README_GUIDE = """\
+# README guide
+
+A README should have the sections [the checklist](checklist.md) lists:
+
+```markdown
+# Project name
+
+## Install
+
+```bash
+npm install thing
+```
+
+## Contributing
+See [CONTRIBUTING.md](CONTRIBUTING.md).
+
+## License
+[MIT](LICENSE)
+```
+"""
+
+
+def test_links_of_a_template_with_inner_blocks_are_the_templates(tmp_path):
+    skill = make_skill(tmp_path, "# Docs\n\nSee `references/readme.md`.\n",
+                       files={"references/readme.md": _README_GUIDE})
+    # The template's own links are not the skill's; the guide's own link still is.
+    assert _found(skill, "SF116") == [("references/readme.md", 3, "error")]
