@@ -336,7 +336,8 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
     if para is None:
         return None
     start, end = para.sentence(offset)
-    owner = owned_by_other(para.text[max(start, offset - NEAR):offset], ctx.skill.root.name)
+    owner = owned_by_other(para.text[max(start, offset - NEAR):offset], ctx.skill.root.name,
+                           ref.path)
     if owner is not None and other_skill_has(ctx.skill.root, owner, ref.path) is None:
         # A skill beside this one lacking the file is a broken reference (one that has it
         # was accepted by `named_sibling_has`); one not found here cannot be checked.

@@ -270,9 +270,10 @@ _NAME_SPAN = r"(?:\*\*)?`([a-z0-9]+(?:-[a-z0-9]+)+)`(?:\*\*)?"
 # ... written as the owner of the path right after it: "`other-skill` `scripts/x.sh`",
 # "`other-skill` → `references/y.md`", "`other-skill`'s `references/y.md`", "`other-skill`
 # package's `scripts/x.sh`" (one word between, in any language).
-# The paths given before it in the same list ("`other-skill` — `a.md`, `b.md`") count too.
-_OWNER_BEFORE = rx(_NAME_SPAN + r"(?:['’]s)?\s*(?:→|->|:)?\s*(?:[^\s`|]+\s+)?"
-                   r"(?:`[^`\n]+`\s*(?:,|\+|&|\band\b|\bor\b)\s*){0,12}`?$")
+_OWNER_BEFORE = rx(_NAME_SPAN + r"(?:['’]s)?\s*(?:→|->|:)?\s*(?:[^\s`|]+\s+)?`?$")
+# ... with paths given before it in the same list: "`other-skill` — `a.md`, `b.md`".
+_OWNER_LIST = rx(_NAME_SPAN + r"(?:['’]s)?\s*(?:→|->|:)?\s*(?:[^\s`|]+\s+)?"
+                 r"(?:`[^`\n]+`\s*(?:,|\+|&|\band\b|\bor\b)\s*){1,12}`?$")
 # ... or in a parenthesis opened right after the name, or after an entry's dash that glosses
 # it: "the community `other-skill` (`references/a.md`, ...)", "pairs with `other-skill`
 # (view identity via `references/b.md`)", "- `other-skill` (community) — what it covers
@@ -285,17 +286,20 @@ _ITS_BEFORE = rx(r"\bits\s+`?$", re.IGNORECASE)
 _NAMED = rx(_NAME_SPAN)
 
 
-def owned_by_other(before: str, skill_name: str) -> str | None:
+def owned_by_other(before: str, skill_name: str, path: str = "") -> str | None:
     """The text just before a path (`before`, from its sentence's start) names another skill
-    or plugin as the path's owner: that name, or None."""
+    or plugin as the path's owner: that name, or None. A list or a parenthesis after the
+    name gives it the paths inside a skill (`references/a.md`), not a `../` path, which is
+    written from this skill's file ("the fixture `other-skill` uses (`../golden/x.json`)")."""
     m = _OWNER_BEFORE.search(before)
     if m and m.group(1) != skill_name:
         return m.group(1)
-    opened = _open_paren(before)
-    if opened >= 0:
+    opened = _open_paren(before) if ".." not in path.split("/") else -1
+    m = _OWNER_LIST.search(before) if ".." not in path.split("/") else None
+    if m is None and opened >= 0:
         m = _OWNER_PAREN.search(before, 0, opened)
-        if m and m.group(1) != skill_name:
-            return m.group(1)
+    if m and m.group(1) != skill_name:
+        return m.group(1)
     if _ITS_BEFORE.search(before):
         names = [n for n in _NAMED.findall(before) if n != skill_name]
         if names:

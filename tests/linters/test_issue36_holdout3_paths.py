@@ -96,6 +96,12 @@ def test_a_tool_named_before_a_parenthesis_does_not_own_the_path(tmp_path):
     assert _severe(skill, "SF116") == [("SKILL.md", 8, "error")]
 
 
+def test_a_path_from_this_skills_folder_stays_this_skills(tmp_path):
+    body = ("# Ledger\n\nThe fixture `receipt-ingest` also reads "
+            "([`../golden/receipts.json`](../golden/receipts.json)) is piped through.\n")
+    assert _severe(make_skill(tmp_path, body), "SF116") == [("SKILL.md", 8, "error")]
+
+
 # --- SF116: the user's project, a shipped example, suggestions ----------------------------
 
 
