@@ -132,8 +132,8 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
     entry.
     `paragraphs`: as for `references`, so that many links in one paragraph read it once."""
     para, offset = ref.para, ref.offset
-    if ref.line in nested_template_lines(doc):
-        return False  # the text of a template the document shows
+    if ref.link and ref.line in nested_template_lines(doc):
+        return False  # a template's link, relative to where its copy will be written
     if para is None:  # a link: its paragraph is read only now
         idx = ref.line - doc.first_line
         if not 0 <= idx < len(doc.lines) or doc.is_code(ref.line):

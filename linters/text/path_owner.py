@@ -8,8 +8,10 @@ somewhere else, for the path rules (SF116, SF301; issue 36).
 - A file the skill scaffolds: the path is missing but the skill ships a file of the same
   path under a template folder (`templates/ekip-notify.sh` for `scripts/ekip-notify.sh`):
   the text names where the skill installs its template in the user's project.
-- A template's text: a ```` ```markdown ```` block with blocks of its own inside, which a
-  Markdown reader ends at the first inner close, holds the rest of the template too.
+- A template's links: a ```` ```markdown ```` block with blocks of its own inside, which a
+  Markdown reader ends at the first inner close, holds the rest of the template too; its
+  links point from where the copy will be written (a path it mentions in words, such as a
+  comment to the writer, is still read from the skill).
 - A template skill: a skill inside another skill's `templates/` folder is installed into
   the user's project, where its paths are the project's.
 - The user's copy of an example: the path is missing but the skill ships its example

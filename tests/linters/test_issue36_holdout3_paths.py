@@ -220,3 +220,11 @@ def test_links_of_a_template_with_inner_blocks_are_the_templates(tmp_path):
                        files={"references/readme.md": _README_GUIDE})
     # The template's own links are not the skill's; the guide's own link still is.
     assert _found(skill, "SF116") == [("references/readme.md", 3, "error")]
+
+
+def test_a_path_a_template_mentions_in_words_is_still_the_skills(tmp_path):
+    comment = "<!-- Wording: see `references/licences.md`. -->\n"
+    guide = _README_GUIDE.replace("## License\n", "## License\n" + comment)
+    skill = make_skill(tmp_path, "# Docs\n\nSee `references/readme.md`.\n",
+                       files={"references/readme.md": guide})
+    assert ("references/readme.md", 18, "error") in _found(skill, "SF116")
