@@ -14,6 +14,7 @@ from collections.abc import Iterator
 # Importing these registers their checks: SF113-SF115, SF116, SF120, SF122-SF123.
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
+from linters.correctness.bom import bom_finding
 from linters.correctness.optional_fields import plain, yaml_kind
 from linters.registry import check
 from skillforge.models.findings import Finding, Severity
@@ -98,14 +99,7 @@ def load_problems(ctx: LintContext) -> Iterator[Finding]:
                 line=_line_of(issue.detail),
             )
         elif issue.kind == "bom":
-            yield ctx.finding(
-                "SF118",
-                f"{issue.path} starts with a UTF-8 byte-order mark (EF BB BF); re-save it as "
-                "UTF-8 without BOM so the frontmatter's `---` is really the first thing in the "
-                "file.",
-                path=issue.path,
-                line=1,
-            )
+            yield bom_finding(ctx, issue.path or "SKILL.md")
         elif issue.kind == "unreadable":
             yield ctx.finding(
                 "SF124",

@@ -28,27 +28,23 @@ import bisect
 import posixpath
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.correctness.link_gates import all_resolve, may_refer
-from linters.text.link_resolver import Resolver, on_disk
+from linters.text.link_resolver import Resolver
 from linters.text.markdown import MarkdownDoc
-from linters.text.path_context import (
-    Paragraph,
-    cwd_relative,
-    project_file,
-)
+from linters.text.path_context import Paragraph, cwd_relative, project_file
 from linters.text.path_owner import (
     NEAR,
+    example_of,
     installed_template,
     names_other_file,
+    nested_template_lines,
     other_skill_has,
     owned_by_other,
     placed_outside,
     planned_section,
-    repo_owned_in,
     rooted_paths,
     scaffolded_from,
     template_files,
@@ -57,6 +53,7 @@ from linters.text.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_li
 from linters.text.placement import copied_document, reference_only_file
 from linters.registry import check
 from linters.text.sections import changelog_entry
+from linters.text.siblings import named_sibling_has
 from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import Skill, SkillFile
 
@@ -135,6 +132,8 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
     entry.
     `paragraphs`: as for `references`, so that many links in one paragraph read it once."""
     para, offset = ref.para, ref.offset
+    if ref.link and ref.line in nested_template_lines(doc):
+        return False  # a template's link, relative to where its copy will be written
     if para is None:  # a link: its paragraph is read only now
         idx = ref.line - doc.first_line
         if not 0 <= idx < len(doc.lines) or doc.is_code(ref.line):
@@ -149,8 +148,7 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
         return False
     if named_sibling_has(skill, ref.path, para.text):
         return False
-    start, end = para.sentence(offset)
-    if repo_owned_in(para.text, start, end):
+    if para.sentence_has(_REPO_OWNED, offset):
         return False
     if not ref.link and cwd_relative(ref.path, skill.exists(_top(ref.path))):
         if project_file(ref.path):
@@ -170,55 +168,21 @@ _PLACEHOLDER_STEM = rx(
 )
 
 
+# The sentence gives the path to the repository the skill lives in, not to the skill:
+# "The commands are the repository's own: its check runner, `scripts/validate_repo.py`",
+# "skipped in a repository where `scripts/validate_repo.py` is detected", "Prefer
+# project-local scripts (`./scripts/run_gate.sh`, `make test`)".
+_REPO_OWNED = rx(
+    r"\b(?:repository|repo|project|codebase)['’]s\s+own\b"
+    r"|\bin\s+(?:a|the|any|your)\s+(?:repository|repo|project|codebase)\s+(?:where|that\s+has)\b"
+    r"|\b(?:project|repo|repository|workspace)[-\s]local\b",
+    re.IGNORECASE,
+)
+
+
 def placeholder_path(path: str) -> bool:
     stem = posixpath.basename(path).split(".", 1)[0]
     return bool(_PLACEHOLDER_STEM.match(stem))
-
-
-def named_sibling_has(skill: Skill, path: str, text: str) -> bool:
-    """`path` is a file of a sibling skill the same paragraph names ("`doc-audit`
-    (`references/checks.md`)", "In ima-copilot, this became `scripts/install.sh`"): the
-    text speaks of that skill's file, which exists, not of this skill's."""
-    if ".." in path.split("/"):
-        return False
-    low = text.lower()
-    for sibling in sibling_skills(skill.root):
-        name = sibling.name.lower()
-        if name in low and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", low) \
-                and on_disk(sibling, path.removeprefix("./")):
-            return True
-    return False
-
-
-def sibling_skills(root: Path) -> tuple[Path, ...]:
-    """Skill folders beside `root` (same parent), and those of sibling plugins
-    (`plugins/*/skills/*` of a marketplace). Kept while the parent folder's mtime stands (a
-    skill of 300 pages may have 1,000 broken links; an editor session adds siblings)."""
-    try:
-        parent = root.resolve().parent
-        stamp = parent.stat().st_mtime_ns
-    except OSError:
-        return ()
-    held = _SIBLINGS.get(parent)
-    if held is None or held[0] != stamp:
-        held = _SIBLINGS[parent] = (stamp, _list_siblings(parent))
-        if len(_SIBLINGS) > 64:
-            _SIBLINGS.pop(next(iter(_SIBLINGS)))
-    return tuple(s for s in held[1] if s != root.resolve())
-
-
-_SIBLINGS: dict[Path, tuple[int, tuple[Path, ...]]] = {}
-
-
-def _list_siblings(parent: Path) -> tuple[Path, ...]:
-    try:
-        candidates = list(parent.iterdir())
-        if parent.name == "skills" and parent.parent.parent.name == "plugins":
-            candidates += [s for p in parent.parent.parent.iterdir() if p != parent.parent
-                           for s in (p / "skills").glob("*")]
-        return tuple(sorted(c for c in candidates if c.is_dir() and (c / "SKILL.md").is_file()))
-    except OSError:
-        return ()
 
 
 def _top(path: str) -> str:
@@ -319,12 +283,15 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
     if home is not None:
         return (f"the skill is a template in `{home}/`, installed into the user's project, "
                 "where the path is the project's")
+    if (example := example_of(ctx.skill, ref.path)) is not None:
+        return f"the skill ships `{example}`, an example of the user's own copy at that path"
     if planned_section(doc, ref.line):
         return "it is listed under a section of files not written yet"
     if para is None:
         return None
     start, end = para.sentence(offset)
-    owner = owned_by_other(para.text[max(start, offset - NEAR):offset], ctx.skill.root.name)
+    owner = owned_by_other(para.text[max(start, offset - NEAR):offset], ctx.skill.root.name,
+                           ref.path)
     if owner is not None and other_skill_has(ctx.skill.root, owner, ref.path) is None:
         # A skill beside this one lacking the file is a broken reference (one that has it
         # was accepted by `named_sibling_has`); one not found here cannot be checked.

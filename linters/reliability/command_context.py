@@ -53,9 +53,9 @@ _NOT_TO_DO_HEADING = rx(
     re.IGNORECASE,
 )
 # Words that say a path belongs to the user's project: "the project's tests", "in the user's
-# repository", "from the repo root", "your codebase". Not "the project" alone nor "the
-# project's dependencies": a skill's `scripts/audit_deps.py` that reads "the project's
-# dependencies" is the skill's own.
+# repository", "from the repo root", "your codebase", "project-local validators". Not "the
+# project" alone nor "the project's dependencies": a skill's `scripts/audit_deps.py` that
+# reads "the project's dependencies" is the skill's own.
 _PROJECT_OWNED = rx(
     r"\b(?:project|repo|repository|codebase|app|application)['’]s\s+(?:own\s+)?"
     r"(?:tests?|test\s+suite|scripts?|build|checks?|lint\w*|ci|tooling|tools|commands?"
@@ -63,6 +63,8 @@ _PROJECT_OWNED = rx(
     r"|\b(?:in|inside|within|from|at)\s+(?:the\s+user['’]s\s+|your\s+|their\s+|the\s+)"
     r"(?:own\s+)?(?:project|repo|repository|codebase|workspace|monorepo)\b"
     r"|\b(?:project|repo|repository)\s+root\b"
+    # "Use project-local validators:", "prefer repo-local scripts"
+    r"|\b(?:project|repo|repository|workspace)[-\s]local\b"
     r"|\b(?:user['’]s|your)\s+(?:own\s+)?(?:project|repo|repository|codebase)\b",
     re.IGNORECASE,
 )

@@ -198,6 +198,10 @@ class Paragraph:
         return (self._found_before(_LINK_EXAMPLE, start, end, offset)
                 or self._hedged_anywhere(start, end))
 
+    def sentence_has(self, rx: re.Pattern[str], offset: int) -> bool:
+        """`rx` is found in the sentence at `offset` (searched once per sentence)."""
+        return self._clause_has(rx, *self.sentence(offset))
+
     def removed(self, offset: int) -> bool:
         """The clause holding the path says the file is gone ("removed `scripts/old.py`")."""
         start, end = self.sentence(offset)

@@ -8,8 +8,15 @@ somewhere else, for the path rules (SF116, SF301; issue 36).
 - A file the skill scaffolds: the path is missing but the skill ships a file of the same
   path under a template folder (`templates/ekip-notify.sh` for `scripts/ekip-notify.sh`):
   the text names where the skill installs its template in the user's project.
+- A template's links: a ```` ```markdown ```` block with blocks of its own inside, which a
+  Markdown reader ends at the first inner close, holds the rest of the template too; its
+  links point from where the copy will be written (a path it mentions in words, such as a
+  comment to the writer, is still read from the skill).
 - A template skill: a skill inside another skill's `templates/` folder is installed into
   the user's project, where its paths are the project's.
+- The user's copy of an example: the path is missing but the skill ships its example
+  (`parity.config.example.yaml` for `./parity.config.yaml`): the path is the copy the user's
+  project holds.
 - A file placed outside the skill in words: the sentence puts it at the plugin's root
   ("plugin-root `references/x.md`"), or the same document gives it with a root variable
   (`${CLAUDE_PLUGIN_ROOT}/scripts/x.sh`, `{plugin_path}/references/*.md`) and the bare path
@@ -21,8 +28,6 @@ file, which a copied skill may lack: a warning that says so.
 
 from __future__ import annotations
 
-import bisect
-import functools
 import posixpath
 import re
 from pathlib import Path
@@ -95,6 +100,28 @@ def scaffolded_from(templates: dict[str, str], path: str) -> str | None:
     return found
 
 
+# The marks of a file shipped to be copied: `config.example.yaml`, `.env.sample`.
+_COPY_MARKS = ("example", "sample", "template", "dist")
+
+
+def example_of(skill: Skill, path: str) -> str | None:
+    """The skill's example of the missing `path` (`references/parity.config.example.yaml`
+    for `./parity.config.yaml`, `assets/.env.example` for `.env`): the path names the
+    user's copy made from it, in the working folder. None when the skill ships none."""
+    name = posixpath.basename(path.rstrip("/"))
+    if not name or ".." in path.split("/"):
+        return None
+    stem, dot, ext = name.rpartition(".")
+    wanted = {f"{name}.{m}" for m in _COPY_MARKS}
+    if stem and dot:
+        wanted |= {f"{stem}.{m}.{ext}" for m in _COPY_MARKS}
+        wanted |= {f"{stem}-{m}.{ext}" for m in _COPY_MARKS}
+    for f in skill.files:
+        if f.present and not f.is_dir and posixpath.basename(f.path) in wanted:
+            return f.path
+    return None
+
+
 def installed_template(root: Path) -> str | None:
     """The skill at `root` sits in a template folder of an enclosing skill (it is installed
     into the user's project as it is): that folder's path from the enclosing skill."""
@@ -113,6 +140,43 @@ def installed_template(root: Path) -> str | None:
         if p.parent == p:
             break
     return None
+
+
+# A fence line that opens a block with a language (```` ```bash ````) and a bare one.
+_INFO_FENCE = rx(r"^ {0,3}(`{3,}|~{3,})\s*[\w+-]+[^`]*$")
+_BARE_FENCE = rx(r"^ {0,3}(`{3,}|~{3,})\s*$")
+_NESTED_REACH = 400  # lines after a Markdown block's first close searched for its real end
+
+
+def nested_template_lines(doc: MarkdownDoc) -> frozenset[int]:
+    """Lines a ```` ```markdown ```` block holds in its author's eyes though a Markdown
+    reader ends it early: a README template with ```` ```bash ```` blocks inside, whose
+    first bare fence closes the inner block for the author and the outer one for the
+    reader. Counted as the author nests (a fence with a language opens, a bare one
+    closes) up to the fence that closes the template; nothing if none does."""
+    memo = doc.memo.setdefault(__name__ + ".nested", {})
+    if "lines" in memo:
+        return memo["lines"]
+    out: set[int] = set()
+    for f in doc.fences:
+        if f.lang not in ("markdown", "md") or f.end is None or f.end in out:
+            continue
+        depth = 0  # blocks the author left open inside it (`~~~` ones may close there)
+        for b in f.body:
+            depth += 1 if _INFO_FENCE.match(b) else -(depth > 0 and bool(_BARE_FENCE.match(b)))
+        first = f.end + 1 - doc.first_line
+        for i in range(first, min(len(doc.lines), first + _NESTED_REACH)):
+            if depth == 0:
+                break
+            line = doc.lines[i]
+            if _INFO_FENCE.match(line):
+                depth += 1
+            elif _BARE_FENCE.match(line):
+                depth -= 1
+                if depth == 0:
+                    out.update(range(f.end + 1, i + doc.first_line + 1))
+    memo["lines"] = frozenset(out)
+    return memo["lines"]
 
 
 # The sentence places the file at the plugin's root, not the skill's.
@@ -179,15 +243,31 @@ def in_quoted_phrase(line: str, start: int, end: int) -> bool:
     return False
 
 
-# A section of things not written yet: "## Pattern for future loaders", "## Roadmap".
-_PLANNED_TITLE = rx(r"\b(?:future|planned|roadmap|todo|to\s+do|upcoming|wish\s*list|ideas)\b",
-                    re.IGNORECASE)
+# A section of things not written yet: "## Pattern for future loaders", "## Roadmap",
+# "## Cleaner long-term path", "### P2 — Nice to have".
+_PLANNED_TITLE = rx(r"\b(?:future|planned|roadmap|todo|to\s+do|upcoming|wish\s*list|ideas"
+                    r"|long[-\s]term|nice[-\s]to[-\s]have)\b", re.IGNORECASE)
+# The last sentence of a lead-in that offers what follows as suggestions: "Bundling helper
+# scripts is powerful. Consider:", "Future iterations could add:", "Possible additions:".
+_PROPOSAL_LEAD = rx(r"(?:^|[.!?]\s+)(?:consider|(?:[^.!?:]*\b(?:could|might)\b[^.!?:]*)"
+                    r"|(?:possible|suggested|proposed)\s+(?:additions?|improvements?|scripts?"
+                    r"|files?))\s*:$", re.IGNORECASE)
+_LEAD_REACH = 40  # lines above a path searched for such a lead-in (within its section)
 
 
 def planned_section(doc: MarkdownDoc, line_no: int) -> bool:
-    """Line `line_no` sits under a heading of things not written yet."""
+    """Line `line_no` sits under a heading of things not written yet, or below a lead-in of
+    its section that offers what follows as suggestions."""
     title = section_title(doc, line_no)
-    return bool(title and _PLANNED_TITLE.search(title))
+    if title and _PLANNED_TITLE.search(title):
+        return True
+    i = doc.last_heading(line_no)
+    top = doc.headings[i].line if i >= 0 else doc.first_line - 1
+    for no in range(line_no - 1, max(top, line_no - _LEAD_REACH - 1), -1):
+        line = doc.lines[no - doc.first_line].strip()
+        if line.endswith(":") and not doc.is_code(no) and _PROPOSAL_LEAD.search(line):
+            return True
+    return False
 
 
 # A name that may be a skill's or a plugin's: `drupal-gitlab`, `dev-guides-navigator`.
@@ -196,16 +276,33 @@ _NAME_SPAN = r"(?:\*\*)?`([a-z0-9]+(?:-[a-z0-9]+)+)`(?:\*\*)?"
 # "`other-skill` → `references/y.md`", "`other-skill`'s `references/y.md`", "`other-skill`
 # package's `scripts/x.sh`" (one word between, in any language).
 _OWNER_BEFORE = rx(_NAME_SPAN + r"(?:['’]s)?\s*(?:→|->|:)?\s*(?:[^\s`|]+\s+)?`?$")
+# ... with paths given before it in the same list: "`other-skill` — `a.md`, `b.md`".
+_OWNER_LIST = rx(_NAME_SPAN + r"(?:['’]s)?\s*(?:→|->|:)?\s*(?:[^\s`|]+\s+)?"
+                 r"(?:`[^`\n]+`\s*(?:,|\+|&|\band\b|\bor\b)\s*){1,12}`?$")
+# ... or in a parenthesis opened right after the name, or after an entry's dash that glosses
+# it: "the community `other-skill` (`references/a.md`, ...)", "pairs with `other-skill`
+# (view identity via `references/b.md`)", "- `other-skill` (community) — what it covers
+# (`references/c.md`)". Not "`some-tool` to convert (see `references/x.md`)": no dash.
+_OWNER_PAREN = rx(_NAME_SPAN + r"(?:\s*\([^`()\n]{0,40}\))?"
+                  r"(?:\s*(?:[-\u2013\u2014:]|--)\s[^`()]{0,120})?\s*$")
 # ... or named in the sentence, the path then given as "its": "the `other` skill (its
 # `references/y.md`)", "`other`'s lookup section and its `references/y.md`".
 _ITS_BEFORE = rx(r"\bits\s+`?$", re.IGNORECASE)
 _NAMED = rx(_NAME_SPAN)
 
 
-def owned_by_other(before: str, skill_name: str) -> str | None:
+def owned_by_other(before: str, skill_name: str, path: str = "") -> str | None:
     """The text just before a path (`before`, from its sentence's start) names another skill
-    or plugin as the path's owner: that name, or None."""
+    or plugin as the path's owner: that name, or None. A list or a parenthesis after the
+    name gives it the paths inside a skill (`references/a.md`), not a `../` path, which is
+    written from this skill's file ("the fixture `other-skill` uses (`../golden/x.json`)")."""
     m = _OWNER_BEFORE.search(before)
+    if m and m.group(1) != skill_name:
+        return m.group(1)
+    opened = _open_paren(before) if ".." not in path.split("/") else -1
+    m = _OWNER_LIST.search(before) if ".." not in path.split("/") else None
+    if m is None and opened >= 0:
+        m = _OWNER_PAREN.search(before, 0, opened)
     if m and m.group(1) != skill_name:
         return m.group(1)
     if _ITS_BEFORE.search(before):
@@ -213,6 +310,20 @@ def owned_by_other(before: str, skill_name: str) -> str | None:
         if names:
             return names[-1]
     return None
+
+
+def _open_paren(text: str) -> int:
+    """Where the last parenthesis still open at the end of `text` opens, or -1."""
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        c = text[i]
+        if c == ")":
+            depth += 1
+        elif c == "(":
+            if depth == 0:
+                return i
+            depth -= 1
+    return -1
 
 
 # The lead-in of a list that looks for files in the user's project: "Detect `.security/`
@@ -272,27 +383,3 @@ def other_skill_has(root: Path, name: str, path: str) -> bool | None:
         return any((s / path.removeprefix("./")).exists() for s in found)
     except OSError:
         return None
-
-
-# The sentence gives the path to the repository the skill lives in, not to the skill:
-# "The commands are the repository's own: its check runner, `scripts/validate_repo.py`",
-# "skipped in a repository where `scripts/validate_repo.py` is detected".
-_REPO_OWNED = rx(
-    r"\b(?:repository|repo|project|codebase)['’]s\s+own\b"
-    r"|\bin\s+(?:a|the|any|your)\s+(?:repository|repo|project|codebase)\s+(?:where|that\s+has)\b",
-    re.IGNORECASE,
-)
-
-
-@functools.lru_cache(maxsize=64)
-def _repo_owned_at(text: str) -> tuple[int, ...]:
-    """Where `_REPO_OWNED` matches in a paragraph: found once, however many paths the
-    paragraph holds (a sentence of a thousand paths would otherwise be searched per path)."""
-    return tuple(m.start() for m in _REPO_OWNED.finditer(text))
-
-
-def repo_owned_in(text: str, start: int, end: int) -> bool:
-    """`_REPO_OWNED.search(text, start, end)`, from the paragraph's matches."""
-    at = _repo_owned_at(text)
-    i = bisect.bisect_left(at, start)
-    return any(_REPO_OWNED.match(text, pos, end) for pos in at[i:] if pos < end)

@@ -92,7 +92,16 @@ def reference_only_file(path: str) -> str | None:
             return why
     if _EXAMPLE_NAME.search(p.stem):
         return "a template or example file"
+    if _EVALUATION_NAME.match(p.stem):
+        return ("an evaluation report of the skill, whose paths record what it had, lacks "
+                "or might add")
     return None
+
+
+# `EVAL.md`, `evaluation-report.md`: a reviewer's report on the skill (scores, revision
+# history, gaps to close), written for its maintainers; no agent follows it.
+_EVALUATION_NAME = rx(r"^(?:evals?|evaluation)(?:[-_](?:report|results?|notes))?$",
+                      re.IGNORECASE)
 
 
 # The credit line of a copied document, among its first lines: "> Source: [x](https://...)",

@@ -76,8 +76,18 @@ def _changelog_section(doc: MarkdownDoc, last: int) -> bool:
 def _in_list_item(doc: MarkdownDoc, line_no: int) -> bool:
     """The line opens a list item or continues one (up to a blank line)."""
     i = line_no - doc.first_line
-    while 0 <= i < len(doc.lines) and doc.lines[i].strip():
-        if _LIST_ITEM.match(doc.lines[i]):
-            return True
-        i -= 1
-    return False
+    return 0 <= i < len(doc.lines) and _list_item_lines(doc)[i]
+
+
+def _list_item_lines(doc: MarkdownDoc) -> list[bool]:
+    """Per line of `doc`: it is not blank and it, or a line above it with no blank line
+    between, opens a list item. Worked out once per document (a paragraph of a thousand
+    lines with a path on each would otherwise be walked back a thousand times)."""
+    memo = doc.memo.get(__name__ + ".list_items")
+    if memo is None:
+        memo, open_ = [], False
+        for line in doc.lines:
+            open_ = bool(line.strip()) and (open_ or bool(_LIST_ITEM.match(line)))
+            memo.append(open_)
+        doc.memo[__name__ + ".list_items"] = memo
+    return memo
