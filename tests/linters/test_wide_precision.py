@@ -12,14 +12,15 @@ precision 0.605, security 0.234: the rules had learned `tune`) and tuned on afte
 `holdout` (12 repositories chosen after that measurement, 40 skills each) was measured once
 (severe 0.971, security 0.13) and then tuned on; `holdout2` (12 more, chosen after `holdout`
 had been read) likewise (severe 0.568, security 0.606 at its one measurement); `holdout3`
-(12 more, chosen after `holdout2` had been tuned on) was measured once with the final rules
-(severe 0.835, security 0.417) and has not been tuned on. The targets are checked on every
-held-out part: on the parts tuned on, so that they do not slip back; on `holdout3`, as the
-one figure nobody tuned for (strict xfails: meeting a target turns its test red, so the
-mark goes). `holdout4` (12 more, chosen after `holdout3` had been measured once) has not been
-measured yet. `holdout2`, `holdout3` and `holdout4` stay sealed: each is left out, even where
-built, unless its own variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1,
-WIDE_UNSEAL_HOLDOUT4=1) is set.
+(12 more, chosen after `holdout2` had been tuned on) was measured once
+(severe 0.835, security 0.417) and then tuned on; `holdout4` (12 more, chosen after `holdout3`
+had been measured once) was measured once with the rules tuned on `holdout3` (severe 0.929,
+security 0 of 7) and has not been tuned on. The targets are checked on every held-out part:
+on the parts tuned on, so that they do not slip back; on `holdout4`, as the one figure nobody
+tuned for (strict xfails: meeting a target turns its test red, so the mark goes).
+`holdout2`, `holdout3` and `holdout4` stay sealed: each is left out, even where built, unless
+its own variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1) is
+set.
 tests/bench/bench_wide_lint.py prints the whole table with the gate pass rates of skills-ref and
 agnix beside ours.
 """
@@ -135,13 +136,11 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 SEVERE_UNMET = {
     "holdout2": _unmet("0.877 on holdout2 after tuning on it (0.568 at its one measurement): "
                        "paths of the user's project and plugin-root files read as the skill's"),
-    "holdout3": _unmet("0.835 on holdout3, measured once and never tuned on (384 tp, 62 fp, "
-                       "14 policy)"),
 }
 SECURITY_UNMET = {
-    "holdout3": _unmet("0.417 on holdout3, measured once and never tuned on (20 tp, 16 fp, "
-                       "12 policy): test assertions, self-test payloads, contained --yolo runs, "
-                       "CLI token commands in references"),
+    "holdout4": _unmet("0 of 7 on holdout4, measured once and never tuned on (7 fp: SF508 "
+                       "a bot token sent only to its own service, IMDS reads in an EC2 "
+                       "user_data example; SF506 an install hint a script only echoes)"),
 }
 
 
