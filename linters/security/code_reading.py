@@ -9,6 +9,7 @@ No parser: a skill's code may be a fragment in a Markdown block, in any language
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from linters.security.block_frame import fence_of
 from linters.security.code_flow import CODE_EXT, DATA_EXT, SHELL_EXT
@@ -125,19 +126,23 @@ def bare(text: str) -> str:
     return _LITERAL.sub('""', text).split(" #")[0]
 
 
-def open_call(head: str) -> bool:
-    """The end of `head` is inside the parentheses of a call (`name(`), not of a tuple."""
+def open_parens(code: str) -> Iterator[int]:
+    """Where the parentheses still open at the end of `code` open, the innermost first."""
     depth = 0
-    for i in range(len(head) - 1, -1, -1):
-        ch = head[i]
+    for i in range(len(code) - 1, -1, -1):
+        ch = code[i]
         if ch in ")]}":
             depth += 1
         elif ch in "([{":
             if depth:
                 depth -= 1
-            elif ch == "(" and re.search(r"[\w)\]]\s*$", head[:i]):
-                return True
-    return False
+            elif ch == "(":
+                yield i
+
+
+def open_call(head: str) -> bool:
+    """The end of `head` is inside the parentheses of a call (`name(`), not of a tuple."""
+    return any(re.search(r"[\w)\]]\s*$", head[:i]) for i in open_parens(head))
 
 
 def statement_start(lines: list[str], idx: int) -> int:

@@ -15,7 +15,13 @@ Comments and printed strings stay: the agent reads them.
 
 from __future__ import annotations
 
-from linters.security.code_reading import bare, code_kind, spot_state, statement_start
+from linters.security.code_reading import (
+    bare,
+    code_kind,
+    open_parens,
+    spot_state,
+    statement_start,
+)
 from linters.security.inert_code import _OUTPUT, _SINK, _compared
 from linters.security.security_context import Line, SecurityText
 from linters.text.compiled_regex import rx
@@ -97,20 +103,12 @@ def _runs_or_shows(lines: list[str], idx: int, before: str) -> bool:
     head = bare("\n".join([*lines[statement_start(lines, idx) : idx], before]))
     if _PROCESS.search(head):
         return True  # a process (an agent CLI among them) is started with it
-    depth = 0
-    for i in range(len(head) - 1, -1, -1):
-        ch = head[i]
-        if ch in ")]}":
-            depth += 1
-        elif ch in "([{":
-            if depth:
-                depth -= 1
-            elif ch == "(":
-                name = _CALL_NAME.search(head, max(0, i - 80), i + 1)
-                if name is None:
-                    continue  # a tuple or a grouping
-                # The innermost call: it runs or prints what it is handed, or neither.
-                return bool(_SINK.search(name.group(0)) or _OUTPUT.search(name.group(0)))
+    for i in open_parens(head):
+        name = _CALL_NAME.search(head, max(0, i - 80), i + 1)
+        if name is None:
+            continue  # a tuple or a grouping
+        # The innermost call: it runs or prints what it is handed, or neither.
+        return bool(_SINK.search(name.group(0)) or _OUTPUT.search(name.group(0)))
     return False
 
 

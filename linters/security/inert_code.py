@@ -33,6 +33,7 @@ from linters.security.code_reading import (
     code_kind,
     in_docstring,
     open_call,
+    open_parens,
     spot_state,
     statement_start,
 )
@@ -166,17 +167,7 @@ def _asserted(head: str) -> bool:
     """The end of `head` (a line up to a string) is inside the arguments of an assertion
     call, at any depth of brackets."""
     code = bare(head)
-    depth = 0
-    for i in range(len(code) - 1, -1, -1):
-        ch = code[i]
-        if ch in ")]}":
-            depth += 1
-        elif ch in "([{":
-            if depth:
-                depth -= 1
-            elif ch == "(" and _ASSERTION.search(code[max(0, i - 40) : i].rstrip()):
-                return True
-    return False
+    return any(_ASSERTION.search(code[max(0, i - 40) : i].rstrip()) for i in open_parens(code))
 
 
 # A JSON or YAML key, and the keys whose value describes or exemplifies what the record is
