@@ -8,7 +8,8 @@ split, "holdout", holds repositories chosen after the tune/test figures were fir
 is recomputed here too. The fourth, "holdout2", was chosen the same way after "holdout" had
 been read and tuned on: repositories none of the other parts holds, sampled by the same rule;
 the fifth, "holdout3", likewise after "holdout2" had been measured once and then tuned on;
-the sixth, "holdout4", likewise after "holdout3" had been measured once.
+the sixth, "holdout4", likewise after "holdout3" had been measured once; the seventh,
+"holdout5", likewise after "holdout4" had been measured once.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ EXCLUDED = {
 }
 MAN = json.loads(MANIFEST.read_text("utf-8"))
 REPOS = MAN["repositories"]
-SPLITS = ("tune", "test", "holdout", "holdout2", "holdout3", "holdout4")
-HELD_OUT = ("holdout", "holdout2", "holdout3", "holdout4")  # sampled, never tuned on
+SPLITS = ("tune", "test", "holdout", "holdout2", "holdout3", "holdout4", "holdout5")
+HELD_OUT = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5")  # sampled
 HOLDOUT = [e for e in REPOS if e["split"] in HELD_OUT]
 SAMPLE_MAX = 40
 HOLDOUT_NOTE = ("holdout: repositories chosen after the tune/test figures were first measured; "
@@ -46,6 +47,8 @@ HOLDOUT2_NOTE = ("holdout2: repositories chosen on 2026-12-05 after the first ho
 HOLDOUT3_NOTE = ("holdout3: repositories chosen on 2026-12-05 after holdout2 had been measured "
                  "once and then tuned on; never looked at before its one measurement")
 HOLDOUT4_NOTE = ("holdout4: repositories chosen on 2026-12-05 after holdout3 had been measured "
+                 "once; never looked at before its one measurement")
+HOLDOUT5_NOTE = ("holdout5: repositories chosen on 2026-12-05 after holdout4 had been measured "
                  "once; never looked at before its one measurement")
 
 
@@ -90,14 +93,14 @@ def test_split_is_the_stated_rule_of_the_names():
 
 
 def test_holdout_is_documented():
-    for note in (HOLDOUT_NOTE, HOLDOUT2_NOTE, HOLDOUT3_NOTE, HOLDOUT4_NOTE):
+    for note in (HOLDOUT_NOTE, HOLDOUT2_NOTE, HOLDOUT3_NOTE, HOLDOUT4_NOTE, HOLDOUT5_NOTE):
         assert note in MAN["description"]
         assert note in MAN["split_rule"]
-    assert HOLDOUT3_NOTE in MAN["selection"] and HOLDOUT4_NOTE in MAN["selection"]
+    assert all(n in MAN["selection"] for n in (HOLDOUT3_NOTE, HOLDOUT4_NOTE, HOLDOUT5_NOTE))
     for sp in HELD_OUT:
         assert sp in MAN["sample_rule"] and sp in MAN["skill_folder"], sp
     assert "sha256" in MAN["sample_rule"]
-    assert all(f"Holdout{n}" in MAN["dedupe"] for n in (2, 3, 4))
+    assert all(f"Holdout{n}" in MAN["dedupe"] for n in (2, 3, 4, 5))
 
 
 def test_holdout_entries_are_samples_by_the_stated_rule():
@@ -147,7 +150,7 @@ def test_the_rebuild_script_reads_it_and_the_output_is_ignored(monkeypatch):
     assert "/.corpus-wide/" in (ROOT / ".gitignore").read_text("utf-8").splitlines()
 
 
-@pytest.mark.parametrize("part", ["holdout2", "holdout3", "holdout4"])
+@pytest.mark.parametrize("part", ["holdout2", "holdout3", "holdout4", "holdout5"])
 def test_a_later_held_out_part_holds_only_repositories_new_to_the_corpus(part):
     """Chosen after the rest was read: no repository of another part (nor one with the same
     name under another owner, a likely fork or translation), none excluded or left out, and
@@ -188,21 +191,23 @@ def test_holdout3_is_varied_and_its_candidates_are_recorded():
     assert len(reasons) >= 5 and all(x["reason"].strip() for x in MAN["left_out"])
 
 
-def test_holdout4_is_varied_and_its_candidates_are_recorded():
+@pytest.mark.parametrize(("part", "languages"), [("holdout4", ("French", "Portuguese")),
+                                               ("holdout5", ("Spanish", "Italian"))])
+def test_a_later_part_is_varied_and_its_candidates_are_recorded(part, languages):
     """As holdout3: the kinds it was chosen for (its non-English ones in languages no other part
     holds), at least 5 skill folders in each repository after de-duplication, and the
     candidates looked at and not used under left_out."""
-    h4 = [e for e in REPOS if e["split"] == "holdout4"]
-    kinds = [e["kind"] for e in h4]
-    assert len(h4) == 12
+    mine = [e for e in REPOS if e["split"] == part]
+    kinds = [e["kind"] for e in mine]
+    assert len(mine) == 12
     assert sum(k.startswith("security") for k in kinds) == 4, kinds
     assert sum(k == "vendor" for k in kinds) == 2, kinds
     assert sum(k.startswith("devops") for k in kinds) == 1, kinds
     assert sum(k in ("personal collection", "plugin marketplace") for k in kinds) == 3, kinds
-    for lang in ("French", "Portuguese"):
+    for lang in languages:
         assert sum(lang in k for k in kinds) == 1, kinds
-        assert not any(lang in e["kind"] for e in REPOS if e["split"] != "holdout4"), lang
-    assert all(e["skill_md_in_repo"] - len(e["dropped"]) >= 5 for e in h4)
-    reasons = [x for x in MAN["left_out"] if "holdout4" in x["reason"]]
+        assert not any(lang in e["kind"] for e in REPOS if e["split"] != part), lang
+    assert all(e["skill_md_in_repo"] - len(e["dropped"]) >= 5 for e in mine)
+    reasons = [x for x in MAN["left_out"] if part in x["reason"]]
     assert len(reasons) >= 5 and all(x["reason"].strip() for x in MAN["left_out"])
     assert len({x["repo"].lower() for x in MAN["left_out"]}) == len(MAN["left_out"])
