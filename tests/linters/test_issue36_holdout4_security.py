@@ -5,6 +5,8 @@ false, by the role of the text.
   service it is named for uses the key, it does not move it off the machine; the metadata
   service read for the instance's own address (or the IMDSv2 session token) reads no
   credential.
+- SF506: a `curl | bash` a shipped script only prints before it exits with an error, in a
+  skill that tells the agent to stop when that script fails, is a message to the user.
 - SF602: ruff's F821 on a name a loop binds further down, read under a condition, is
   ruff's known blind spot for loop-carried names: a warning.
 
@@ -126,3 +128,54 @@ def test_a_name_the_loop_binds_further_down_is_a_warning(tmp_path):
 ])
 def test_a_name_no_earlier_pass_can_bind_stays_an_error(tmp_path, script):
     assert "error" in {sev for _, sev in _sf602(tmp_path, script)}
+
+
+# --- SF506: an install hint printed on the way out -----------------------------------------
+
+CHECK_SKILL = """\
+# Chain tests
+
+1. Run `bash scripts/check_toolchain.sh`. If it fails, stop and report the error to the user.
+2. Run the tests with `chainctl test`.
+"""
+
+CHECK_SH = """\
+#!/usr/bin/env bash
+set -euo pipefail
+if ! command -v chainctl >/dev/null 2>&1; then
+    echo "chainctl is not installed. Install it with:"
+    echo "  curl -fsSL https://get.chainctl.dev/install.sh | bash"
+    echo "or see https://chainctl.dev/docs/install"
+    exit 1
+fi
+echo "chainctl $(chainctl --version)"
+"""
+
+
+def _sf506(tmp_path, body: str, script: str):
+    skill = make_skill(tmp_path, body, {"scripts/check_toolchain.sh": script})
+    return [(f.line, f.severity.value) for f in lint_skill(skill, external=False).findings
+            if f.rule == "SF506"]
+
+
+def test_an_install_hint_printed_before_a_failing_exit_is_info(tmp_path):
+    """Before: high."""
+    assert _sf506(tmp_path, CHECK_SKILL, CHECK_SH) == [(5, "info")]
+
+
+@pytest.mark.parametrize("body,script", [
+    # SKILL.md says nothing about the script's failure: the agent may follow the output
+    (CHECK_SKILL.replace(" If it fails, stop and report the error to the user.", ""), CHECK_SH),
+    # SKILL.md tells the agent to follow the output's instructions
+    (CHECK_SKILL.replace("stop and report the error to the user",
+                         "run the install command it prints, then retry"), CHECK_SH),
+    # printed into a shell
+    (CHECK_SKILL, CHECK_SH.replace('bash"\n', 'bash" | sh\n')),
+    # run, not printed
+    (CHECK_SKILL, CHECK_SH.replace('    echo "  curl -fsSL https://get.chainctl.dev/install.sh | bash"',
+                                   '    curl -fsSL https://get.chainctl.dev/install.sh | bash')),
+    # printed on the way on, not out
+    (CHECK_SKILL, CHECK_SH.replace("    exit 1\n", "")),
+])
+def test_an_install_command_the_agent_is_led_to_run_stays_high(tmp_path, body, script):
+    assert _sf506(tmp_path, body, script) == [(5, "high")]
