@@ -102,18 +102,23 @@ _LABEL = {
 
 
 def scan_sf508(st: SecurityText) -> Iterator[Hit]:
-    seen: set[int] = set()
+    # One hit a line, the first of the most severe: an info read (the IMDSv2 session token)
+    # must not hide a credential read later on the same line.
+    best: dict[int, Hit] = {}
     for log, spans in command_lines(st, _CREDENTIAL_ANCHORS):
         for m in matches(_CREDENTIAL, log, spans, word=False):
-            if log.where(m.start())[0].no in seen:
+            no = log.where(m.start())[0].no
+            if no in best and best[no].severity is not Severity.info:
                 continue
             prev = log.text[m.start() - 1] if m.start() else ""
             if m.lastgroup in ("dotenv", "envdump") and prev and prev in _NOT_BEFORE_ENV:
                 continue  # process.env, foo.env, $env; but ./.env and config/.env are files
             hit = _credential_hit(st, log, m)
-            if hit is not None and hit.line not in seen:
-                seen.add(hit.line)
-                yield hit
+            if hit is not None and (hit.line not in best or (
+                    best[hit.line].severity is Severity.info
+                    and hit.severity is not Severity.info)):
+                best[hit.line] = hit
+    yield from sorted(best.values(), key=lambda h: (h.line, h.column))
 
 
 # The URL a match sits in, from its scheme: `https://target/.env`,

@@ -58,7 +58,19 @@ def signs_own_service(text: str, start: int) -> bool:
     stop = _STAGE_END.search(text, closed)
     stage = text[max(begin, 0) : stop.start() if stop else len(text)]
     hosts = [m.group(1).lower() for m in _URL_HOST.finditer(stage)]
-    return bool(hosts) and all(owner in h.split(".")[:-1] for h in hosts)
+    return bool(hosts) and all(_registered(h) == owner for h in hosts)
+
+
+_SECOND_LEVEL = frozenset({"co", "com", "net", "org", "ac", "gov", "edu"})
+
+
+def _registered(host: str) -> str:
+    """The label a host is registered under: `discord` of `discord.com` and `api.discord.com`,
+    `orbit` of `orbit.co.uk`; never a subdomain label (`discord.com.sink.net` is `sink`)."""
+    labels = host.split(".")
+    if len(labels) >= 3 and labels[-2] in _SECOND_LEVEL and len(labels[-1]) == 2:
+        return labels[-3]
+    return labels[-2] if len(labels) >= 2 else ""
 
 
 # --- the metadata service read for what is not a credential ------------------------------

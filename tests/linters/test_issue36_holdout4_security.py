@@ -48,6 +48,8 @@ def test_a_key_sent_as_the_auth_header_of_its_own_service_is_not_exfiltration():
     PING.replace("grep ORBITDESK_API_KEY ~/.orbitdesk/.env | cut -d= -f2", "cat ~/.orbitdesk/.env"),
     # in the body, not the auth header
     PING.replace('-H "Authorization: Bearer $(', '-d "k=$('),
+    # a host under another registered name
+    PING.replace("api.orbitdesk.io", "api.orbitdesk.io.sink-relay.net"),
     # a generic name says nothing about whose key it is
     PING.replace("ORBITDESK_API_KEY", "API_KEY").replace("api.orbitdesk.io", "api.orbit-sink.io"),
 ])
@@ -85,6 +87,9 @@ def test_the_metadata_service_read_for_credentials_stays_high(path):
     hostile = USER_DATA.replace("/latest/meta-data/local-ipv4", path)
     assert found(hostile, "references/examples.md", rule="SF508") == [
         ("SF508", "info"), ("SF508", "high")]
+    # the session token and the read on one line
+    one_line = hostile.replace(')"\nADDR="$(', ')" && ADDR="$(')
+    assert found(one_line, "references/examples.md", rule="SF508") == [("SF508", "high")]
 
 
 # --- SF602: a loop-carried name -------------------------------------------------------------
