@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from linters.context import LintContext
+from linters.external.loop_bindings import loop_carried
 from linters.scripts.scripts import is_python_script, is_shell_script, syntax_problem
 from linters.text.placement import sample_code
 from linters.external.toolrun import (
@@ -151,6 +152,12 @@ def _ruff_finding(ctx: LintContext, inp: ScriptInput, rec: Record) -> Finding | 
     sample = sample_code(inp.path) if severity == Severity.error else None
     if sample and not _in_function(inp.text, _pos(rec.get("line"))):
         sample = None  # at module level it breaks the import of the sample itself
+    name = re.search(r"`([^`]+)`", message) if code == "F821" else None
+    if severity == Severity.error and not sample and name and loop_carried(
+            inp.text, _pos(rec.get("line")), _pos(rec.get("column")), name.group(1)):
+        sample = (f"the loop binds `{name.group(1)}` further down, so an earlier pass may "
+                  "have bound it; ruff does not follow loops, check that the first pass "
+                  "cannot reach this line")
     note = f" (A warning only: {sample}.)" if sample else ""
     return ctx.finding(
         "SF602", f"ruff {code}: {message}; {todo}.{note}", path=inp.path,

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
 from linters.security.attack_talk import Verdict, downgraded
+from linters.security.credential_use import reads_no_secret, signs_own_service
 from linters.security.inert_code import weigh_command
 from linters.security.security_context import (
     shown_command,
@@ -101,18 +102,23 @@ _LABEL = {
 
 
 def scan_sf508(st: SecurityText) -> Iterator[Hit]:
-    seen: set[int] = set()
+    # One hit a line, the first of the most severe: an info read (the IMDSv2 session token)
+    # must not hide a credential read later on the same line.
+    best: dict[int, Hit] = {}
     for log, spans in command_lines(st, _CREDENTIAL_ANCHORS):
         for m in matches(_CREDENTIAL, log, spans, word=False):
-            if log.where(m.start())[0].no in seen:
+            no = log.where(m.start())[0].no
+            if no in best and best[no].severity is not Severity.info:
                 continue
             prev = log.text[m.start() - 1] if m.start() else ""
             if m.lastgroup in ("dotenv", "envdump") and prev and prev in _NOT_BEFORE_ENV:
                 continue  # process.env, foo.env, $env; but ./.env and config/.env are files
             hit = _credential_hit(st, log, m)
-            if hit is not None and hit.line not in seen:
-                seen.add(hit.line)
-                yield hit
+            if hit is not None and (hit.line not in best or (
+                    best[hit.line].severity is Severity.info
+                    and hit.severity is not Severity.info)):
+                best[hit.line] = hit
+    yield from sorted(best.values(), key=lambda h: (h.line, h.column))
 
 
 # The URL a match sits in, from its scheme: `https://target/.env`,
@@ -178,6 +184,8 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
         prose = _clause_before(line.text, col)
     if _AS_IDENTITY.search(before):
         return None  # `ssh -i ~/.ssh/deploy_key` uses the key, it does not read it out
+    if kind == "dotenv" and signs_own_service(log.text, m.start()):
+        return None  # one key of `.env` in the auth header of its own service's API
     as_code = _access(kind, cmd, before, code=True)
     as_prose = _access(kind, prose, before, code=False)
     if not as_code[0] and not as_prose[0]:
@@ -206,6 +214,9 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
         return None
     default = Severity.critical if net else Severity.medium if kind == "dotenv" else Severity.high
     verdict = weigh_command(st, line, col, default, reads=True)
+    harmless = reads_no_secret(log.text, m.end()) if kind == "metadata" else None
+    if harmless and verdict.severity != Severity.info:
+        verdict = Verdict(Severity.info, f"it reads {harmless}, not a credential")
     if kind == "keychain" and verdict.severity != Severity.info:
         item = _own_keychain_item(st, cmd)
         if item:

@@ -15,6 +15,7 @@ from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
 from linters.security.attack_talk import Verdict, downgraded
 from linters.security.practice import on_target
+from linters.security.printed_hints import printed_on_failure
 from linters.security.risky_urls import is_placeholder_host, url_host
 from linters.security.inert_code import weigh_command
 from linters.security.security_context import (
@@ -134,6 +135,8 @@ def scan_sf506(st: SecurityText) -> Iterator[Hit]:
                 continue  # `curl https://example.com/install.sh | bash` illustrates syntax
             line, col = log.where(m.start())
             verdict = weigh_command(st, line, col, Severity.high)
+            if verdict.severity is not Severity.info and (why := printed_on_failure(st, line, col)):
+                verdict = Verdict(Severity.info, why)
             if line.no in seen:
                 continue
             seen.add(line.no)

@@ -27,6 +27,7 @@ from linters.context import LintContext
 from linters.security.code_flow import exposed_files
 from linters.security.credential_access import scan_sf508
 from linters.security.injection import scan_sf501, scan_sf502, scan_sf503
+from linters.security.printed_hints import halted_scripts
 from linters.security.practice import TARGET_RULES, offensive_purpose
 from linters.text.markdown import MarkdownDoc
 from linters.registry import check
@@ -38,7 +39,7 @@ from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import SkillFile
 
 # Bump when a scanner changes, so cached results from an older rule set are not reused.
-SCANNER_VERSION = 5
+SCANNER_VERSION = 6
 
 Scanner = Callable[[SecurityText], Iterable[Hit]]
 SCANNERS: dict[str, Scanner] = {
@@ -71,11 +72,12 @@ def scan_text(
     owner: str = "",
     index: AnchorIndex | None = None,
     exposed: bool = False,
+    halts: bool = False,
 ) -> tuple[Hit, ...]:
     """Every security hit in one file's text (uncached). `owner`: the skill's name;
     `index`: the AnchorIndex of the file's bytes (LintContext.anchors), if made already;
     `exposed`: code of the skill that runs computed strings reads the file."""
-    st = SecurityText(path, text, doc, owner, index, exposed)
+    st = SecurityText(path, text, doc, owner, index, exposed, halts)
     hits: list[Hit] = []
     for rid in rules:
         # Licence texts are boilerplate nobody follows; only hidden characters and leaked
@@ -87,12 +89,13 @@ def scan_text(
 
 
 def cached_scan(
-    ctx: LintContext, f: SkillFile, rules: tuple[str, ...], exposed: bool = False
+    ctx: LintContext, f: SkillFile, rules: tuple[str, ...], exposed: bool = False,
+    halts: bool = False,
 ) -> tuple[Hit, ...]:
     """`scan_text` of one file through the LRU; Markdown is parsed only on a miss."""
     path, text, sha = f.path, f.text or "", f.sha256
     owner = ctx.skill.name or ctx.skill.folder_name
-    key = (SCANNER_VERSION, rules, path, sha, owner, exposed)
+    key = (SCANNER_VERSION, rules, path, sha, owner, exposed, halts)
     if sha is not None:
         with _cache_lock:
             hit = _cache.get(key)
@@ -102,7 +105,8 @@ def cached_scan(
     doc = (lambda: _markdown(ctx, f)) if path.lower().endswith((".md", ".markdown", ".mdx")) \
         else None
     # The pass's index of the file's bytes (made once for every rule) holds them.
-    result = scan_text(path, text, doc, rules, owner=owner, index=ctx.anchors(f), exposed=exposed)
+    result = scan_text(path, text, doc, rules, owner=owner, index=ctx.anchors(f), exposed=exposed,
+                       halts=halts)
     if sha is not None:
         with _cache_lock:
             _cache[key] = result
@@ -135,8 +139,9 @@ def security_scan(ctx: LintContext) -> Iterator[Finding]:
     purpose = offensive_purpose(ctx.skill)
     files = [f for f in ctx.text_files() if f.text is not None]
     exposed = exposed_files([(f.path, f.text or "") for f in files])
+    halted = halted_scripts(ctx.skill_md_text, [f.path for f in files if f.path != "SKILL.md"])
     for f in files:
-        for h in cached_scan(ctx, f, rules, f.path in exposed):
+        for h in cached_scan(ctx, f, rules, f.path in exposed, f.path in halted):
             severity, message = h.severity, h.message
             if purpose and (h.rule in TARGET_RULES or h.on_target) and severity in (
                     Severity.critical, Severity.high):

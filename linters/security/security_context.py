@@ -83,8 +83,12 @@ class SecurityText:
         owner: str = "",
         index: AnchorIndex | None = None,
         exposed: bool = False,
+        halts: bool = False,
     ) -> None:
         self.path = path
+        # SKILL.md tells the agent to stop when this script fails
+        # (linters.security.printed_hints): what it prints on its way out is for the user.
+        self.halts = halts
         # Code of the skill that runs computed strings reads this file
         # (linters.security.code_flow): none of its strings is certainly inert.
         self.exposed = exposed

@@ -1,0 +1,105 @@
+"""What a command does with a credential it touches, for SF508 (issue 36): reads that move
+no secret off the machine.
+
+- A key used with its own service: one named variable read from `.env` into the auth
+  header of a request to the service the variable is named for (`ORBIT_API_KEY` to
+  `api.orbit.io`) signs the request, as `ssh -i key` does. The whole file, the body of a
+  request, another host on the same command, or a name that says nothing about its
+  service (`API_KEY`, `TOKEN`) stays exfiltration.
+- The metadata service read for what is not a credential: the instance's own address,
+  name, id, type or zone, and the IMDSv2 session token that only opens the service to
+  itself. User data, IAM roles, service-account tokens and a bare listing stay credential
+  reads.
+"""
+
+from __future__ import annotations
+
+import re
+
+from linters.text.compiled_regex import rx
+
+# --- a key signing a request to its own service -----------------------------------------------
+
+_SUBST_OPEN = "$("
+_ENV_NAME = rx(r"\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b")
+_AUTH_HEADER = rx(
+    r"(?:-H|--header)[\s=]*[\"']?\s*(?:Authorization|Proxy-Authorization|Private-Token|"
+    r"Api-Key|X-[\w-]*(?:Key|Token|Auth)[\w-]*)\s*:[^\"'\n]*$",
+    re.IGNORECASE,
+)
+_URL_HOST = rx(r"\b[a-z][a-z0-9+.-]*://(?:[^/\s@'\"`]*@)?([^/\s:'\"`?#)]+)", re.IGNORECASE)
+_STAGE_END = rx(r"\s(?:\||;|&&|\|\|)\s")
+# The first word of a variable that names no service: whose key it is stays unknown.
+_GENERIC = frozenset({
+    "api", "app", "auth", "token", "secret", "key", "access", "bot", "my", "the", "service",
+    "client", "user", "prod", "dev", "test", "local", "default", "private", "public", "bearer",
+    "oauth", "session", "password", "pass", "admin", "root", "web", "http", "https", "server",
+})
+
+
+def signs_own_service(text: str, start: int) -> bool:
+    """The `.env` path at `start` of command `text` is read inside a `$(...)` that takes one
+    named variable from it, in an auth header, of a request whose every host is named by
+    that variable's first word."""
+    opened = text.rfind(_SUBST_OPEN, 0, start)
+    if opened < 0:
+        return False
+    closed = text.find(")", start)
+    if closed < 0 or not _AUTH_HEADER.search(text[:opened]):
+        return False
+    names = set(_ENV_NAME.findall(text[opened + 2 : closed]))
+    if len(names) != 1:
+        return False
+    owner = next(iter(names)).split("_", 1)[0].lower()
+    if len(owner) < 3 or owner in _GENERIC:
+        return False
+    # The command the header belongs to: from the last separator before it to the next one.
+    begin = max(text.rfind(s, 0, opened) for s in ("\n", ";", "&&", "|| ", "| "))
+    stop = _STAGE_END.search(text, closed)
+    stage = text[max(begin, 0) : stop.start() if stop else len(text)]
+    hosts = [m.group(1).lower() for m in _URL_HOST.finditer(stage)]
+    return bool(hosts) and all(_registered(h) == owner for h in hosts)
+
+
+_SECOND_LEVEL = frozenset({"co", "com", "net", "org", "ac", "gov", "edu"})
+
+
+def _registered(host: str) -> str:
+    """The label a host is registered under: `discord` of `discord.com` and `api.discord.com`,
+    `orbit` of `orbit.co.uk`; never a subdomain label (`discord.com.sink.net` is `sink`)."""
+    labels = host.split(".")
+    if len(labels) >= 3 and labels[-2] in _SECOND_LEVEL and len(labels[-1]) == 2:
+        return labels[-3]
+    return labels[-2] if len(labels) >= 2 else ""
+
+
+# --- the metadata service read for what is not a credential ------------------------------
+
+# After the address: AWS's IMDSv2 session token and instance facts, GCP's and Azure's
+# instance facts. Anything else (iam/, identity-credentials/, user-data, service-accounts/,
+# identity/oauth2/token, a bare listing) may hold a credential.
+_NOT_SECRET = rx(
+    r"(?::\d+)?/latest/api/token\b"
+    r"|(?::\d+)?/latest/meta-data/(?:local-ipv4|public-ipv4|ipv6|local-hostname|"
+    r"public-hostname|hostname|instance-id|instance-type|instance-life-cycle|ami-id|"
+    r"ami-launch-index|mac|placement/[\w-]+|availability-zone|reservation-id|"
+    r"network/interfaces/macs/[^\s'\"`/]+/(?:local-ipv4s|public-ipv4s|subnet-id|vpc-id|"
+    r"vpc-ipv4-cidr-blocks?|device-number|interface-id)|services/domain|tags/instance/[\w-]+)"
+    r"(?=$|[\s'\"`)|;&])"
+    r"|/computeMetadata/v1/(?:instance/(?:hostname|id|name|zone|machine-type|"
+    r"network-interfaces/\d+/(?:ip|network|access-configs/\d+/external-ip))|"
+    r"project/(?:project-id|numeric-project-id))(?=$|[\s'\"`)|;&?])"
+    r"|/metadata/instance/(?:compute/(?:location|name|vmId|vmSize|zone)|network\b[^\s'\"`]*)",
+)
+
+
+def reads_no_secret(text: str, end: int) -> str | None:
+    """What the metadata request whose address ends at `end` of `text` reads, when that is
+    no credential (`local-ipv4`, the session token), or None."""
+    m = _NOT_SECRET.match(text, end)
+    if m is None:
+        return None
+    path = re.sub(r"^:\d+", "", m.group()).rstrip("/")
+    if path.endswith("api/token"):
+        return "the IMDSv2 session token, which only opens the metadata service to this host"
+    return f"the instance's own `{path.rsplit('/', 1)[-1]}`"

@@ -1,0 +1,76 @@
+"""A command a shipped script only prints on its way out, in a skill that tells the agent to
+stop when that script fails (issue 36).
+
+`echo "  curl -L https://get.tool.sh | bash"` before `exit 1` runs nothing: it is the
+remedy the script prints when a tool is missing. Whether it is an instruction depends on
+who acts on the output. When SKILL.md says what the agent does on that script's failure
+("If it fails, stop and report the error"), the agent stops and the printed text is a
+message to the user: info. When SKILL.md says nothing, or tells the agent to use the
+output's instructions, the printed command is what the agent is led to run next, and it
+stays severe, as does text piped to a shell or printed on the way to success.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from linters.security.code_reading import code_kind, spot_state
+from linters.security.security_context import Line, SecurityText
+from linters.text.compiled_regex import rx
+
+# SKILL.md: on this script's failure the agent stops ("If it fails, stop and report the
+# error", "if `check.sh` exits non-zero, abort").
+_HALT = rx(
+    r"\bif\s+(?:it|this|that|the\s+(?:script|check|command)|`[^`]+`|[\w./{}$-]+)\s+"
+    r"(?:fails|errors|exits\s+(?:with\s+an?\s+error|non-?zero))\b[^.;]{0,40}?"
+    r"\b(?:stop|abort|halt|do\s+not\s+(?:continue|proceed)|don't\s+(?:continue|proceed))\b",
+    re.IGNORECASE,
+)
+
+
+def halted_scripts(skill_md: str, paths: Iterable[str]) -> frozenset[str]:
+    """The scripts of `paths` on whose failure SKILL.md tells the agent to stop: the
+    sentence names the script on its line or the line before."""
+    lines = skill_md.split("\n")
+    halting = [i for i, text in enumerate(lines) if _HALT.search(text)]
+    if not halting:
+        return frozenset()
+    out = set()
+    for path in paths:
+        name = path.rsplit("/", 1)[-1]
+        if "." not in name:
+            continue
+        if any(name in lines[i] or (i and name in lines[i - 1]) for i in halting):
+            out.add(path)
+    return frozenset(out)
+
+
+# A line that only prints: `echo "..."`, `printf '...'`, `print("...")`, `console.error(`.
+_PRINTS = rx(r"^\s*(?:>&2\s+)?(?:echo|printf|print|puts|console\.(?:error|log|warn)|"
+             r"(?:sys\.)?std(?:err|out)\.write|Write-Host|Write-Error)\b")
+# A way out with a failure status.
+_FAILS = rx(r"^\s*(?:exit\s+[1-9]\d*|return\s+[1-9]\d*|(?:sys\.)?exit\s*\(\s*[1-9]\d*\s*\)|"
+            r"process\.exit\s*\(\s*[1-9]\d*\s*\)|raise\s+SystemExit\s*\(\s*[1-9]\d*\s*\)|"
+            r"die\b|fail\b)\s*;?\s*(?:#.*)?$")
+_REACH = 12
+
+
+def printed_on_failure(st: SecurityText, line: Line, col: int) -> str | None:
+    """Why the command at 0-based `col` of `line` is a message of a failing exit, when the
+    skill tells the agent to stop on this script's failure; else None."""
+    if st.is_markdown or not st.halts or not _PRINTS.match(line.text):
+        return None
+    kind = code_kind(st, line)[0]
+    if kind not in ("shell", "code") or spot_state(line.text, col, kind)[0] != "string":
+        return None
+    if re.search(r"[\"')]\s*\|", line.text) or "$(" in line.text or "`" in line.text:
+        return None  # piped on, or computed: it may run
+    lines = st.text.split("\n")
+    for text in lines[line.no : line.no + _REACH]:
+        if _FAILS.match(text):
+            return ("the script only prints it before it exits with an error, and SKILL.md "
+                    "tells the agent to stop when the script fails")
+        if text.strip() and not text.lstrip().startswith("#") and not _PRINTS.match(text):
+            return None
+    return None
