@@ -166,10 +166,7 @@ def nested_template_lines(doc: MarkdownDoc) -> frozenset[int]:
         for b in f.body:
             depth += 1 if _INFO_FENCE.match(b) else -(depth > 0 and bool(_BARE_FENCE.match(b)))
         if depth == 0 and _bare_opened_inside(fences, n):
-            # The bare fence that ends it for the reader opened a block for the author
-            # (a commit-message sample in a CONTRIBUTING.md template): the template and
-            # that block are open after it.
-            depth = 2
+            depth = 2  # the template and its inner sample block (commit messages) open
         first = f.end + 1 - doc.first_line
         for i in range(first, min(len(doc.lines), first + _NESTED_REACH)):
             if depth == 0:
@@ -186,10 +183,9 @@ def nested_template_lines(doc: MarkdownDoc) -> frozenset[int]:
 
 
 def _bare_opened_inside(fences: list, n: int) -> bool:
-    """The block a reader sees next after Markdown block `fences[n]` is opened by a bare
-    fence and holds a fence line with a language (```` ```bash ````), which no code block
-    holds as text: the reader is off by one fence, and the one that ended the Markdown
-    block was, for its author, a bare fence opening a block inside the template."""
+    """The reader's next block after Markdown block `fences[n]` opens bare and holds a
+    ```` ```bash ```` line: off by one fence, so the fence that ended the template opened
+    a block inside it for its author."""
     nxt = fences[n + 1] if n + 1 < len(fences) else None
     return (nxt is not None and not nxt.lang
             and any(_INFO_FENCE.match(b) for b in nxt.body))
