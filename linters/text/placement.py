@@ -6,9 +6,12 @@ file. Some folders hold text no agent follows as written, and their errors are w
 
 - a skill that is a template (its `name` is a placeholder such as `your-skill-name`, or its
   folder is `template`, `_template`, `template-skill`...) or an archived copy (under
-  `backups/`, `archive/`, `deprecated/`, `deleted-*`): nobody installs it as it is;
+  `backups/`, `archive/`, `deprecated/`, `deleted-*`), or a checker's fixture whose
+  description calls it deliberately broken ("A deliberately unresolved router."): nobody
+  installs it as it is;
 - inside a skill, a file that is itself a template, an example or a sample
-  (`templates/x.md`, `review-examples.md`: links relative to where the copy will live, or
+  (`templates/x.md`, `rules/_template.md`, `review-examples.md`: placeholder links, links
+  relative to where the copy will live, or
   belonging to the example), vendored third-party text (`vendor/`,
   `third_party/`: its links point into its own repository), or a test fixture (`tests/`,
   `fixtures/`: broken on purpose, for a checker to find).
