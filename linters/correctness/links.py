@@ -32,7 +32,8 @@ from collections.abc import Iterator
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.correctness.link_gates import all_resolve, may_refer
-from linters.text.link_resolver import Resolver
+from linters.text.link_resolver import Resolver, on_disk
+from linters.text.outside_home import outside_home, outside_homes
 from linters.text.markdown import MarkdownDoc
 from linters.text.path_context import Paragraph, cwd_relative, project_file
 from linters.text.path_owner import (
@@ -53,7 +54,7 @@ from linters.text.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_li
 from linters.text.placement import copied_document, reference_only_file
 from linters.registry import check
 from linters.text.sections import changelog_entry
-from linters.text.siblings import named_sibling_has
+from linters.text.siblings import distributed_sibling_has, named_sibling_has
 from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import Skill, SkillFile
 
@@ -146,7 +147,8 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
         return False
     if para.removed(offset) or placeholder_path(ref.path):
         return False
-    if named_sibling_has(skill, ref.path, para.text):
+    if named_sibling_has(skill, ref.path, para.text) or distributed_sibling_has(
+            skill, ref.path, para.text[max(0, offset - 60):offset]):
         return False
     if para.sentence_has(_REPO_OWNED, offset):
         return False
@@ -255,9 +257,28 @@ def broken_references(ctx: LintContext) -> Iterator[Finding]:
             if para is not None and not ref.link and names_other_file(
                     doc, ref.raw, ref.line, para, offset):
                 continue  # a caption, a quoted phrase, another skill's file...
+            placed = _placed_by_skill_md(ctx, ref)
+            if placed == "":
+                continue  # where SKILL.md puts it, outside the skill, it is there
             seen.add(key)
             yield _broken(ctx, resolver, ref, _entry(doc, f, ref.line),
-                          _elsewhere(ctx, doc, ref, para, offset))
+                          placed or _elsewhere(ctx, doc, ref, para, offset))
+
+
+def _placed_by_skill_md(ctx: LintContext, ref: PathRef) -> str | None:
+    """Where SKILL.md places the missing path outside the skill (`linters.text.outside_home`):
+    "" when it is there on disk, the reason for a warning when it is not, None when SKILL.md
+    does not place it."""
+    if ref.link and "/" in ref.file:
+        return None  # a link from a subfolder is read from there, not as shorthand
+    homes = ctx.memo(("outside_homes",), lambda: outside_homes(ctx.skill))
+    placed = outside_home(homes, ref.path)
+    if placed is None:
+        return None
+    home, target = placed
+    if on_disk(ctx.skill.root, target):
+        return ""
+    return f"SKILL.md places it outside the skill folder, at `{home.written}`"
 
 
 def _place(doc: MarkdownDoc, ref: PathRef,

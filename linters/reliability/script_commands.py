@@ -23,6 +23,7 @@ from linters.reliability.command_dirs import BlockShell
 from linters.reliability.commands import Command, commands, segment_run, segments, words
 from linters.context import LintContext
 from linters.text.link_resolver import enclosing_roots, on_disk
+from linters.text.outside_home import outside_home, outside_homes
 from linters.text.path_context import Paragraph
 from linters.text.path_owner import (
     NEAR,
@@ -61,11 +62,17 @@ def _runs(ctx: LintContext) -> Iterator[tuple[Command, str, bool]]:
     # After `git clone https://github.com/x/LLaVA && cd LLaVA` the agent works in the
     # checkout: later blocks' `bash scripts/train.sh` are the project's, not the skill's.
     in_checkout = False
+    # Relative scripts run after a `cd` into another tree (`cd "$LAB/kernel"` then
+    # `scripts/config ...`): that tree's. A later block that runs the same path without a
+    # `cd` of its own is still at work there, not in the skill.
+    foreign: set[str] = set()
+    moved = False  # this shell has changed folder
     for cmd in commands(ctx):
         if cmd.inline or cmd.block != block:
             # A new shell: a new block, or one inline command (the variables stay).
             shell = BlockShell(ctx.skill, variables)
             block = None if cmd.inline else cmd.block
+            moved = False
             if in_checkout:
                 shell.cwd = None
         shell.assign_line(cmd.text)
@@ -74,6 +81,7 @@ def _runs(ctx: LintContext) -> Iterator[tuple[Command, str, bool]]:
             name = _cloned(ws)
             if name:
                 clones.add(name)
+            moved = moved or ws[:1] in (["cd"], ["pushd"])
             if ws[:1] == ["cd"] and len(ws) > 1 and ws[1].strip("\"'").split("/")[0] in clones:
                 in_checkout = True
             if shell.step(seg, ws) or "/" not in seg and shell.cwd in ("", None):
@@ -88,13 +96,22 @@ def _runs(ctx: LintContext) -> Iterator[tuple[Command, str, bool]]:
                     lone = cmd.text.strip() == run.path
                     if lone and not cmd.fenced_shell and run.path[:1] not in "./{$":
                         continue
-                rel, _known = shell.script(run.path)
-                if rel is not None:
+                rel, known = shell.script(run.path)
+                plain = run.path.strip("\"'").removeprefix("./")
+                if rel is None and not known and plain[:1] not in "/~${<":
+                    foreign.add(plain)
+                elif rel is not None and not moved and plain in foreign:
+                    continue  # the other tree's script again (see `foreign`)
+                elif rel is not None:
                     yield cmd, rel, run.direct
 
 
 def _missing(ctx: LintContext, rel: str) -> bool:
     if ctx.skill.exists(rel):
+        return False
+    # Where SKILL.md says the scripts folder is (`$SKILL_DIR/../../scripts/x.py`), on disk.
+    placed = outside_home(ctx.memo(("outside_homes",), lambda: outside_homes(ctx.skill)), rel)
+    if placed is not None and on_disk(ctx.skill.root, placed[1]):
         return False
     # A skill nested in another (spark-video/references/spark-video-cast/) runs from the
     # enclosing skill's folder, as SF116 accepts its links there.
@@ -142,6 +159,9 @@ def _elsewhere(ctx: LintContext, rel: str, cmd: Command) -> str | None:
     if home is not None:
         return (f"the skill is a template in `{home}/`, installed into the user's project, "
                 "where the script is the project's")
+    placed = outside_home(ctx.memo(("outside_homes",), lambda: outside_homes(ctx.skill)), rel)
+    if placed is not None:
+        return f"SKILL.md places it outside the skill folder, at `{placed[0].written}`"
     owner = _owner(ctx, cmd)
     if owner is not None:
         has = other_skill_has(ctx.skill.root, owner, rel)

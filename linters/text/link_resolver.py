@@ -72,13 +72,20 @@ def meant_file(skill: Skill, base: str, target: str, by_path: dict[str, list[str
         return same_case[0]
     if base and ".." not in target.split("/"):
         from_root = posixpath.normpath(target)
-        if skill.exists(from_root) and from_root in by_path.get(from_root.lower(), []):
-            return from_root
+        if skill.exists(from_root) and (from_root in by_path.get(from_root.lower(), [])
+                                        or _is_folder(skill, from_root)):
+            return from_root  # a file, or a folder (`[scripts](./scripts)`) of the skill
     name = posixpath.basename(joined).lower()
     if name == SKILL_MD.lower():
         return None
     same_name = by_name.get(name, [])
     return same_name[0] if len(same_name) == 1 else None
+
+
+def _is_folder(skill: Skill, path: str) -> bool:
+    """`path`, which the skill has, is one of its folders rather than one of its files."""
+    f = skill.file(path)
+    return f is None or f.is_dir
 
 
 class Resolver:

@@ -158,12 +158,15 @@ def nested_template_lines(doc: MarkdownDoc) -> frozenset[int]:
     if "lines" in memo:
         return memo["lines"]
     out: set[int] = set()
-    for f in doc.fences:
+    fences = doc.fences
+    for n, f in enumerate(fences):
         if f.lang not in ("markdown", "md") or f.end is None or f.end in out:
             continue
         depth = 0  # blocks the author left open inside it (`~~~` ones may close there)
         for b in f.body:
             depth += 1 if _INFO_FENCE.match(b) else -(depth > 0 and bool(_BARE_FENCE.match(b)))
+        if depth == 0 and _bare_opened_inside(fences, n):
+            depth = 2  # the template and its inner sample block (commit messages) open
         first = f.end + 1 - doc.first_line
         for i in range(first, min(len(doc.lines), first + _NESTED_REACH)):
             if depth == 0:
@@ -177,6 +180,15 @@ def nested_template_lines(doc: MarkdownDoc) -> frozenset[int]:
                     out.update(range(f.end + 1, i + doc.first_line + 1))
     memo["lines"] = frozenset(out)
     return memo["lines"]
+
+
+def _bare_opened_inside(fences: list, n: int) -> bool:
+    """The reader's next block after Markdown block `fences[n]` opens bare and holds a
+    ```` ```bash ```` line: off by one fence, so the fence that ended the template opened
+    a block inside it for its author."""
+    nxt = fences[n + 1] if n + 1 < len(fences) else None
+    return (nxt is not None and not nxt.lang
+            and any(_INFO_FENCE.match(b) for b in nxt.body))
 
 
 # The sentence places the file at the plugin's root, not the skill's.

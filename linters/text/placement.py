@@ -6,9 +6,12 @@ file. Some folders hold text no agent follows as written, and their errors are w
 
 - a skill that is a template (its `name` is a placeholder such as `your-skill-name`, or its
   folder is `template`, `_template`, `template-skill`...) or an archived copy (under
-  `backups/`, `archive/`, `deprecated/`, `deleted-*`): nobody installs it as it is;
+  `backups/`, `archive/`, `deprecated/`, `deleted-*`), or a checker's fixture whose
+  description calls it deliberately broken ("A deliberately unresolved router."): nobody
+  installs it as it is;
 - inside a skill, a file that is itself a template, an example or a sample
-  (`templates/x.md`, `review-examples.md`: links relative to where the copy will live, or
+  (`templates/x.md`, `rules/_template.md`, `review-examples.md`: placeholder links, links
+  relative to where the copy will live, or
   belonging to the example), vendored third-party text (`vendor/`,
   `third_party/`: its links point into its own repository), or a test fixture (`tests/`,
   `fixtures/`: broken on purpose, for a checker to find).
@@ -38,6 +41,15 @@ _PLACEHOLDER_NAME = rx(
     r"|new[-_]skill)$|[<>{}\[\]]",
     re.IGNORECASE,
 )
+# A description that calls the skill itself deliberately broken ("A deliberately unresolved
+# router."): a checker's test fixture, broken on purpose. Only as the description's subject:
+# "Finds deliberately broken links" describes a skill that works.
+_FIXTURE_DESCRIPTION = rx(
+    r"^\s*(?:(?:this\s+(?:skill\s+)?is\s+)?an?|this\s+skill\s+is)\s+(?:deliberately|intentionally"
+    r"|purposely|purposefully)\s+(?:broken|unresolved|unresolvable|invalid|malformed|faulty"
+    r"|failing|bad|wrong|incomplete|misconfigured)\b",
+    re.IGNORECASE,
+)
 _TEMPLATE_FOLDER = rx(r"^_*(?:skill[-_])?templates?(?:[-_]skill)?$", re.IGNORECASE)
 _ARCHIVE_FOLDER = rx(
     r"^(?:backups?|archived?|archives|deprecated|old[-_]skills|deleted(?:[-_].*)?)$",
@@ -63,13 +75,21 @@ _REFERENCE_ONLY_DIRS = {
 # `review-examples.md`, `readme-example-full.md`, `sample-output.md`. Not "template" in a
 # name: docs mirrors hold pages about templates (`from-template.md`, `create-templates.md`).
 _EXAMPLE_NAME = rx(r"(?:^|[-_.])(?:examples?|samples?)(?:[-_.]|$)", re.IGNORECASE)
+# A file that is the template itself, by its whole name: `rules/_template.md`,
+# `TEMPLATE.md` (the page a new rule is copied from, `[Link](url)` and all). Not a page about
+# templates (`from-template.md`): only the bare word counts.
+_TEMPLATE_FILE = rx(r"^_*templates?$", re.IGNORECASE)
 
 
 def unshipped_skill(skill: Skill) -> str | None:
-    """Why no agent loads this skill as it is (a template, an archived copy), or None."""
+    """Why no agent loads this skill as it is (a template, an archived copy, a fixture its
+    own description calls deliberately broken), or None."""
     name = skill.name or ""
     if name and _PLACEHOLDER_NAME.search(name):
         return f"the skill is a template (its name `{name}` is a placeholder)"
+    m = _FIXTURE_DESCRIPTION.match(skill.description or "")
+    if m:
+        return f"the skill is a test fixture (its description: \"{m.group(0).strip()}\")"
     parts = skill.root.parts
     if parts and _TEMPLATE_FOLDER.match(parts[-1]):
         return f"the skill is a template (its folder is `{parts[-1]}`)"
@@ -92,6 +112,8 @@ def reference_only_file(path: str) -> str | None:
             return why
     if _EXAMPLE_NAME.search(p.stem):
         return "a template or example file"
+    if _TEMPLATE_FILE.match(p.stem):
+        return "a template for writing new files, whose links are placeholders"
     if _EVALUATION_NAME.match(p.stem):
         return ("an evaluation report of the skill, whose paths record what it had, lacks "
                 "or might add")

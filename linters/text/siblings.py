@@ -8,6 +8,7 @@ import functools
 import re
 from pathlib import Path
 
+from linters.text.compiled_regex import rx
 from linters.text.link_resolver import on_disk
 from skillforge.models.skill import Skill
 
@@ -22,6 +23,27 @@ def named_sibling_has(skill: Skill, path: str, text: str) -> bool:
     named = _names_in(text, tuple(s.name.lower() for s in siblings))
     return any(s.name.lower() in named and on_disk(s, path.removeprefix("./"))
                for s in siblings)
+
+
+# The words just before a path that hand it out to every product or skill ("per-product
+# `references/catalog.md`", "each skill's `SKILL.md`"): the file of each sibling, not this
+# skill's.
+_DISTRIBUTIVE = rx(
+    r"\b(?:per[-\s](?:product|skill|plugin|provider|service|module|package|tool|platform)"
+    r"|(?:each|every)\s+(?:[\w-]+\s+)?(?:product|skill|plugin|provider|service|module"
+    r"|package|tool|platform)(?:['’]s|\s+has\s+(?:its|a)\s+own)?)\s*[`*_]*$",
+    re.IGNORECASE,
+)
+
+
+def distributed_sibling_has(skill: Skill, path: str, before: str) -> bool:
+    """`path` follows words that give it to each product or skill ("per-product
+    `references/resource-catalog.md`") and a skill beside this one has it: the text points
+    at the siblings' copies."""
+    if ".." in path.split("/") or not _DISTRIBUTIVE.search(before[-60:]):
+        return False
+    rel = path.removeprefix("./")
+    return any(on_disk(s, rel) for s in sibling_skills(skill.root))
 
 
 @functools.lru_cache(maxsize=32)
