@@ -15,10 +15,11 @@ had been read) likewise (severe 0.568, security 0.606 at its one measurement); `
 (12 more, chosen after `holdout2` had been tuned on) was measured once
 (severe 0.835, security 0.417) and then tuned on; `holdout4` (12 more, chosen after `holdout3`
 had been measured once) was measured once with the rules tuned on `holdout3` (severe 0.929,
-security 0 of 7) and has not been tuned on. The targets are checked on every held-out part:
-on the parts tuned on, so that they do not slip back; on `holdout4`, as the one figure nobody
-tuned for (strict xfails: meeting a target turns its test red, so the mark goes).
-`holdout5` (12 more, chosen after `holdout4` had been measured once) has not been measured yet.
+security 0 of 7) and then tuned on; `holdout5` (12 more, chosen after `holdout4` had been
+measured once) was measured once with the rules tuned on `holdout4` (severe 0.539, security
+0.545) and has not been tuned on. The targets are checked on every held-out part: on the
+parts tuned on, so that they do not slip back; on `holdout5`, as the one figure nobody tuned
+for (strict xfails: meeting a target turns its test red, so the mark goes).
 `holdout2` to `holdout5` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1) is set.
@@ -137,11 +138,14 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 SEVERE_UNMET = {
     "holdout2": _unmet("0.877 on holdout2 after tuning on it (0.568 at its one measurement): "
                        "paths of the user's project and plugin-root files read as the skill's"),
+    "holdout5": _unmet("0.539 on holdout5, measured once and never tuned on (83 tp, 71 fp): "
+                       "47 SF602 undefined names in example fragments that say which other "
+                       "skill's data model they assume"),
 }
 SECURITY_UNMET = {
-    "holdout4": _unmet("0 of 7 on holdout4, measured once and never tuned on (7 fp: SF508 "
-                       "a bot token sent only to its own service, IMDS reads in an EC2 "
-                       "user_data example; SF506 an install hint a script only echoes)"),
+    "holdout5": _unmet("0.545 on holdout5, measured once and never tuned on (18 tp, 15 fp): "
+                       "a prompt-injection defender's test samples, detector reasons and "
+                       "warning text"),
 }
 
 
