@@ -37,6 +37,7 @@ from linters.security.attack_talk import (
     catalogue_text,
     negated,
     quoted,
+    reported_at,
 )
 from linters.security.block_frame import (
     block_label,
@@ -239,6 +240,8 @@ def _prose_evidence(st: SecurityText, line: Line, start: int, end: int) -> str |
     shown = quoted(line, start, end) or st.is_table_row(line)
     if shown and negated(line, start):
         return "it is quoted after a warning"
+    if reported_at(st, line, start, end):
+        return "it quotes what another text says"
     talk = ATTACK_LINE.search(_outside_code(line.text, start, end))
     if talk and not imperative(line, start):
         return f'the sentence talks about it ("{talk.group(0).strip()}")'
