@@ -257,7 +257,9 @@ def scan_sf502(st: SecurityText) -> Iterator[Hit]:
         hidden = "".join(chr(ord(c) - 0xE0000) for c in chars if 0xE0020 <= ord(c) <= 0xE007E)
         extra = f" spelling out hidden text `{short(hidden, 60)}`" if hidden else ""
         n = f"{len(chars)} invisible or direction-changing character{'s' if len(chars) != 1 else ''}"
-        charset = invisible_charset(st, line, col - 1, "".join(chars))
+        charset = invisible_charset(st, line, col - 1, "".join(chars)) or (
+            "the skill's own text names the file as a test sample, not to be followed"
+            if st.sample else None)
         if charset:
             yield Hit("SF502", no, col, Severity.info,
                       f"Line has {n} ({_describe(chars)}); reported as info, not high: "

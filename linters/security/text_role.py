@@ -76,6 +76,8 @@ class TextRole(NamedTuple):
 
 _INSTRUCTION = TextRole(Role.INSTRUCTION)
 _SHIPPED = TextRole(Role.SHIPPED)
+_SAMPLE = TextRole(Role.ABOUT, "the skill's own text names the file as a test sample, not "
+                               "to be followed")
 
 
 def weigh(st: SecurityText, line: Line, start: int, default: Severity, end: int | None = None,
@@ -92,6 +94,8 @@ def role_of(st: SecurityText, line: Line, start: int, end: int | None = None, *,
             reads: bool = False, secret: bool = False) -> TextRole:
     """The role of the text at (line, 0-based `start`..`end`) of one file."""
     end = start if end is None else end
+    if st.sample:
+        return _SAMPLE
     if not st.is_markdown:
         why = _code_evidence(st, line, start, reads)
         return TextRole(Role.ABOUT, why) if why else _SHIPPED
