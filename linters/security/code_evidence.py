@@ -122,12 +122,24 @@ _DETECTOR_CALL = rx(
     r"is_malicious|is_attack|score)[\w.]*\s*\(", re.IGNORECASE)
 
 
+# The same as a command: a program named for judging text, run on a quoted argument
+# (`uv run test-defender.py --text "Ignore all previous instructions"`).
+_DETECTOR_COMMAND = rx(
+    r"^\s*(?:\$\s+)?(?:(?:uv|poetry|pipenv|pdm)\s+run\s+|(?:python3?|node|deno|bun|npx|"
+    r"ruby|bash|sh)\s+)?(?:[\w.~-]*/)*[\w.-]*(?:jailbreak|inject|detect|classif|scan|guard|"
+    r"moderat|sanitiz|defend)[\w.-]*(?=\s)", re.IGNORECASE)
+
+
 def detector_input(line: Line, col: int) -> str | None:
     """Why the string at 0-based `col` is a sample handed to a detector
-    (`get_jailbreak_score("Ignore previous instructions")`), or None."""
+    (`get_jailbreak_score("Ignore previous instructions")`, `scan-prompt.py --text "..."`),
+    or None."""
     before = line.text[:col]
     if not (before.count('"') % 2 == 1 or before.count("'") % 2 == 1):
         return None
+    cmd = _DETECTOR_COMMAND.match(before)
+    if cmd is not None and not re.search(r"[|;&`]|\$\(", before[cmd.end():]):
+        return f"it is a sample passed to `{cmd.group(0).strip()[:40]}`"
     call = None
     for call in _DETECTOR_CALL.finditer(before):
         pass
