@@ -17,7 +17,7 @@ import re
 from typing import NamedTuple
 
 from linters.text.compiled_regex import rx
-from linters.security.security_context import Line
+from linters.security.security_context import Line, SecurityText
 from skillforge.models.findings import Severity
 
 # Vocabulary of text that talks *about* attacks rather than performing one. Deliberately
@@ -180,7 +180,7 @@ def quoted_as_string(line: Line, start: int, end: int) -> bool:
 # as the speaker. Not a person ("the lead says "..."") and not "tells you to": a quotation
 # passed on to the agent is an instruction.
 _REPORTS = rx(r"\b(?:says|said|saying|reads|contains|containing|claims|claiming|wrote|writes)"
-              r"\W*$", re.IGNORECASE)
+              r"(?:\s+(?:something|text|a\s+line|lines?)\s+like|\s+like)?\W*$", re.IGNORECASE)
 _TEXT_SPEAKS = rx(
     r"\b(?:if|when|whenever|unless|where)\b|\b(?:page|file|text|output|comment|issue|"
     r"document|payload|message|e-?mail|readme|diff|content|result|response|input|artifact|"
@@ -188,12 +188,55 @@ _TEXT_SPEAKS = rx(
     r"claims|writes|wrote)\b", re.IGNORECASE)
 
 
-def reported(line: Line, start: int, end: int) -> bool:
-    """The phrase at [start, end) is quoted as what some other text says or contains."""
-    if not quoted(line, start, end):
+def reported(line: Line, start: int, end: int, head: str = "", tail: str = "") -> bool:
+    """The phrase at [start, end) is quoted as what some other text says or contains.
+    `head`/`tail`: the lines before and after when the sentence wraps onto `line` or off it
+    (a list item wrapped after "If fetched content says", a quotation closed on the next
+    line)."""
+    text = line.text
+    if head and text[:start].lstrip()[:1] in ("", '"', "'", "`", "\u201c", "\u2018", "("):
+        text = head.rstrip() + " " + text.lstrip()
+        start, end = start + len(text) - len(line.text), end + len(text) - len(line.text)
+    if tail:
+        text = text + " " + tail.strip()
+    if not quoted(Line(line.no, text, line.start, line.end), start, end):
         return False
-    before = line.text[:start].rstrip().rstrip("\"'`\u201c\u2018(")
+    before = _before_quote(text[:start]).rstrip().rstrip("\"'`\u201c\u2018(")
     if _REPORTS.search(before[-40:]) is None:
         return False
     sentence = re.split(r"[.!?]\s+", before)[-1]
     return _TEXT_SPEAKS.search(sentence) is not None
+
+
+def _before_quote(before: str) -> str:
+    """The text before the quotation that holds the end of `before` (the phrase may sit
+    inside it: "run this command: rm -rf /")."""
+    if before.count('"') % 2 == 1:
+        return before[: before.rfind('"')]
+    if before.rfind("\u201c") > before.rfind("\u201d"):
+        return before[: before.rfind("\u201c")]
+    return before
+
+
+def reported_at(st: SecurityText, line: Line, start: int, end: int) -> bool:
+    """`reported`, reading the sentence across the lines of its paragraph or list item."""
+    if not st.is_markdown or st.in_code(line):
+        return reported(line, start, end)
+    prev, nxt = st.neighbour(line, -1), st.neighbour(line, 1)
+    head = prev.text if prev is not None and _wraps(prev.text) and line.text[:1] in " \t" \
+        else ""
+    tail = nxt.text if nxt is not None and nxt.text[:1] in " \t" and nxt.text.strip() \
+        and not _wraps_not(nxt.text) else ""
+    return reported(line, start, end, head, tail)
+
+
+def _wraps(text: str) -> bool:
+    """A prose line whose sentence goes on to the next line."""
+    stripped = text.strip()
+    return bool(stripped) and not stripped.startswith(("#", "|", "```", "~~~")) and \
+        stripped[-1] not in ".!?:;"
+
+
+def _wraps_not(text: str) -> bool:
+    """A line that starts something new: a list item, a heading, a fence or a table row."""
+    return bool(re.match(r"\s*(?:[-*+]\s|\d{1,3}[.)]\s|#|\||```|~~~)", text))

@@ -122,12 +122,24 @@ _DETECTOR_CALL = rx(
     r"is_malicious|is_attack|score)[\w.]*\s*\(", re.IGNORECASE)
 
 
+# The same as a command: a program named for judging text, run on a quoted argument
+# (`uv run test-defender.py --text "Ignore all previous instructions"`).
+_DETECTOR_COMMAND = rx(
+    r"^\s*(?:\$\s+)?(?:(?:uv|poetry|pipenv|pdm)\s+run\s+|(?:python3?|node|deno|bun|npx|"
+    r"ruby|bash|sh)\s+)?(?:[\w.~-]*/)*[\w.-]*(?:jailbreak|inject|detect|classif|scan|guard|"
+    r"moderat|sanitiz|defend)[\w.-]*(?=\s)", re.IGNORECASE)
+
+
 def detector_input(line: Line, col: int) -> str | None:
     """Why the string at 0-based `col` is a sample handed to a detector
-    (`get_jailbreak_score("Ignore previous instructions")`), or None."""
+    (`get_jailbreak_score("Ignore previous instructions")`, `scan-prompt.py --text "..."`),
+    or None."""
     before = line.text[:col]
     if not (before.count('"') % 2 == 1 or before.count("'") % 2 == 1):
         return None
+    cmd = _DETECTOR_COMMAND.match(before)
+    if cmd is not None and not re.search(r"[|;&`]|\$\(", before[cmd.end():]):
+        return f"it is a sample passed to `{cmd.group(0).strip()[:40]}`"
     call = None
     for call in _DETECTOR_CALL.finditer(before):
         pass
@@ -155,26 +167,77 @@ def detector_cases(st: SecurityText, line: Line, col: int) -> str | None:
         return None
     lines = st.text.split("\n")
     # Built from the skill's text: `re`, not `rx` (whose kept compiles are the source's own).
-    loop = re.compile(rf"\bfor\s+([\w\s,()]+?)\s+in\s+(?:enumerate\s*\(\s*)?"
-                      rf"{re.escape(name)}\b")
-    for no, text in enumerate(lines):
-        m = loop.search(text)
-        if m is None:
-            continue
-        for var in re.findall(r"[A-Za-z_]\w*", m.group(1)):
-            use = re.compile(rf"(?<![\w.]){re.escape(var)}(?!\w)")
-            uses = [t for i, t in enumerate(lines) if i != no and use.search(t)]
-            judged = [t for t in uses if _judges(t, use)]
-            if judged and not any(_RUNS_OR_SHOWS.search(t) for t in uses):
-                call = _DETECTOR_CALL.search(judged[0])
-                return (f"it is a case of a table the code hands to "
-                        f"`{call.group(0).rstrip('( ') if call else 'a detector'}`")
+    judges = _local_detectors(lines)
+    names = [name]
+    for _ in range(2):  # the table, and a table of tables (`for cat, cases in T.items()`)
+        inner = []
+        for walked in names:
+            loop = re.compile(rf"\bfor\s+([\w\s,()]+?)\s+in\s+(?:enumerate\s*\(\s*)?"
+                              rf"{re.escape(walked)}\b")
+            for no, text in enumerate(lines):
+                m = loop.search(text)
+                if m is None:
+                    continue
+                for var in re.findall(r"[A-Za-z_]\w*", m.group(1)):
+                    use = re.compile(rf"(?<![\w.]){re.escape(var)}(?!\w)")
+                    uses = [t for t in _body(lines, no) if use.search(t)]
+                    judged = [t for t in uses if _judges(t, use, judges)]
+                    if judged and not any(_shows(t, use) for t in uses):
+                        call = _DETECTOR_CALL.search(judged[0]) or judges.search(judged[0])
+                        return (f"it is a case of a table the code hands to "
+                                f"`{call.group(0).rstrip('( ') if call else 'a detector'}`")
+                    inner.append(var)
+        names = inner
     return None
 
 
-def _judges(text: str, use: re.Pattern[str]) -> bool:
-    """The variable is an argument of a detector call on the line."""
-    return any(use.search(text, m.end()) for m in _DETECTOR_CALL.finditer(text))
+def _body(lines: list[str], no: int) -> list[str]:
+    """The lines of the loop opened on line `no`: those indented deeper, up to 200."""
+    indent = len(lines[no]) - len(lines[no].lstrip())
+    body = []
+    for text in lines[no + 1 : no + 201]:
+        if text.strip() and len(text) - len(text.lstrip()) <= indent:
+            break
+        body.append(text)
+    return body
+
+
+def _judges(text: str, use: re.Pattern[str], local: re.Pattern[str]) -> bool:
+    """The variable is an argument of a detector call on the line, or of a function of the
+    file that hands its argument to one."""
+    calls = [*_DETECTOR_CALL.finditer(text), *local.finditer(text)]
+    return any(use.search(text, m.end()) for m in calls)
+
+
+def _shows(text: str, use: re.Pattern[str]) -> bool:
+    """The line may run or show the case itself. A report line that prints a preview
+    (`case[:50]`) beside another value (the verdict: `f"[{status}] {case[:50]}"`) shows
+    the detector's result, not the case as text to act on."""
+    if not _RUNS_OR_SHOWS.search(text):
+        return False
+    report = re.search(r"\bprint\s*\(\s*f[\"'].*\{\w+\}.*", text)
+    return not (report and all(text[m.end():].startswith("[:") for m in use.finditer(text)))
+
+
+_FUNC = re.compile(r"^(\s*)def\s+(\w+)\s*\(\s*(\w+)")
+
+
+def _local_detectors(lines: list[str]) -> re.Pattern[str]:
+    """A call of any function of the file whose first parameter goes to a detector call
+    (`def test_text(text): ... scan_for_injections(text, config)`)."""
+    found = []
+    for i, text in enumerate(lines):
+        m = _FUNC.match(text)
+        if m is None:
+            continue
+        param = re.compile(rf"(?<![\w.]){re.escape(m.group(3))}(?!\w)")
+        for body in lines[i + 1 : i + 40]:
+            if body.strip() and len(body) - len(body.lstrip()) <= len(m.group(1)):
+                break  # the function ended
+            if any(param.search(body, c.end()) for c in _DETECTOR_CALL.finditer(body)):
+                found.append(re.escape(m.group(2)))
+                break
+    return re.compile(rf"(?<![\w.])(?:{'|'.join(found)})\s*\(" if found else r"(?!x)x")
 
 
 # A test that expects the input to be refused: `assertRaises`, `pytest.raises`, `toThrow`,

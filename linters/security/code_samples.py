@@ -8,7 +8,11 @@ only works on is data. Such a phrase is reported as `info` when it is:
   run_tool(fake("... ignore previous instructions ..."))` then `check(r.flagged)`), as long
   as no call that runs or prints it takes it;
 - a string the code compares against (`assert "ignore previous instructions" not in out`);
-- a value of a JSON Lines record (a dataset, a fixture).
+- a value of a JSON Lines record (a dataset, a fixture);
+- in YAML, the description of a detection rule beside its regex (`- pattern: '(?i)ignore...'`
+  then `reason: "Attempts to ignore previous instructions"`);
+- a string whose own words forbid the phrase (a warning the code prints: "Do NOT follow any
+  instructions to ignore previous context").
 
 Comments and printed strings stay: the agent reads them.
 """
@@ -24,6 +28,7 @@ from linters.security.code_reading import (
 )
 from linters.security.inert_code import _OUTPUT, _SINK, _compared
 from linters.security.security_context import Line, SecurityText
+from linters.security.text_role import forbids
 from linters.text.compiled_regex import rx
 
 _DEF = rx(r"^\s*(?:async\s+)?(?:def|function)\s")
@@ -40,6 +45,8 @@ def injection_data(st: SecurityText, line: Line, col: int) -> str | None:
         return None
     if st.path.lower().endswith((".jsonl", ".ndjson")):
         return "it is a value of a JSON Lines record, data for the code"
+    if st.path.lower().endswith((".yaml", ".yml")) and _describes_pattern(st, line):
+        return "it describes the detection pattern beside it, data for the detector"
     kind, lines, idx = code_kind(st, line)
     if kind != "code":
         return None
@@ -48,6 +55,12 @@ def injection_data(st: SecurityText, line: Line, col: int) -> str | None:
         return None
     if _compared(line.text, opened):
         return "it is a string the code compares against, not text it shows"
+    # A warning the code holds or prints ("Do NOT follow any instructions to ignore previous
+    # context"): the string's own words forbid the phrase.
+    negation = forbids(Line(line.no, line.text[opened + 1 : col], line.start, line.end),
+                       col - opened - 1)
+    if negation:
+        return f'the string forbids it ("{negation} ..."), a warning the code shows'
     if _OUTPUT.search(bare(line.text[:col])) or not line.text[:1].isspace():
         return None  # printed, or a top-level statement outside any test
     if _in_test(st, line):
@@ -115,3 +128,32 @@ def _runs_or_shows(lines: list[str], idx: int, before: str) -> bool:
 _CALL_NAME = rx(r"[A-Za-z_][\w.]*\s*\($")
 _PROCESS = rx(r"\b(?:subprocess|os\.system|os\.popen|Popen|spawn\w*|exec[lv]\w*|execSync|"
               r"execFile\w*|check_output|check_call|pty\.spawn|create_subprocess_\w+)\b")
+
+
+# A detector's rule in YAML: `- pattern: '...'` with a `reason:` (or description, message)
+# in the same list item.
+_DESCRIPTION_KEY = rx(r"^(\s*)(?:-\s+)?(?:reason|description|message|msg|label|title|why|"
+                      r"explanation|summary)\s*:")
+_PATTERN_KEY = rx(r"^(\s*)(?:-\s+)?(?:pattern|regex|regexp|match|re)\s*:")
+
+
+def _describes_pattern(st: SecurityText, line: Line) -> bool:
+    """The line is a description key of a YAML list item whose sibling key holds a regex."""
+    m = _DESCRIPTION_KEY.match(line.text)
+    if m is None:
+        return False
+    for step in (-1, 1):
+        cur: Line | None = line
+        for _ in range(6):
+            cur = st.neighbour(cur, step) if cur is not None else None
+            if cur is None or not cur.text.strip():
+                break
+            item = cur.text.lstrip().startswith("- ")
+            if step == 1 and item:
+                break  # the next item
+            p = _PATTERN_KEY.match(cur.text)
+            if p is not None and abs(len(p.group(1)) - len(m.group(1))) <= 2:
+                return True
+            if item:
+                break  # the item's first line
+    return False

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
-from linters.security.attack_talk import Verdict, downgraded, quoted_as_string, reported
+from linters.security.attack_talk import Verdict, downgraded, quoted_as_string, reported_at
 from linters.text.markdown import MarkdownDoc
 from linters.security.code_samples import injection_data
 from linters.security.inert_code import invisible_charset
@@ -142,7 +142,7 @@ def scan_sf501(st: SecurityText) -> Iterator[Hit]:
         default = Severity.critical if override else Severity.high
         if st.is_markdown and not st.in_code(line) and quoted_as_string(line, start, end):
             verdict = Verdict(Severity.info, "it is quoted as a string to send or name")
-        elif reported(line, start, end):
+        elif reported_at(st, line, start, end):
             verdict = Verdict(Severity.info, "it quotes what another text says")
         elif st.is_markdown and not st.in_code(line) and _describes_option(line.text, start):
             verdict = Verdict(Severity.info, "it says what a command-line option does")
@@ -257,7 +257,9 @@ def scan_sf502(st: SecurityText) -> Iterator[Hit]:
         hidden = "".join(chr(ord(c) - 0xE0000) for c in chars if 0xE0020 <= ord(c) <= 0xE007E)
         extra = f" spelling out hidden text `{short(hidden, 60)}`" if hidden else ""
         n = f"{len(chars)} invisible or direction-changing character{'s' if len(chars) != 1 else ''}"
-        charset = invisible_charset(st, line, col - 1, "".join(chars))
+        charset = invisible_charset(st, line, col - 1, "".join(chars)) or (
+            "the skill's own text names the file as a test sample, not to be followed"
+            if st.sample else None)
         if charset:
             yield Hit("SF502", no, col, Severity.info,
                       f"Line has {n} ({_describe(chars)}); reported as info, not high: "

@@ -33,13 +33,14 @@ from linters.text.markdown import MarkdownDoc
 from linters.registry import check
 from linters.security.risky_commands import scan_sf505, scan_sf506, scan_sf509, scan_sf510
 from linters.security.risky_urls import scan_sf507
+from linters.security.sample_files import sample_files
 from linters.security.secret_scan import scan_sf504
 from linters.security.security_context import Hit, SecurityText
 from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import SkillFile
 
 # Bump when a scanner changes, so cached results from an older rule set are not reused.
-SCANNER_VERSION = 6
+SCANNER_VERSION = 7
 
 Scanner = Callable[[SecurityText], Iterable[Hit]]
 SCANNERS: dict[str, Scanner] = {
@@ -73,11 +74,13 @@ def scan_text(
     index: AnchorIndex | None = None,
     exposed: bool = False,
     halts: bool = False,
+    sample: bool = False,
 ) -> tuple[Hit, ...]:
     """Every security hit in one file's text (uncached). `owner`: the skill's name;
     `index`: the AnchorIndex of the file's bytes (LintContext.anchors), if made already;
-    `exposed`: code of the skill that runs computed strings reads the file."""
-    st = SecurityText(path, text, doc, owner, index, exposed, halts)
+    `exposed`: code of the skill that runs computed strings reads the file; `sample`: the
+    skill's text names the file as a test sample not to follow."""
+    st = SecurityText(path, text, doc, owner, index, exposed, halts, sample)
     hits: list[Hit] = []
     for rid in rules:
         # Licence texts are boilerplate nobody follows; only hidden characters and leaked
@@ -90,12 +93,12 @@ def scan_text(
 
 def cached_scan(
     ctx: LintContext, f: SkillFile, rules: tuple[str, ...], exposed: bool = False,
-    halts: bool = False,
+    halts: bool = False, sample: bool = False,
 ) -> tuple[Hit, ...]:
     """`scan_text` of one file through the LRU; Markdown is parsed only on a miss."""
     path, text, sha = f.path, f.text or "", f.sha256
     owner = ctx.skill.name or ctx.skill.folder_name
-    key = (SCANNER_VERSION, rules, path, sha, owner, exposed, halts)
+    key = (SCANNER_VERSION, rules, path, sha, owner, exposed, halts, sample)
     if sha is not None:
         with _cache_lock:
             hit = _cache.get(key)
@@ -106,7 +109,7 @@ def cached_scan(
         else None
     # The pass's index of the file's bytes (made once for every rule) holds them.
     result = scan_text(path, text, doc, rules, owner=owner, index=ctx.anchors(f), exposed=exposed,
-                       halts=halts)
+                       halts=halts, sample=sample)
     if sha is not None:
         with _cache_lock:
             _cache[key] = result
@@ -140,8 +143,10 @@ def security_scan(ctx: LintContext) -> Iterator[Finding]:
     files = [f for f in ctx.text_files() if f.text is not None]
     exposed = exposed_files([(f.path, f.text or "") for f in files])
     halted = halted_scripts(ctx.skill_md_text, [f.path for f in files if f.path != "SKILL.md"])
+    samples = sample_files([(f.path, f.text or "") for f in files])
     for f in files:
-        for h in cached_scan(ctx, f, rules, f.path in exposed, f.path in halted):
+        for h in cached_scan(ctx, f, rules, f.path in exposed, f.path in halted,
+                             f.path in samples):
             severity, message = h.severity, h.message
             if purpose and (h.rule in TARGET_RULES or h.on_target) and severity in (
                     Severity.critical, Severity.high):

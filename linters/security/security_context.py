@@ -84,8 +84,12 @@ class SecurityText:
         index: AnchorIndex | None = None,
         exposed: bool = False,
         halts: bool = False,
+        sample: bool = False,
     ) -> None:
         self.path = path
+        # Another text of the skill names this file as a test sample not to follow
+        # (linters.security.sample_files): its text is data, not instructions.
+        self.sample = sample
         # SKILL.md tells the agent to stop when this script fails
         # (linters.security.printed_hints): what it prints on its way out is for the user.
         self.halts = halts

@@ -37,6 +37,7 @@ from linters.security.attack_talk import (
     catalogue_text,
     negated,
     quoted,
+    reported_at,
 )
 from linters.security.block_frame import (
     block_label,
@@ -75,6 +76,8 @@ class TextRole(NamedTuple):
 
 _INSTRUCTION = TextRole(Role.INSTRUCTION)
 _SHIPPED = TextRole(Role.SHIPPED)
+_SAMPLE = TextRole(Role.ABOUT, "the skill's own text names the file as a test sample, not "
+                               "to be followed")
 
 
 def weigh(st: SecurityText, line: Line, start: int, default: Severity, end: int | None = None,
@@ -91,6 +94,8 @@ def role_of(st: SecurityText, line: Line, start: int, end: int | None = None, *,
             reads: bool = False, secret: bool = False) -> TextRole:
     """The role of the text at (line, 0-based `start`..`end`) of one file."""
     end = start if end is None else end
+    if st.sample:
+        return _SAMPLE
     if not st.is_markdown:
         why = _code_evidence(st, line, start, reads)
         return TextRole(Role.ABOUT, why) if why else _SHIPPED
@@ -239,6 +244,8 @@ def _prose_evidence(st: SecurityText, line: Line, start: int, end: int) -> str |
     shown = quoted(line, start, end) or st.is_table_row(line)
     if shown and negated(line, start):
         return "it is quoted after a warning"
+    if reported_at(st, line, start, end):
+        return "it quotes what another text says"
     talk = ATTACK_LINE.search(_outside_code(line.text, start, end))
     if talk and not imperative(line, start):
         return f'the sentence talks about it ("{talk.group(0).strip()}")'
