@@ -142,11 +142,7 @@ SEVERE_UNMET = {
                        "47 SF602 undefined names in example fragments that say which other "
                        "skill's data model they assume"),
 }
-SECURITY_UNMET = {
-    "holdout5": _unmet("0.545 on holdout5, measured once and never tuned on (18 tp, 15 fp): "
-                       "a prompt-injection defender's test samples, detector reasons and "
-                       "warning text"),
-}
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
