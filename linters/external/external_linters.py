@@ -21,7 +21,7 @@ from pathlib import Path
 from linters.context import LintContext
 from linters.external.declared_names import declared_elsewhere
 from linters.external.loop_bindings import loop_carried
-from linters.scripts.scripts import is_python_script, is_shell_script, syntax_problem
+from linters.scripts.scripts import is_python_script, is_shell_script, python_syntax_problem
 from linters.text.placement import sample_code
 from linters.external.toolrun import (
     TOOL_PATH_ENV,
@@ -135,7 +135,9 @@ def _lower_first(text: str) -> str:
 def _ruff_finding(ctx: LintContext, inp: ScriptInput, rec: Record) -> Finding | None:
     code = rec.get("code")
     message = str(rec.get("message") or "").rstrip(". ")
-    if "SF601" not in ctx.config.disable and syntax_problem(inp.text) is not None:
+    f = ctx.skill.file(inp.path)
+    if "SF601" not in ctx.config.disable and f is not None and python_syntax_problem(
+            ctx.skill, f) is not None:
         # SF601 reports the syntax error; what ruff finds beyond it comes from its error
         # recovery (an `except A, e:` turns into "undefined name e") and only misleads.
         return None

@@ -19,6 +19,8 @@ each has a guard that a really broken script or reference still fails.
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from linters import lint_skill
@@ -96,3 +98,41 @@ def test_the_same_statement_as_a_comment_counts(tmp_path):
 ])
 def test_an_undefined_name_no_statement_covers_stays_an_error(tmp_path, script):
     assert "error" in {sev for _, sev in _sf602(tmp_path, script)}
+
+
+# --- SF601: the Python a package requires ---------------------------------------------------
+
+ALIAS = "type Amount = int | float\n\n\ndef total(xs: list[Amount]) -> Amount:\n    return sum(xs)\n"
+PYPROJECT = '[project]\nname = "ledger"\nrequires-python = ">=3.12"\n'
+_OLD_PYTHON = pytest.mark.skipif(sys.version_info >= (3, 12),
+                                 reason="this Python parses 3.12 syntax itself")
+
+
+def _package(tmp_path, script: str, pyproject: str | None = PYPROJECT):
+    files = {"lib/ledger/amounts.py": script}
+    if pyproject is not None:
+        files["pyproject.toml"] = pyproject
+    return make_skill(tmp_path, "# Ledger\n\nRun `python -m ledger` from `lib/`.\n", files)
+
+
+@_OLD_PYTHON
+def test_syntax_of_the_python_the_package_requires_is_not_an_error(tmp_path):
+    """Before: SF601 error ("Python 3.11 cannot parse")."""
+    skill = _package(tmp_path, ALIAS)
+    assert _severe(skill, "SF601") == []
+    assert _severe(skill, "SF602", external=True) == []
+
+
+@_OLD_PYTHON
+@pytest.mark.parametrize("pyproject", [
+    None,  # no pyproject: judged by this Python
+    PYPROJECT.replace(">=3.12", ">=3.10"),  # the package says this Python is supported
+])
+def test_newer_syntax_than_the_package_supports_stays_an_error(tmp_path, pyproject):
+    assert _severe(_package(tmp_path, ALIAS, pyproject), "SF601") == [
+        ("lib/ledger/amounts.py", 1, "error")]
+
+
+def test_a_real_syntax_error_in_such_a_package_still_fails(tmp_path):
+    skill = _package(tmp_path, ALIAS + "\ndef broken(:\n    pass\n")
+    assert _severe(skill, "SF601") + _severe(skill, "SF602", external=True)
