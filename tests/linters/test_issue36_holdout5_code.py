@@ -136,3 +136,74 @@ def test_newer_syntax_than_the_package_supports_stays_an_error(tmp_path, pyproje
 def test_a_real_syntax_error_in_such_a_package_still_fails(tmp_path):
     skill = _package(tmp_path, ALIAS + "\ndef broken(:\n    pass\n")
     assert _severe(skill, "SF601") + _severe(skill, "SF602", external=True)
+
+
+# --- SF116: task lists, planned helpers, a captioned block ----------------------------------
+
+_BODY = "# Ledger\n\nClose the month with [the guide](references/close.md).\n"
+_GUIDE = "# Close\n\nSum the entries.\n"
+
+
+def test_paths_in_the_authors_task_list_are_warnings(tmp_path):
+    """Before: two errors."""
+    todo = ("# Backlog\n\n- [x] Document the pattern (references/close-notes.md)\n"
+            "- [ ] Helper script: `scripts/new-entry.sh`\n")
+    skill = make_skill(tmp_path, _BODY, {"references/close.md": _GUIDE,
+                                         ".claude/todo.kb/2025-03-01-000-notes.md": todo,
+                                         ".claude/todo.md": todo})
+    assert _severe(skill, "SF116") == []
+    assert _found(skill, "SF116")
+
+
+def test_the_same_items_in_a_reference_stay_errors(tmp_path):
+    todo = ("# Notes\n\n- Read the pattern in references/close-notes.md\n"
+            "- Run `scripts/new-entry.sh` first\n")
+    skill = make_skill(tmp_path, _BODY, {"references/close.md": _GUIDE,
+                                         "references/todo-pattern.md": todo})
+    assert _severe(skill, "SF116") == [("references/todo-pattern.md", 3, "error"),
+                                       ("references/todo-pattern.md", 4, "error")]
+
+
+_PLANNED = ("# Close\n\nThe shared rounding helper in `scripts/rounding.js` (added when the "
+            "next currency block lands) does all of the above.\n")
+
+
+def test_a_helper_added_when_a_later_block_lands_is_planned(tmp_path):
+    """Before: error."""
+    skill = make_skill(tmp_path, _BODY, {"references/close.md": _PLANNED})
+    assert _severe(skill, "SF116") == []
+
+
+def test_a_helper_added_in_the_past_is_still_a_broken_reference(tmp_path):
+    text = _PLANNED.replace("added when the next currency block lands",
+                            "added when we refactored the blocks")
+    skill = make_skill(tmp_path, _BODY, {"references/close.md": text})
+    assert _severe(skill, "SF116") == [("references/close.md", 3, "error")]
+
+
+_CAPTIONED = """\
+# Ledger
+
+If the report is long, create extra files:
+
+**templates/page.md** - Template for the generated pages:
+```markdown
+[Page content with clear {{ placeholders }}]
+```
+"""
+
+
+def test_a_path_glossed_over_the_block_of_its_content_is_a_caption(tmp_path):
+    """Before: error."""
+    assert _severe(make_skill(tmp_path, _CAPTIONED), "SF116") == []
+
+
+@pytest.mark.parametrize("text", [
+    # not over a block: a pointer to read
+    _CAPTIONED.replace("```markdown\n[Page content with clear {{ placeholders }}]\n```\n", ""),
+    # the path does not open the line: a sentence, not a caption
+    _CAPTIONED.replace("**templates/page.md** - Template for the generated pages:",
+                       "Fill in **templates/page.md** - the template for the pages:"),
+])
+def test_a_glossed_path_that_captions_nothing_stays_an_error(tmp_path, text):
+    assert _severe(make_skill(tmp_path, text), "SF116") == [("SKILL.md", 10, "error")]
