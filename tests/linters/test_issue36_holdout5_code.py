@@ -207,3 +207,32 @@ def test_a_path_glossed_over_the_block_of_its_content_is_a_caption(tmp_path):
 ])
 def test_a_glossed_path_that_captions_nothing_stays_an_error(tmp_path, text):
     assert _severe(make_skill(tmp_path, text), "SF116") == [("SKILL.md", 10, "error")]
+
+
+# --- SF301: a checklist's criterion ---------------------------------------------------------
+
+_CHECKLIST = """\
+# Ledger review
+
+Review the ledger repository before a release.
+
+## Validation
+
+- [ ] `./scripts/check.sh -v` passes (schemas, totals, cross-refs)
+- [ ] Every journal has an owner
+"""
+
+
+def test_a_checklist_item_saying_a_command_passes_is_a_criterion(tmp_path):
+    """Before: error."""
+    assert _severe(make_skill(tmp_path, _CHECKLIST), "SF301") == []
+
+
+@pytest.mark.parametrize("item", [
+    "- [ ] Run `./scripts/check.sh -v` and fix what it reports",  # an instruction
+    "- `./scripts/check.sh -v` passes (schemas, totals, cross-refs)",  # not a checklist
+])
+def test_a_command_the_checklist_tells_the_agent_to_run_stays_an_error(tmp_path, item):
+    text = _CHECKLIST.replace("- [ ] `./scripts/check.sh -v` passes (schemas, totals, cross-refs)",
+                              item)
+    assert [x[2] for x in _severe(make_skill(tmp_path, text), "SF301")] == ["error"]
