@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from linters.context import LintContext
+from linters.external.declared_names import declared_elsewhere
 from linters.external.loop_bindings import loop_carried
-from linters.scripts.scripts import is_python_script, is_shell_script, syntax_problem
+from linters.scripts.scripts import is_python_script, is_shell_script, python_syntax_problem
 from linters.text.placement import sample_code
 from linters.external.toolrun import (
     TOOL_PATH_ENV,
@@ -134,7 +135,9 @@ def _lower_first(text: str) -> str:
 def _ruff_finding(ctx: LintContext, inp: ScriptInput, rec: Record) -> Finding | None:
     code = rec.get("code")
     message = str(rec.get("message") or "").rstrip(". ")
-    if "SF601" not in ctx.config.disable and syntax_problem(inp.text) is not None:
+    f = ctx.skill.file(inp.path)
+    if "SF601" not in ctx.config.disable and f is not None and python_syntax_problem(
+            ctx.skill, f) is not None:
         # SF601 reports the syntax error; what ruff finds beyond it comes from its error
         # recovery (an `except A, e:` turns into "undefined name e") and only misleads.
         return None
@@ -158,6 +161,10 @@ def _ruff_finding(ctx: LintContext, inp: ScriptInput, rec: Record) -> Finding | 
         sample = (f"the loop binds `{name.group(1)}` further down, so an earlier pass may "
                   "have bound it; ruff does not follow loops, check that the first pass "
                   "cannot reach this line")
+    if severity == Severity.error and not sample and name and (said := declared_elsewhere(
+            inp.text, _pos(rec.get("line")), name.group(1))):
+        sample = (f"the file says it takes `{name.group(1)}` from elsewhere (\"{said}\"), "
+                  "so it is a fragment to run after that code, not a script on its own")
     note = f" (A warning only: {sample}.)" if sample else ""
     return ctx.finding(
         "SF602", f"ruff {code}: {message}; {todo}.{note}", path=inp.path,

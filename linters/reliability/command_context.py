@@ -9,7 +9,8 @@ two reasons besides folder variables (`command_dirs`):
   commands of a "Don'ts" or "Common mistakes" section;
 - it runs in the user's project, which is the agent's working folder: "run the project's
   tests with `./scripts/test.sh`", a block after "From the repository root:", a section
-  "Run the project's checks".
+  "Run the project's checks"; or it is a checklist item's criterion, "- [ ]
+  `./scripts/test.sh -v` passes", met by the work under review.
 
 Inline code shown as an example ("e.g. `./scripts/x.sh`") is `Paragraph.counter_example`'s
 business. These readings run only for a script that is missing, so their cost is paid where
@@ -75,6 +76,16 @@ _SKILL_OWNED = rx(
 # In a section of things not to do, what offers the right way instead: "Don't call `bl`
 # directly - always `./scripts/bl`", "Instead, run:".
 _RIGHT_WAY = rx(r"\b(?:always|instead|prefer|correct|right)\b", re.IGNORECASE)
+# A checklist item opened by a command that it says passes: "- [ ] `./scripts/test.sh -v`
+# passes (syntax, imports)" in a review checklist is a criterion for the repository under
+# review, not a run of the skill's own script.
+_CHECKBOX = rx(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+\[[ xX]\]\s+(?:\*\*|__)?`*$")
+_VERDICT = rx(
+    r"(?:\*\*|__)?\s+(?:still\s+)?(?:pass(?:es)?|succeeds?|is\s+green|runs?\s+(?:clean(?:ly)?"
+    r"|green|without\s+(?:errors?|failures?))|(?:exits?|returns?)\s+(?:with\s+)?(?:0|zero)"
+    r"|(?:reports?|shows?|gives?)\s+no\s+(?:errors?|failures?|warnings?|issues?))\b",
+    re.IGNORECASE,
+)
 _LEAD_IN_REACH = 3  # prose lines before a fence read as its lead-in
 
 
@@ -99,6 +110,8 @@ def _inline(doc: MarkdownDoc, cmd: Command, not_to_do: bool) -> bool:
     idx = cmd.line - doc.first_line
     if not 0 <= idx < len(doc.lines):
         return False
+    if _criterion(doc.lines[idx], cmd.column):
+        return True
     para = Paragraph(doc, idx)
     offset = para.offset_of(idx, cmd.column)
     start, end = para.sentence(offset)
@@ -107,6 +120,15 @@ def _inline(doc: MarkdownDoc, cmd: Command, not_to_do: bool) -> bool:
         clause = CLAUSE_CUT.split(before)[-1]
         return not _RIGHT_WAY.search(clause) or bool(_NEGATION.search(clause))
     return bool(_project_owned(para.text[start:end]) or _NEGATION_LABEL.match(before))
+
+
+def _criterion(line: str, column: int) -> bool:
+    """The inline code at `column` of `line` opens a checklist item that says it passes
+    (`- [ ] `./scripts/test.sh -v` passes`): a criterion the work under review meets."""
+    before, rest = line[:max(column - 1, 0)], line[max(column - 1, 0):].lstrip("`")
+    close = rest.find("`")
+    return bool(_CHECKBOX.match(before) and close >= 0
+                and _VERDICT.match(rest[close:].lstrip("`")))
 
 
 def _comment_says(doc: MarkdownDoc, cmd: Command) -> bool:

@@ -6,7 +6,9 @@ those under `scripts/` (issue 36: `assets/install.sh` and `examples/setup` went 
 except evaluation assets, which are never shown to the agent, templates the agent fills in
 (`{{ name }} = 1`) and hidden or virtual-environment folders. SF602 (ruff) and SF603
 (shellcheck) run the real tools as processes in the "external" phase
-(`linters.external.external_linters`). SF604 (`--help` smoke run) belongs to the trials and is only
+(`linters.external.external_linters`). A script whose package's nearest pyproject.toml
+requires a newer Python than the one running is left to ruff's parser (its target is the
+sandbox's Python): this one would reject that version's syntax. SF604 (`--help` smoke run) belongs to the trials and is only
 catalogued.
 """
 
@@ -16,6 +18,7 @@ import ast
 import hashlib
 import sys
 import threading
+import tomllib
 import warnings
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -171,6 +174,37 @@ def _parse(text: str) -> SyntaxProblem | None:
     return None
 
 
+_MINIMUM = rx(r"(?:>=|~=|==|>)\s*3\.(\d+)")
+
+
+def required_python(skill: Skill, path: str) -> tuple[int, int] | None:
+    """The lowest Python the package holding `path` supports, by the `requires-python` of the
+    nearest pyproject.toml of the skill at or above the file's folder (`>=3.12` -> (3, 12));
+    None when there is none or it says no lower bound."""
+    parts = path.split("/")[:-1]
+    for depth in range(len(parts), -1, -1):
+        f = skill.file("/".join([*parts[:depth], "pyproject.toml"]))
+        if f is None or not f.text:
+            continue
+        try:
+            spec = tomllib.loads(f.text).get("project", {}).get("requires-python")
+        except (tomllib.TOMLDecodeError, AttributeError):
+            return None
+        bounds = [int(m) for m in _MINIMUM.findall(spec)] if isinstance(spec, str) else []
+        return (3, max(bounds)) if bounds else None
+    return None
+
+
+def python_syntax_problem(skill: Skill, f: SkillFile) -> SyntaxProblem | None:
+    """`syntax_problem` of a script, unless its package requires a newer Python than this
+    one: what this Python rejects may be that version's syntax (a PEP 695 `type` alias
+    under `requires-python = ">=3.12"`), so ruff's parser judges it (SF602), not SF601."""
+    required = required_python(skill, f.path)
+    if required is not None and required > sys.version_info[:2]:
+        return None
+    return syntax_problem(f.text or "")
+
+
 def _code_span(text: str, limit: int = 80) -> str:
     text = text if len(text) <= limit else text[: limit - 1] + "…"
     return f"`` {text} ``" if "`" in text else f"`{text}`"
@@ -180,7 +214,7 @@ def _code_span(text: str, limit: int = 80) -> str:
 def python_syntax(ctx: LintContext) -> Iterator[Finding]:
     """Report Python scripts that do not parse, with line, column and the offending line."""
     for f in python_scripts(ctx.skill):
-        problem = syntax_problem(f.text or "")
+        problem = python_syntax_problem(ctx.skill, f)
         if problem is None:
             continue
         where = f"line {problem.line}" + (f", column {problem.column}" if problem.column else "")

@@ -40,7 +40,11 @@ _HEDGE_ANYWHERE = rx(
     r"\b(?:exists?|present|available|missing)\b"
     # an index entry for a file not written yet
     r"|\bcoming\s+soon\b|\bnot\s+yet\s+(?:written|available|added|created)\b|\bplanned\b"
-    r"|\bto\s+be\s+(?:added|written|created)\b|\bTBD\b|\bwork\s+in\s+progress\b",
+    r"|\bto\s+be\s+(?:added|written|created)\b|\bTBD\b|\bwork\s+in\s+progress\b"
+    # a file promised for later: "(added when the next block lands)", "will be added"
+    r"|\b(?:added|written|created|shipped)\s+(?:when|once)\b[^.;]{0,60}?"
+    r"\b(?:lands?|ships?|is|are|gets?|comes?|arrives?|exists?)\b"
+    r"|\bwill\s+be\s+(?:added|written|created|shipped)\b",
     re.IGNORECASE,
 )
 # Before a Markdown link: it shows the link format rather than pointing somewhere.

@@ -2,9 +2,9 @@
 somewhere else, for the path rules (SF116, SF301; issue 36).
 
 - A caption: a line that holds only the path (a heading `### scripts/setup.sh`, a label
-  `**File:** `templates/job.yaml``) directly over a fenced block names the file that block's
-  content is (a file of the user's chart, or one to create), not a file of the skill. When
-  the block runs the file (`bash scripts/setup.sh`), it is not a caption.
+  `**File:** `templates/job.yaml``, a gloss `**t/x.md** - Template for pages:`) directly over
+  a fenced block names the file that block's content is (a file of the user's chart, or one
+  to create), not a file of the skill; not when the block runs it (`bash scripts/setup.sh`).
 - A file the skill scaffolds: the path is missing but the skill ships a file of the same
   path under a template folder (`templates/ekip-notify.sh` for `scripts/ekip-notify.sh`):
   the text names where the skill installs its template in the user's project.
@@ -42,6 +42,8 @@ from skillforge.models.skill import SKILL_MD, Skill
 _CAPTION_MARKUP = rx(r"^\s{0,3}(?:#{1,6}\s+)?|[*_`]+")
 # What may stand beside the path on a caption line: a short label ("File:", "template:").
 _CAPTION_LABEL = rx(r"^(?:[\w-]+(?:\s+[\w-]+){0,2}\s*:)?\s*:?\s*$")
+# ...or, after a path opening the line, a gloss ending in a colon ("- Template for pages:").
+_CAPTION_GLOSS = rx(r"^(?:[-\u2013\u2014:]|--)\s*[^`\n]{1,80}:$")
 _CAPTION_MAX_REST = 160
 # A folder a skill keeps the files it installs elsewhere in.
 _TEMPLATE_DIR = rx(r"^_*(?:templates?|scaffold(?:ing)?|skeletons?|boilerplates?)$",
@@ -61,7 +63,8 @@ def block_caption(doc: MarkdownDoc, line_no: int, raw: str) -> bool:
     if at < 0 or len(line) - len(raw) > _CAPTION_MAX_REST:
         return False
     rest = _CAPTION_MARKUP.sub("", line[:at] + " " + line[at + len(raw):]).strip()
-    if not _CAPTION_LABEL.match(rest):
+    first = not _CAPTION_MARKUP.sub("", line[:at]).strip()
+    if not (_CAPTION_LABEL.match(rest) or (first and _CAPTION_GLOSS.match(rest))):
         return False
     nxt = idx + 1
     if nxt < len(doc.lines) and not doc.lines[nxt].strip():

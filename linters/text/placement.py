@@ -14,7 +14,8 @@ file. Some folders hold text no agent follows as written, and their errors are w
   relative to where the copy will live, or
   belonging to the example), vendored third-party text (`vendor/`,
   `third_party/`: its links point into its own repository), or a test fixture (`tests/`,
-  `fixtures/`: broken on purpose, for a checker to find).
+  `fixtures/`: broken on purpose, for a checker to find), or the author's task list
+  (`TODO.md`, `todo.kb/`, `backlog/`: plans and work done, not instructions).
 
 - a copy of a third-party document, credited at its top ("> Source: [art-of-readme](https://
   github.com/...)", "Adapted from ..."): its relative links point into the original's
@@ -114,10 +115,18 @@ def reference_only_file(path: str) -> str | None:
         return "a template or example file"
     if _TEMPLATE_FILE.match(p.stem):
         return "a template for writing new files, whose links are placeholders"
+    if any(_TASK_LIST.match(part) for part in p.parts):
+        return ("the author's task list (to-do, backlog), whose paths record plans and work "
+                "done, not files to follow")
     if _EVALUATION_NAME.match(p.stem):
         return ("an evaluation report of the skill, whose paths record what it had, lacks "
                 "or might add")
     return None
+
+
+# `TODO.md`, `.claude/todo.kb/2025-01-02-001-x.md`, `backlog/`: the author's task list; its
+# items propose files not written yet or record work done on another skill's file.
+_TASK_LIST = rx(r"^(?:to-?dos?|backlog)(?:\.(?:md|kb|d|txt))?$", re.IGNORECASE)
 
 
 # `EVAL.md`, `evaluation-report.md`: a reviewer's report on the skill (scores, revision
