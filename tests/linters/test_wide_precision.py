@@ -17,9 +17,10 @@ had been read) likewise (severe 0.568, security 0.606 at its one measurement); `
 had been measured once) was measured once with the rules tuned on `holdout3` (severe 0.929,
 security 0 of 7) and then tuned on; `holdout5` (12 more, chosen after `holdout4` had been
 measured once) was measured once with the rules tuned on `holdout4` (severe 0.539, security
-0.545) and has not been tuned on. The targets are checked on every held-out part: on the
-parts tuned on, so that they do not slip back; on `holdout5`, as the one figure nobody tuned
-for (strict xfails: meeting a target turns its test red, so the mark goes).
+0.545) and then tuned on. The targets are checked on every held-out part so that the figures
+reached by tuning do not slip back; the one still unmet after tuning (holdout2's severe
+figure) is a strict xfail, so meeting it turns its test red and the mark goes. No part is
+left that nobody tuned on: the next held-out part is the next honest measurement.
 `holdout2` to `holdout5` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1) is set.
@@ -136,11 +137,8 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 
 
 SEVERE_UNMET = {
-    "holdout2": _unmet("0.877 on holdout2 after tuning on it (0.568 at its one measurement): "
+    "holdout2": _unmet("0.883 on holdout2 after tuning on it (0.568 at its one measurement): "
                        "paths of the user's project and plugin-root files read as the skill's"),
-    "holdout5": _unmet("0.539 on holdout5, measured once and never tuned on (83 tp, 71 fp): "
-                       "47 SF602 undefined names in example fragments that say which other "
-                       "skill's data model they assume"),
 }
 SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
 
