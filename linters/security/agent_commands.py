@@ -155,11 +155,7 @@ def _same_command(st: SecurityText, line: Line) -> str:
     name = re.compile(rf"^\s*{re.escape(m.group(1))}\s*(?:\.\s*\w+\s*\(|\+=|=)")
     out: list[str] = []
     for step in (-1, 1):
-        cur: Line | None = line
-        for _ in range(6):
-            cur = st.neighbour(cur, step) if cur is not None else None
-            if cur is None or not cur.text.strip():
-                break
+        for cur in st.run_from(line, step):
             if cur.text.lstrip().startswith(("#", "//")):
                 continue
             if name.match(cur.text):

@@ -143,11 +143,7 @@ def _describes_pattern(st: SecurityText, line: Line) -> bool:
     if m is None:
         return False
     for step in (-1, 1):
-        cur: Line | None = line
-        for _ in range(6):
-            cur = st.neighbour(cur, step) if cur is not None else None
-            if cur is None or not cur.text.strip():
-                break
+        for cur in st.run_from(line, step):
             item = cur.text.lstrip().startswith("- ")
             if step == 1 and item:
                 break  # the next item

@@ -190,6 +190,16 @@ class SecurityText:
             return self.line_at(line.start - 1) if line.start > 0 else None
         return self.line_at(line.end + 1) if line.end < len(self.raw) else None
 
+    def run_from(self, line: Line, step: int, limit: int = 6) -> Iterator[Line]:
+        """The lines after (`step` 1) or before (-1) `line`, nearest first, up to `limit` of
+        them and up to a blank line."""
+        cur: Line | None = line
+        for _ in range(limit):
+            cur = self.neighbour(cur, step) if cur is not None else None
+            if cur is None or not cur.text.strip():
+                return
+            yield cur
+
     def logical(self, line: Line) -> Logical:
         """`line` joined with the lines it continues and that continue it (max 20)."""
         first = line

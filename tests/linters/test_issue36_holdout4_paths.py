@@ -19,18 +19,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from linters import lint_skill
+from tests.linters.rule_findings import found as _found
+from tests.linters.rule_findings import severe as _severe
 from tests.linters.test_security import make_skill
-
-
-def _found(skill, rule: str) -> list[tuple[str, int, str]]:
-    report = lint_skill(skill, external=False)
-    return sorted((f.path or "", f.line or 0, f.severity.value)
-                  for f in report.findings if f.rule == rule)
-
-
-def _severe(skill, rule: str) -> list[tuple[str, int, str]]:
-    return [x for x in _found(skill, rule) if x[2] in ("error", "critical", "high")]
 
 
 # --- SF116: a template file's placeholder links ---------------------------------------------

@@ -24,17 +24,9 @@ import sys
 import pytest
 
 from linters import lint_skill
+from tests.linters.rule_findings import found as _found
+from tests.linters.rule_findings import severe as _severe
 from tests.linters.test_security import make_skill
-
-
-def _found(skill, rule: str, external: bool = False) -> list[tuple[str, int, str]]:
-    report = lint_skill(skill, external=external)
-    return sorted((f.path or "", f.line or 0, f.severity.value)
-                  for f in report.findings if f.rule == rule)
-
-
-def _severe(skill, rule: str, external: bool = False) -> list[tuple[str, int, str]]:
-    return [x for x in _found(skill, rule, external) if x[2] in ("error", "critical", "high")]
 
 
 # --- SF602: a fragment that names what it takes from elsewhere ------------------------------
