@@ -32,7 +32,7 @@ def sample_files(files: Iterable[tuple[str, str]]) -> frozenset[str]:
     """The paths of `files` ((path, text) pairs) that a Markdown file of the skill names as
     test samples not to follow."""
     files = list(files)
-    docs = [(p, t.split("\n")) for p, t in files if p.lower().endswith((".md", ".markdown"))]
+    docs = [(t, t.split("\n")) for p, t in files if p.lower().endswith((".md", ".markdown"))]
     out = set()
     for path, _ in files:
         if path.lower().endswith((".md", ".markdown")) or path == "SKILL.md":
@@ -43,13 +43,18 @@ def sample_files(files: Iterable[tuple[str, str]]) -> frozenset[str]:
 
 
 def _named_as_sample(path: str, docs: list[tuple[str, list[str]]]) -> bool:
+    """`docs`: each Markdown file's text and its lines."""
     name = path.rsplit("/", 1)[-1]
     if "." not in name:
         return False
     named = re.compile(rf"(?<![\w/.-])(?:[\w.-]+/)*{re.escape(name)}\b")
     sample, told = False, False
-    for _, lines in docs:
+    for whole, lines in docs:
+        if name not in whole:
+            continue  # the common case: one substring test per document, not a regex per line
         for i, text in enumerate(lines):
+            if name not in text:
+                continue
             m = named.search(text)
             if m is None or not (path.endswith(m.group(0)) or m.group(0) == name):
                 continue
