@@ -9,7 +9,8 @@ is recomputed here too. The fourth, "holdout2", was chosen the same way after "h
 been read and tuned on: repositories none of the other parts holds, sampled by the same rule;
 the fifth, "holdout3", likewise after "holdout2" had been measured once and then tuned on;
 the sixth, "holdout4", likewise after "holdout3" had been measured once; the seventh,
-"holdout5", likewise after "holdout4" had been measured once.
+"holdout5", likewise after "holdout4" had been measured once; the eighth, "holdout6", likewise
+after "holdout5" had been measured once and then tuned on.
 """
 
 from __future__ import annotations
@@ -36,8 +37,8 @@ EXCLUDED = {
 }
 MAN = json.loads(MANIFEST.read_text("utf-8"))
 REPOS = MAN["repositories"]
-SPLITS = ("tune", "test", "holdout", "holdout2", "holdout3", "holdout4", "holdout5")
-HELD_OUT = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5")  # sampled
+SPLITS = ("tune", "test", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6")
+HELD_OUT = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6")  # sampled
 HOLDOUT = [e for e in REPOS if e["split"] in HELD_OUT]
 SAMPLE_MAX = 40
 HOLDOUT_NOTE = ("holdout: repositories chosen after the tune/test figures were first measured; "
@@ -50,6 +51,8 @@ HOLDOUT4_NOTE = ("holdout4: repositories chosen on 2026-12-05 after holdout3 had
                  "once; never looked at before its one measurement")
 HOLDOUT5_NOTE = ("holdout5: repositories chosen on 2026-12-05 after holdout4 had been measured "
                  "once; never looked at before its one measurement")
+HOLDOUT6_NOTE = ("holdout6: repositories chosen on 2026-12-05 after holdout5 had been measured "
+                 "once and then tuned on; never looked at before its one measurement")
 
 
 def sample_key(repo: str, path: str) -> str:
@@ -93,14 +96,16 @@ def test_split_is_the_stated_rule_of_the_names():
 
 
 def test_holdout_is_documented():
-    for note in (HOLDOUT_NOTE, HOLDOUT2_NOTE, HOLDOUT3_NOTE, HOLDOUT4_NOTE, HOLDOUT5_NOTE):
+    for note in (HOLDOUT_NOTE, HOLDOUT2_NOTE, HOLDOUT3_NOTE, HOLDOUT4_NOTE, HOLDOUT5_NOTE,
+                 HOLDOUT6_NOTE):
         assert note in MAN["description"]
         assert note in MAN["split_rule"]
-    assert all(n in MAN["selection"] for n in (HOLDOUT3_NOTE, HOLDOUT4_NOTE, HOLDOUT5_NOTE))
+    assert all(n in MAN["selection"]
+               for n in (HOLDOUT3_NOTE, HOLDOUT4_NOTE, HOLDOUT5_NOTE, HOLDOUT6_NOTE))
     for sp in HELD_OUT:
         assert sp in MAN["sample_rule"] and sp in MAN["skill_folder"], sp
     assert "sha256" in MAN["sample_rule"]
-    assert all(f"Holdout{n}" in MAN["dedupe"] for n in (2, 3, 4, 5))
+    assert all(f"Holdout{n}" in MAN["dedupe"] for n in (2, 3, 4, 5, 6))
 
 
 def test_holdout_entries_are_samples_by_the_stated_rule():
@@ -150,7 +155,7 @@ def test_the_rebuild_script_reads_it_and_the_output_is_ignored(monkeypatch):
     assert "/.corpus-wide/" in (ROOT / ".gitignore").read_text("utf-8").splitlines()
 
 
-@pytest.mark.parametrize("part", ["holdout2", "holdout3", "holdout4", "holdout5"])
+@pytest.mark.parametrize("part", ["holdout2", "holdout3", "holdout4", "holdout5", "holdout6"])
 def test_a_later_held_out_part_holds_only_repositories_new_to_the_corpus(part):
     """Chosen after the rest was read: no repository of another part (nor one with the same
     name under another owner, a likely fork or translation), none excluded or left out, and
@@ -166,7 +171,7 @@ def test_a_later_held_out_part_holds_only_repositories_new_to_the_corpus(part):
         assert repo not in before, e["repo"]
         # Generic names ("skills", "agent-skills") are shared by unrelated repositories.
         if repo.split("/", 1)[1] not in {"skills", "agent-skills", "claude-skills",
-                                         "security-skills"}:
+                                         "security-skills", "devops-skills"}:
             assert repo.split("/", 1)[1] not in taken_names, e["repo"]
         assert e["commit_date"] < "2026-12-05", e["repo"]
         for d in e["dropped"]:
@@ -192,7 +197,8 @@ def test_holdout3_is_varied_and_its_candidates_are_recorded():
 
 
 @pytest.mark.parametrize(("part", "languages"), [("holdout4", ("French", "Portuguese")),
-                                               ("holdout5", ("Spanish", "Italian"))])
+                                               ("holdout5", ("Spanish", "Italian")),
+                                               ("holdout6", ("Polish", "Indonesian"))])
 def test_a_later_part_is_varied_and_its_candidates_are_recorded(part, languages):
     """As holdout3: the kinds it was chosen for (its non-English ones in languages no other part
     holds), at least 5 skill folders in each repository after de-duplication, and the
