@@ -17,11 +17,11 @@ had been read) likewise (severe 0.568, security 0.606 at its one measurement); `
 had been measured once) was measured once with the rules tuned on `holdout3` (severe 0.929,
 security 0 of 7) and then tuned on; `holdout5` (12 more, chosen after `holdout4` had been
 measured once) was measured once with the rules tuned on `holdout4` (severe 0.539, security
-0.545) and then tuned on. The targets are checked on every held-out part so that the figures
-reached by tuning do not slip back; the one still unmet after tuning (holdout2's severe
-figure) is a strict xfail, so meeting it turns its test red and the mark goes. No part is
-left that nobody tuned on but `holdout6` (12 more, chosen after `holdout5` had been measured
-once and then tuned on), which has not been measured yet: it is the next honest measurement.
+0.545) and then tuned on; `holdout6` (12 more, chosen after `holdout5` had been tuned on)
+was measured once with the final rules (severe 0.888, security 0.5 on 4 findings) and has not
+been tuned on. The targets are checked on every held-out part: on the parts tuned on, so that
+they do not slip back; on `holdout6`, as the one figure nobody tuned for (strict xfails:
+meeting a target turns its test red, so the mark goes).
 `holdout2` to `holdout6` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1) is set.
@@ -140,8 +140,16 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 SEVERE_UNMET = {
     "holdout2": _unmet("0.883 on holdout2 after tuning on it (0.568 at its one measurement): "
                        "paths of the user's project and plugin-root files read as the skill's"),
+    "holdout6": _unmet("0.888 on holdout6, measured once with the final rules and never tuned "
+                       "on (237 tp, 28 fp, 2 policy; 194 of the tp are SF112): links to sibling "
+                       "skills written from the repository root, eval inputs listed from it, "
+                       "files a skill copies into the user's project"),
 }
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
+SECURITY_UNMET = {
+    "holdout6": _unmet("0.5 on holdout6, measured once with the final rules and never tuned on "
+                       "(2 tp, 1 fp, 1 policy): an install channel table for a CLI's users, "
+                       "LinPEAS piped to sh on a pentest target"),
+}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
