@@ -33,7 +33,7 @@ from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.correctness.link_gates import all_resolve, may_refer
 from linters.text.link_resolver import Resolver, on_disk
-from linters.text.outside_home import outside_home, outside_homes
+from linters.text.outside_home import homes_of, outside_home
 from linters.text.markdown import MarkdownDoc
 from linters.text.path_context import Paragraph, cwd_relative, project_file
 from linters.text.path_owner import (
@@ -271,7 +271,7 @@ def _placed_by_skill_md(ctx: LintContext, ref: PathRef) -> str | None:
     does not place it."""
     if ref.link and "/" in ref.file:
         return None  # a link from a subfolder is read from there, not as shorthand
-    homes = ctx.memo(("outside_homes",), lambda: outside_homes(ctx.skill))
+    homes = homes_of(ctx)
     placed = outside_home(homes, ref.path)
     if placed is None:
         return None

@@ -23,7 +23,7 @@ from linters.reliability.command_dirs import BlockShell
 from linters.reliability.commands import Command, commands, segment_run, segments, words
 from linters.context import LintContext
 from linters.text.link_resolver import enclosing_roots, on_disk
-from linters.text.outside_home import outside_home, outside_homes
+from linters.text.outside_home import homes_of, outside_home
 from linters.text.path_context import Paragraph
 from linters.text.path_owner import (
     NEAR,
@@ -110,7 +110,7 @@ def _missing(ctx: LintContext, rel: str) -> bool:
     if ctx.skill.exists(rel):
         return False
     # Where SKILL.md says the scripts folder is (`$SKILL_DIR/../../scripts/x.py`), on disk.
-    placed = outside_home(ctx.memo(("outside_homes",), lambda: outside_homes(ctx.skill)), rel)
+    placed = outside_home(homes_of(ctx), rel)
     if placed is not None and on_disk(ctx.skill.root, placed[1]):
         return False
     # A skill nested in another (spark-video/references/spark-video-cast/) runs from the
@@ -159,7 +159,7 @@ def _elsewhere(ctx: LintContext, rel: str, cmd: Command) -> str | None:
     if home is not None:
         return (f"the skill is a template in `{home}/`, installed into the user's project, "
                 "where the script is the project's")
-    placed = outside_home(ctx.memo(("outside_homes",), lambda: outside_homes(ctx.skill)), rel)
+    placed = outside_home(homes_of(ctx), rel)
     if placed is not None:
         return f"SKILL.md places it outside the skill folder, at `{placed[0].written}`"
     owner = _owner(ctx, cmd)

@@ -199,10 +199,11 @@ def python_syntax_problem(skill: Skill, f: SkillFile) -> SyntaxProblem | None:
     """`syntax_problem` of a script, unless its package requires a newer Python than this
     one: what this Python rejects may be that version's syntax (a PEP 695 `type` alias
     under `requires-python = ">=3.12"`), so ruff's parser judges it (SF602), not SF601."""
+    problem = syntax_problem(f.text or "")
+    if problem is None:
+        return None  # the common case: no pyproject.toml is read
     required = required_python(skill, f.path)
-    if required is not None and required > sys.version_info[:2]:
-        return None
-    return syntax_problem(f.text or "")
+    return None if required is not None and required > sys.version_info[:2] else problem
 
 
 def _code_span(text: str, limit: int = 80) -> str:

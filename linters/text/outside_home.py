@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from linters.text.compiled_regex import rx
 from skillforge.models.skill import SKILL_MD, Skill
@@ -61,6 +61,12 @@ def outside_homes(skill: Skill) -> OutsideHomes:
     for m in _BARE_CLIMB.finditer(text):
         files.setdefault(m.group(2), Home(m.group(0), m.group(0)))
     return OutsideHomes(folders, files)
+
+
+def homes_of(ctx: Any) -> OutsideHomes:
+    """`outside_homes` of a lint context's skill, worked out once per lint (`ctx` is a
+    LintContext; linters/text does not import the engine)."""
+    return ctx.memo(("outside_homes",), lambda: outside_homes(ctx.skill))
 
 
 def outside_home(homes: OutsideHomes, path: str) -> tuple[Home, str] | None:

@@ -60,7 +60,8 @@ def sibling_skills(root: Path) -> tuple[Path, ...]:
     (`plugins/*/skills/*` of a marketplace). Kept while the parent folder's mtime stands (a
     skill of 300 pages may have 1,000 broken links; an editor session adds siblings)."""
     try:
-        parent = root.resolve().parent
+        own = root.resolve()
+        parent = own.parent
         stamp = parent.stat().st_mtime_ns
     except OSError:
         return ()
@@ -69,7 +70,7 @@ def sibling_skills(root: Path) -> tuple[Path, ...]:
         held = _SIBLINGS[parent] = (stamp, _list_siblings(parent))
         if len(_SIBLINGS) > 64:
             _SIBLINGS.pop(next(iter(_SIBLINGS)))
-    return tuple(s for s in held[1] if s != root.resolve())
+    return tuple(s for s in held[1] if s != own)
 
 
 _SIBLINGS: dict[Path, tuple[int, tuple[Path, ...]]] = {}
