@@ -21,10 +21,12 @@ measured once) was measured once with the rules tuned on `holdout4` (severe 0.53
 was measured once with the final rules (severe 0.888, security 0.5 on 4 findings) and has not
 been tuned on. The targets are checked on every held-out part: on the parts tuned on, so that
 they do not slip back; on `holdout6`, as the one figure nobody tuned for (strict xfails:
-meeting a target turns its test red, so the mark goes).
-`holdout2` to `holdout6` stay sealed: each is left out, even where built, unless its own
+meeting a target turns its test red, so the mark goes). `holdout7` (12 more, chosen after
+`holdout6` had been measured once and then tuned on) has not been measured yet: it is the next
+honest measurement.
+`holdout2` to `holdout7` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
-WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1) is set.
+WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1) is set.
 tests/bench/bench_wide_lint.py prints the whole table with the gate pass rates of skills-ref and
 agnix beside ours.
 """
@@ -87,7 +89,7 @@ def test_a_sealed_part_is_left_out_even_where_it_is_built(tmp_path, monkeypatch,
     assert [s for s in SPLITS if measurable(s)] == list(SPLITS)
 
 
-@pytest.mark.parametrize("part", ["holdout3", "holdout4", "holdout5", "holdout6"])
+@pytest.mark.parametrize("part", ["holdout3", "holdout4", "holdout5", "holdout6", "holdout7"])
 def test_a_later_part_is_held_out_and_every_sealed_part_has_its_own_variable(part):
     assert part in HELD_OUT and part in SEALED and set(SEALED) <= set(HELD_OUT)
     assert set(UNSEAL_ENVS) == set(SEALED)
