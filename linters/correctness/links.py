@@ -152,6 +152,8 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
         return False
     if para.sentence_has(_REPO_OWNED, offset):
         return False
+    if para.sentence_has(_LOCATION_VARIES, offset) and not skill.exists(_top(ref.path)):
+        return False  # where the user's repository keeps it, in a folder the skill lacks
     if not ref.link and cwd_relative(ref.path, skill.exists(_top(ref.path))):
         if project_file(ref.path):
             return False
@@ -178,6 +180,18 @@ _REPO_OWNED = rx(
     r"\b(?:repository|repo|project|codebase)['’]s\s+own\b"
     r"|\bin\s+(?:a|the|any|your)\s+(?:repository|repo|project|codebase)\s+(?:where|that\s+has)\b"
     r"|\b(?:project|repo|repository|workspace)[-\s]local\b",
+    re.IGNORECASE,
+)
+
+
+# The sentence says where the file is depends on the repository at hand: "Script location
+# varies: `scripts/Init.s.sol` or `scripts/solidity/Init.s.sol`", "the folder differs between
+# projects". A skill's own file has one place; this names the user's, wherever it is.
+_LOCATION_VARIES = rx(
+    r"\b(?:locations?|paths?|places?|folders?|director(?:y|ies)|layouts?)\s+(?:(?:may|can"
+    r"|might|will|often)\s+)?(?:vary|varies|differs?)\b"
+    r"|\b(?:vary|varies|differs?)\s+(?:by|per|between|across|from)\s+(?:the\s+|one\s+)?"
+    r"(?:projects?|repos?|repositories|codebases?|setups?)\b",
     re.IGNORECASE,
 )
 

@@ -6,8 +6,8 @@ somewhere else, for the path rules (SF116, SF301; issue 36).
   a fenced block names the file that block's content is (a file of the user's chart, or one
   to create), not a file of the skill; not when the block runs it (`bash scripts/setup.sh`).
 - A file the skill scaffolds: the path is missing but the skill ships a file of the same
-  path under a template folder (`templates/ekip-notify.sh` for `scripts/ekip-notify.sh`):
-  the text names where the skill installs its template in the user's project.
+  path under a template folder (`templates/ekip-notify.sh`, or `ekip-notify.template.sh`,
+  for `scripts/ekip-notify.sh`): where the skill installs its template in the user's project.
 - A template's links: a ```` ```markdown ```` block with blocks of its own inside, which a
   Markdown reader ends at the first inner close, holds the rest of the template too; its
   links point from where the copy will be written (a path it mentions in words, such as a
@@ -48,6 +48,7 @@ _CAPTION_MAX_REST = 160
 # A folder a skill keeps the files it installs elsewhere in.
 _TEMPLATE_DIR = rx(r"^_*(?:templates?|scaffold(?:ing)?|skeletons?|boilerplates?)$",
                    re.IGNORECASE)
+_TEMPLATE_MARK = rx(r"(?<=\w)\.(?:template|tmpl|tpl)(?=[./]|$)", re.IGNORECASE)
 
 
 def block_caption(doc: MarkdownDoc, line_no: int, raw: str) -> bool:
@@ -79,7 +80,8 @@ def block_caption(doc: MarkdownDoc, line_no: int, raw: str) -> bool:
 
 
 def template_files(skill: Skill) -> dict[str, str]:
-    """The skill's files under a template folder, by their path below that folder."""
+    """The skill's files under a template folder, by their path below that folder, also
+    without a template's mark (`x.template.mjs`, `x.sh.tmpl`: installed as `x.mjs`, `x.sh`)."""
     out: dict[str, str] = {}
     for f in skill.files:
         if not f.present or f.is_dir:
@@ -87,7 +89,9 @@ def template_files(skill: Skill) -> dict[str, str]:
         parts = f.path.split("/")
         for i, part in enumerate(parts[:-1]):
             if _TEMPLATE_DIR.match(part):
-                out.setdefault("/".join(parts[i + 1:]), f.path)
+                below = "/".join(parts[i + 1:])
+                out.setdefault(below, f.path)
+                out.setdefault(_TEMPLATE_MARK.sub("", below), f.path)
     return out
 
 
@@ -331,13 +335,9 @@ def _open_paren(text: str) -> int:
     """Where the last parenthesis still open at the end of `text` opens, or -1."""
     depth = 0
     for i in range(len(text) - 1, -1, -1):
-        c = text[i]
-        if c == ")":
-            depth += 1
-        elif c == "(":
-            if depth == 0:
-                return i
-            depth -= 1
+        if text[i] == "(" and depth == 0:
+            return i
+        depth += {")": 1, "(": -1}.get(text[i], 0)
     return -1
 
 
