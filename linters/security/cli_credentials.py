@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 from linters.text.anchor_index import declare
 from linters.security.attack_talk import Verdict, downgraded
+from linters.security.credential_use import header_of_own_service
 from linters.text.compiled_regex import rx
 from linters.security.security_context import (
     shown_command,
@@ -74,7 +75,8 @@ def scan_sf515(st: SecurityText) -> Iterator[Hit]:
                 continue
             seen.add(line.no)
             what, instead = _READS[m.lastgroup or "gh"]
-            verdict = _named(st, line, col) or _piped_home(log.text, m) or weigh_command(
+            verdict = _named(st, line, col) or _piped_home(log.text, m) or _sent_home(
+                log.text, m) or weigh_command(
                 st, line, col, Severity.high, reads=True)
             yield Hit(
                 "SF515", line.no, col + 1, verdict.severity, downgraded(
@@ -110,3 +112,22 @@ def _piped_home(text: str, m: re.Match[str]) -> Verdict | None:
         return None
     return Verdict(Severity.info, f"it pipes the token straight back into `{program}`, "
                                   "into no variable, transcript or log")
+
+
+# The service a CLI's token belongs to, by the host it is registered under.
+_SERVICE = {"gh": "github"}
+
+
+def _sent_home(text: str, m: re.Match[str]) -> Verdict | None:
+    """The token substituted straight into the auth header of a request to its own service
+    (`curl -H "Authorization: token $(gh auth token)" https://api.github.com/user`): it signs
+    that request, into no variable, and no other host on the command receives it."""
+    service = _SERVICE.get(m.lastgroup or "")
+    opened = text.rfind("$(", 0, m.start())
+    if service is None or opened < 0 or text[opened + 2 : m.start()].strip():
+        return None
+    closed = text.find(")", m.end())
+    if closed < 0 or not header_of_own_service(text, opened, closed, service):
+        return None
+    return Verdict(Severity.info, f"it sends the token only to {service}'s own API, in the "
+                                  "request's auth header")

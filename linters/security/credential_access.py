@@ -42,13 +42,17 @@ _CREDENTIAL = rx(
     r"Microsoft/Edge|Microsoft\\Edge|Google\\Chrome)[^\s'\"`]*?(?:Cookies|Login Data)\b|"
     r"cookies\.sqlite|logins\.json)"
     r"|(?P<dotenv>\.env(?:\.(?:local|production|prod|development|dev|staging))?(?![\w.-]))"
-    r"|(?P<metadata>169\.254\.169\.254|metadata\.google\.internal)"
+    # The metadata service: AWS's, Azure's and GCP's link-local address, and GCP's names for
+    # it (`metadata.google.internal`, the bare `metadata` host its VMs resolve).
+    r"|(?P<metadata>169\.254\.169\.254|metadata\.google\.internal(?![\w-])|"
+    r"(?<=//)metadata(?=(?::\d+)?/computeMetadata/))"
     # The whole environment, every secret in it: reported only when sent over the network.
     r"|(?P<envdump>\b(?:printenv|env)(?=\s*\||\s*\)))"
 )
 _CREDENTIAL_ANCHORS = declare(
     b"~/.", b"home/.", b"home}/.", b".env", b"security ", b"cookies", b"login data",
-    b"169.254.169.254", b"env |", b"env|", b"(env)", b"printenv",
+    b"169.254.169.254", b"metadata.google.internal", b"//metadata/computemetadata/",
+    b"//metadata:80/computemetadata/", b"env |", b"env|", b"(env)", b"printenv",
 )
 # `security find-generic-password -s NAME` (or -a, -l): the keychain item it reads.
 _KEYCHAIN_ITEM = rx(r"\s-[sal]\s+(?:'([^']+)'|\"([^\"]+)\"|([^\s'\"|;&)]+))")
@@ -86,7 +90,8 @@ _FETCH_VERB = rx(r"\b(?:fetch|query|request|curl|wget|read|call|hit|access|open|
                  r"retrieve|download|get)\b", re.IGNORECASE)
 # In a Markdown code block: the address as a URL, or a client, makes it a request; a report
 # template ("target: what the attacker reaches (169.254.169.254, ...)") names it.
-_URL_OR_FETCH = rx(r"://(?:[^/\s]*@)?(?:169\.254\.169\.254|metadata\.google\.internal)|"
+_URL_OR_FETCH = rx(r"://(?:[^/\s]*@)?(?:169\.254\.169\.254|metadata\.google\.internal|"
+                   r"metadata(?=(?::\d+)?/computeMetadata/))|"
                    + _FETCH_CMD.pattern, re.IGNORECASE)
 _AS_IDENTITY = rx(r"(?:\s-i|IdentityFile|--key(?:-file)?|--identity)[\s=]*[\"']?$")
 _WHOLE_FILE = rx(
@@ -140,7 +145,8 @@ def _on_a_remote_server(text: str, start: int) -> bool:
 _CLIENT = rx(r"^\s*(?:sudo\s+)?(?:curl|wget|http|https|xh)\b")
 _BODY_OPEN = rx(r"(?:\s-d|--data(?:-raw|-binary|-urlencode)?|--json|\s-F|--form|--post-data)"
                 r"[\s=]+(?:'[^']*|\"[^\"]*)$")
-_OTHER_HOST = rx(r"[a-z][a-z0-9+.-]*://(?!169\.254\.169\.254|metadata\.google\.internal)"
+_OTHER_HOST = rx(r"[a-z][a-z0-9+.-]*://(?!169\.254\.169\.254|metadata\.google\.internal|"
+                 r"metadata(?::\d+)?/computeMetadata/)"
                  r"[^/\s'\"`]+", re.IGNORECASE)
 
 

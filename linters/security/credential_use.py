@@ -5,7 +5,9 @@ no secret off the machine.
   header of a request to the service the variable is named for (`ORBIT_API_KEY` to
   `api.orbit.io`) signs the request, as `ssh -i key` does. The whole file, the body of a
   request, another host on the same command, or a name that says nothing about its
-  service (`API_KEY`, `TOKEN`) stays exfiltration.
+  service (`API_KEY`, `TOKEN`) stays exfiltration. A short name a service's own tools use
+  counts as the service's (`GH_TOKEN` is GitHub's), and SF515 asks the same of a token
+  taken from a CLI's store (`$(gh auth token)` in the auth header of api.github.com).
 - The metadata service read for what is not a credential: the instance's own address,
   name, id, type or zone, and the IMDSv2 session token that only opens the service to
   itself. User data, IAM roles, service-account tokens and a bare listing stay credential
@@ -36,6 +38,11 @@ _GENERIC = frozenset({
     "oauth", "session", "password", "pass", "admin", "root", "web", "http", "https", "server",
 })
 
+# Services whose own tools name their key with a short prefix: `GH_TOKEN` is the GitHub
+# CLI's name for a GitHub token, so its service is github (api.github.com, github.com,
+# uploads.github.com), not a host registered as `gh`.
+_SHORT_NAMES = {"gh": "github"}
+
 
 def signs_own_service(text: str, start: int) -> bool:
     """The `.env` path at `start` of command `text` is read inside a `$(...)` that takes one
@@ -45,13 +52,19 @@ def signs_own_service(text: str, start: int) -> bool:
     if opened < 0:
         return False
     closed = text.find(")", start)
-    if closed < 0 or not _AUTH_HEADER.search(text[:opened]):
+    if closed < 0:
         return False
     names = set(_ENV_NAME.findall(text[opened + 2 : closed]))
     if len(names) != 1:
         return False
     owner = next(iter(names)).split("_", 1)[0].lower()
-    if len(owner) < 3 or owner in _GENERIC:
+    return header_of_own_service(text, opened, closed, _SHORT_NAMES.get(owner, owner))
+
+
+def header_of_own_service(text: str, opened: int, closed: int, owner: str) -> bool:
+    """The substitution `text[opened:closed]` sits in an auth header of a request whose every
+    host is registered under `owner` (`github` for api.github.com and uploads.github.com)."""
+    if len(owner) < 3 or owner in _GENERIC or not _AUTH_HEADER.search(text[:opened]):
         return False
     # The command the header belongs to: from the last separator before it to the next one.
     begin = max(text.rfind(s, 0, opened) for s in ("\n", ";", "&&", "|| ", "| "))
@@ -88,7 +101,8 @@ _NOT_SECRET = rx(
     r"(?=$|[\s'\"`)|;&])"
     r"|/computeMetadata/v1/(?:instance/(?:hostname|id|name|zone|machine-type|"
     r"network-interfaces/\d+/(?:ip|network|access-configs/\d+/external-ip))|"
-    r"project/(?:project-id|numeric-project-id))(?=$|[\s'\"`)|;&?])"
+    r"project/(?:project-id|numeric-project-id)|"
+    r"instance/service-accounts/[\w@.-]+/(?:email|scopes|aliases))(?=$|[\s'\"`)|;&?])"
     r"|/metadata/instance/(?:compute/(?:location|name|vmId|vmSize|zone)|network\b[^\s'\"`]*)",
 )
 

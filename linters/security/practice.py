@@ -14,9 +14,11 @@ its permission checks off, an unconsented upload, shipped executables, a credent
 the user's own store) keep their severity.
 
 Only the frontmatter counts: a line in the body cannot talk a skill into this. A
-download-and-run is target-side too when the text places it on the target: under a heading
-or after a lead-in naming a phase that happens on the compromised host (privilege
-escalation, post-exploitation, lateral movement) or the host itself ("on the target").
+download-and-run is target-side too when the text places it on the target: under a heading,
+after a lead-in or (in prose) in the sentence naming a phase that happens on the compromised
+host (privilege escalation, post-exploitation, lateral movement), the host itself ("on the
+target"), or tradecraft that only a host the tester does not own calls for (run "from
+memory", "to avoid writing to disk").
 """
 
 from __future__ import annotations
@@ -64,6 +66,12 @@ _ON_TARGET = rx(
     r"\bprivilege[- ]escalation|\bpriv[- ]?esc\b|\bpost[- ]exploit\w*|\blateral[- ]movement|"
     r"\bpersistence\b|\bpivot\w*|\bfoothold\b|\belevate\s+privileges?\b|"
     r"\bon\s+(?:the\s+)?(?:target|victim|compromised)\b"
+    # Tradecraft that keeps a tool off the disk of a host the tester does not own: run
+    # "from memory", "to avoid writing to disk", "fileless".
+    r"|\b(?:pip(?:e|ing)|run(?:ning)?|execut(?:e|ing)|load(?:ing)?)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:directly\s+)?(?:from|in)\s+memory\b"
+    r"|\b(?:avoid(?:ing)?|without)\s+(?:writing|touching|dropping)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:to\s+|on\s+)?(?:the\s+)?disk\b|\bfileless\b"
     # Chinese and Japanese: privilege escalation, post-exploitation, lateral movement,
     # persistence, the target machine.
     r"|提权|提權|后渗透|後滲透|横向移动|橫向移動|持久化|靶机|靶機|目标主机|目標主機|"
@@ -73,12 +81,17 @@ _ON_TARGET = rx(
 
 
 def on_target(st: SecurityText, line: Line) -> bool:
-    """The text places the command at `line` on the system under test: its block's lead-in
-    or the nearest heading names a phase on the compromised host or the target itself (an
-    installer under "## Setup" stays on the user's machine)."""
+    """The text places the command at `line` on the system under test: its block's lead-in,
+    the sentence holding it (for a command in prose, with the paragraph's line before) or
+    the nearest heading names a phase on the compromised host, the target itself, or
+    tradecraft for a host the tester does not own (an installer under "## Setup" stays on
+    the user's machine)."""
     if not st.is_markdown:
         return False
     fence = fence_of(st, line)
     lead = lead_in(st, fence) if fence is not None else None
     chain = heading_chain(st, line)
-    return any(t and _ON_TARGET.search(t) for t in (lead, chain[-1] if chain else None))
+    texts = [lead, chain[-1] if chain else None]
+    if fence is None:
+        texts += [line.text, *(prev.text for prev in st.run_from(line, -1, limit=1))]
+    return any(t and _ON_TARGET.search(t) for t in texts)

@@ -59,6 +59,7 @@ from linters.security.code_evidence import (
 )
 from linters.text.compiled_regex import rx
 from linters.security.imperative import NEGATION_WORDS, imperative, tells_to_run
+from linters.security.offered_options import offered_to_users
 from linters.security.security_context import Line, SecurityText, in_inline_code, inline_span
 from skillforge.models.findings import Severity
 
@@ -315,7 +316,9 @@ def _table_evidence(st: SecurityText, line: Line) -> str | None:
             break
         cur = prev
     header = cur.text if cur is not None else ""
-    return "it is a row of a table of patterns" if catalogue_text(header) else None
+    if catalogue_text(header):
+        return "it is a row of a table of patterns"
+    return offered_to_users(st, line)
 
 
 # --- the headings it sits under -------------------------------------------------------------
