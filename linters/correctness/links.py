@@ -52,6 +52,7 @@ from linters.text.path_owner import (
 )
 from linters.text.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
 from linters.text.placement import copied_document, reference_only_file
+from linters.correctness.mention_weight import prose_mention_aside
 from linters.registry import check
 from linters.text.sections import changelog_entry
 from linters.text.siblings import distributed_sibling_has, named_sibling_has
@@ -363,6 +364,9 @@ def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool,
         fix = f"point it at `{shown}` (the file with that name)"
     else:
         fix = "add the file or fix the path"
+    if elsewhere is None and aside is None and prose_mention_aside(ctx.skill, ref):
+        elsewhere = ("a path named in the prose of a reference file, not a link, is often "
+                     "another project's file; link it if the skill means its own")
     note = f" (A warning only: the file is {aside}.)" if aside else ""
     if elsewhere:
         note = f" (A warning only: {elsewhere}.)"

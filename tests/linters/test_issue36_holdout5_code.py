@@ -169,8 +169,9 @@ def test_a_helper_added_when_a_later_block_lands_is_planned(tmp_path):
 def test_a_helper_added_in_the_past_is_still_a_broken_reference(tmp_path):
     text = _PLANNED.replace("added when the next currency block lands",
                             "added when we refactored the blocks")
-    skill = make_skill(tmp_path, _BODY, {"references/close.md": text})
-    assert _severe(skill, "SF116") == [("references/close.md", 3, "error")]
+    skill = make_skill(tmp_path, text)
+    assert [(path, sev) for path, _line, sev in _severe(skill, "SF116")] == [
+        ("SKILL.md", "error")]
 
 
 _CAPTIONED = """\

@@ -103,9 +103,24 @@ def severe() -> dict[str, list]:
     if missing:
         pytest.skip(f"the wide corpus is not built here ({', '.join(missing)}): "
                     "python tools/wide_corpus.py needs GitHub or a --mirror folder")
-    return {split: [s for skill, report in iter_reports(split)
-                    for s in severe_findings(split, report, skill)]
-            for split in SPLITS if measurable(split)}
+    out: dict[str, list] = {}
+    for split in SPLITS:
+        if not measurable(split):
+            continue
+        out[split] = []
+        for skill, report in iter_reports(split):
+            out[split] += severe_findings(split, report, skill)
+            _DEMOTED.update((split, skill, f.path or "SKILL.md", int(f.line or 0), f.rule)
+                            for f in report.findings
+                            if f.rule == "SF116" and _PROSE_MENTION in f.message)
+    return out
+
+
+# A missing path a reference file names in prose, unlinked and unpointed, is a warning by
+# design (linters/correctness/mention_weight.py): the one way a finding labelled tp may stop
+# being severe, and it stays reported with this note.
+_PROSE_MENTION = "a path named in the prose of a reference file, not a link"
+_DEMOTED: set[tuple] = set()
 
 
 def test_every_severe_finding_on_the_wide_corpus_is_labelled(severe):
@@ -172,5 +187,6 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
     reported = {s.key for found in severe.values() for s in found}
     lost = sorted(k for k, lab in load_labels().items()
                   if k[0] in severe  # a sealed part's findings are not linted here
-                  and any(x.label == "tp" for x in (lab, *lab.others)) and k not in reported)
+                  and any(x.label == "tp" for x in (lab, *lab.others)) and k not in reported
+                  and k not in _DEMOTED)
     assert not lost, f"{len(lost)} findings labelled tp are no longer severe: {lost[:5]}"
