@@ -36,12 +36,12 @@ from linters.text.link_resolver import Resolver, on_disk
 from linters.text.outside_home import homes_of, outside_home
 from linters.text.markdown import MarkdownDoc
 from linters.text.path_context import Paragraph, cwd_relative, project_file
+from linters.text.nested_templates import nested_template_lines
 from linters.text.path_owner import (
     NEAR,
     example_of,
     installed_template,
     names_other_file,
-    nested_template_lines,
     other_skill_has,
     owned_by_other,
     placed_outside,
@@ -55,7 +55,8 @@ from linters.text.placement import copied_document, reference_only_file
 from linters.correctness.mention_weight import prose_mention_aside
 from linters.registry import check
 from linters.text.sections import changelog_entry
-from linters.text.siblings import distributed_sibling_has, named_sibling_has
+from linters.text.siblings import (distributed_sibling_has, named_sibling_has,
+                                   sibling_from_wrong_root)
 from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import Skill, SkillFile
 
@@ -148,7 +149,7 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
         return False
     if para.removed(offset) or placeholder_path(ref.path):
         return False
-    if named_sibling_has(skill, ref.path, para.text) or distributed_sibling_has(
+    if named_sibling_has(skill, ref.path, para.with_lead_in()) or distributed_sibling_has(
             skill, ref.path, para.text[max(0, offset - 60):offset]):
         return False
     if para.sentence_has(_REPO_OWNED, offset):
@@ -267,6 +268,15 @@ def broken_references(ctx: LintContext) -> Iterator[Finding]:
             if key in seen or resolver.exists(ref):
                 continue
             if not presented_as_skill_file(doc, ref, ctx.skill, paragraphs):
+                continue
+            base = posixpath.dirname(ref.file) if ref.link and not ref.from_root else ""
+            if (sibling := sibling_from_wrong_root(ctx.skill, ref.path, base)) is not None:
+                seen.add(key)
+                yield ctx.finding(
+                    "SF116", f"{ref.file} {'links to' if ref.link else 'mentions'} `{ref.raw}`, "
+                    f"the file of the sibling skill `{sibling[0]}` written from the wrong "
+                    f"folder; write `{sibling[1]}`, the path that finds it from here.",
+                    path=ref.file, line=ref.line, column=ref.column, severity=Severity.warning)
                 continue
             para, offset = _place(doc, ref, paragraphs)
             if para is not None and not ref.link and names_other_file(

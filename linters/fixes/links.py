@@ -34,6 +34,8 @@ from skillforge.models.skill import Skill
 
 # The path a SF116 message names comes first in backticks (linters/correctness/links.py, `_broken`).
 _QUOTED = re.compile(r"`([^`]+)`")
+# The words of a finding about a sibling skill's file written from the wrong folder.
+_SIBLINGS_FILE = "the file of the sibling skill"
 # A link up to its target: `[text](` (the text may hold one level of brackets) or a
 # reference definition `[label]:`, each followed by the optional `<` around the target.
 _INLINE_LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?")
@@ -50,6 +52,8 @@ def relink(skill: Skill, finding: Finding) -> list[Fix]:
     named = _QUOTED.search(finding.message)
     if holder is None or holder.text is None or not finding.line or named is None:
         return []
+    if _SIBLINGS_FILE in finding.message:
+        return []  # another skill's file, written from the wrong folder: not one of this skill
     read = _read(skill, holder.path, holder.text)
     if read is None:
         return []  # line numbers would not agree with the editor's

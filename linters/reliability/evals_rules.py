@@ -182,7 +182,7 @@ def _paths(ctx: LintContext, text: str, evals_path: str) -> Iterator[Finding]:
 
     lines = json_lines(text)
     positions = _case_positions(text)
-    missing: dict[str, tuple[str, list[str], int | None, tuple[str, ...]]] = {}
+    missing: dict[str, tuple[str, list[str], int | None, tuple[str, ...], str | None]] = {}
     for case in evals.cases:
         index = positions.get(str(case.id))
         if index is None:
@@ -195,11 +195,22 @@ def _paths(ctx: LintContext, text: str, evals_path: str) -> Iterator[Finding]:
             if any(ctx.skill.exists(p) for p in wanted):
                 continue
             line = line_for(lines, pointer) or case.line
-            entry = missing.setdefault(raw, (label, [], line, wanted))
+            entry = missing.setdefault(raw, (label, [], line, wanted,
+                                             _below_own_folder(ctx, path, label)))
             entry[1].append(repr(case.id))
-    for raw, (label, cases, line, wanted) in missing.items():
+    for raw, (label, cases, line, wanted, rel) in missing.items():
         who = f"Eval case {cases[0]}" if len(cases) == 1 else f"Eval cases {', '.join(cases)}"
         looked = f" (looked for {' and '.join(wanted)})" if len(wanted) > 1 else ""
+        if rel is not None:
+            # Written from the repository's root (`skills/<this>/evals/x.md`): the file is
+            # there, at a path a runner started in the skill folder does not find.
+            yield ctx.finding(
+                "SF316",
+                f"{who} name{'s' if len(cases) == 1 else ''} {label} {raw!r}, written from "
+                f"the repository's root; write {rel!r}, the path from the skill folder, "
+                "where eval runners resolve it.",
+                path=evals_path, line=line, severity=Severity.warning)
+            continue
         yield ctx.finding(
             "SF316",
             f"{who} name{'s' if len(cases) == 1 else ''} {label} {raw!r}, which is not in the "
@@ -208,6 +219,24 @@ def _paths(ctx: LintContext, text: str, evals_path: str) -> Iterator[Finding]:
             path=evals_path,
             line=line,
         )
+
+
+def _below_own_folder(ctx: LintContext, path: str, label: str) -> str | None:
+    """The skill-relative path of `path` written from above the skill folder: what follows
+    a leading prefix that ends with the folder's own name (`skills/<name>/evals/x.md`),
+    when the skill has that file; else None."""
+    from skillforge.models.evals import expected_script_paths
+
+    parts = path.split("/")
+    own = ctx.skill.root.name
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] != own:
+            continue
+        rel = "/".join(parts[i + 1:])
+        wanted = expected_script_paths(rel) if label == "expected_script" else (rel,)
+        if any(ctx.skill.exists(p) for p in wanted):
+            return rel
+    return None
 
 
 def _case_positions(text: str) -> dict[str, int]:

@@ -122,6 +122,8 @@ def line_col(text: str, offset: int) -> tuple[int, int]:
     """0-based line index and 1-based column of an offset."""
     return text.count("\n", 0, offset), offset - text.rfind("\n", 0, offset)
 
+_LIST_OPEN = rx(r"^\s*(?:[-*+]|\d{1,9}[.)])\s")
+
 
 class Paragraph:
     """Consecutive prose lines around a path candidate, with their inline code spans."""
@@ -146,6 +148,7 @@ class Paragraph:
                       for m in finditer_at_words(INLINE_CODE, self.text, ("`",))]
         self._bounds: list[int] | None = None
         self._example_label: bool | None = None
+        self._with_lead: str | None = None
         self._doc = doc
         # Per sentence: a long list item with many paths is read once, not once per path.
         self._anywhere: dict[int, bool] = {}
@@ -285,6 +288,21 @@ class Paragraph:
                     self._example_label = True
                     break
         return self._example_label
+
+    def with_lead_in(self) -> str:
+        """The paragraph's text, after the lead-in of a list it opens ("These `other-skill`
+        surfaces change together:", the line just above, across one blank line): the
+        words that say whose files the list's paths are."""
+        if self._with_lead is None:
+            self._with_lead = self.text
+            lines, i = self._doc.lines, self.first - 1
+            if i >= 1 and not lines[i].strip():
+                i -= 1
+            if _LIST_OPEN.match(self.lines[0]) and i >= 0 \
+                    and lines[i].rstrip().endswith(":") \
+                    and not self._doc.is_code(i + self._doc.first_line):
+                self._with_lead = lines[i] + "\n" + self.text
+        return self._with_lead
 
     def where(self, offset: int) -> tuple[int, int, str]:
         """Line index in the document, 1-based column and the line's text of an offset."""

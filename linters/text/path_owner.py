@@ -11,7 +11,7 @@ somewhere else, for the path rules (SF116, SF301; issue 36).
 - A template's links: a ```` ```markdown ```` block with blocks of its own inside, which a
   Markdown reader ends at the first inner close, holds the rest of the template too; its
   links point from where the copy will be written (a path it mentions in words, such as a
-  comment to the writer, is still read from the skill).
+  comment to the writer, is still read from the skill): `linters.text.nested_templates`.
 - A template skill: a skill inside another skill's `templates/` folder is installed into
   the user's project, where its paths are the project's.
 - The user's copy of an example: the path is missing but the skill ships its example
@@ -147,55 +147,6 @@ def installed_template(root: Path) -> str | None:
         if p.parent == p:
             break
     return None
-
-
-# A fence line that opens a block with a language (```` ```bash ````) and a bare one.
-_INFO_FENCE = rx(r"^ {0,3}(`{3,}|~{3,})\s*[\w+-]+[^`]*$")
-_BARE_FENCE = rx(r"^ {0,3}(`{3,}|~{3,})\s*$")
-_NESTED_REACH = 400  # lines after a Markdown block's first close searched for its real end
-
-
-def nested_template_lines(doc: MarkdownDoc) -> frozenset[int]:
-    """Lines a ```` ```markdown ```` block holds in its author's eyes though a Markdown
-    reader ends it early: a README template with ```` ```bash ```` blocks inside, whose
-    first bare fence closes the inner block for the author and the outer one for the
-    reader. Counted as the author nests (a fence with a language opens, a bare one
-    closes) up to the fence that closes the template; nothing if none does."""
-    memo = doc.memo.setdefault(__name__ + ".nested", {})
-    if "lines" in memo:
-        return memo["lines"]
-    out: set[int] = set()
-    fences = doc.fences
-    for n, f in enumerate(fences):
-        if f.lang not in ("markdown", "md") or f.end is None or f.end in out:
-            continue
-        depth = 0  # blocks the author left open inside it (`~~~` ones may close there)
-        for b in f.body:
-            depth += 1 if _INFO_FENCE.match(b) else -(depth > 0 and bool(_BARE_FENCE.match(b)))
-        if depth == 0 and _bare_opened_inside(fences, n):
-            depth = 2  # the template and its inner sample block (commit messages) open
-        first = f.end + 1 - doc.first_line
-        for i in range(first, min(len(doc.lines), first + _NESTED_REACH)):
-            if depth == 0:
-                break
-            line = doc.lines[i]
-            if _INFO_FENCE.match(line):
-                depth += 1
-            elif _BARE_FENCE.match(line):
-                depth -= 1
-                if depth == 0:
-                    out.update(range(f.end + 1, i + doc.first_line + 1))
-    memo["lines"] = frozenset(out)
-    return memo["lines"]
-
-
-def _bare_opened_inside(fences: list, n: int) -> bool:
-    """The reader's next block after Markdown block `fences[n]` opens bare and holds a
-    ```` ```bash ```` line: off by one fence, so the fence that ended the template opened
-    a block inside it for its author."""
-    nxt = fences[n + 1] if n + 1 < len(fences) else None
-    return (nxt is not None and not nxt.lang
-            and any(_INFO_FENCE.match(b) for b in nxt.body))
 
 
 # The sentence places the file at the plugin's root, not the skill's.

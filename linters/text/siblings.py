@@ -5,6 +5,8 @@ those of sibling plugins in a marketplace)."""
 from __future__ import annotations
 
 import functools
+import os
+import posixpath
 import re
 from pathlib import Path
 
@@ -23,6 +25,26 @@ def named_sibling_has(skill: Skill, path: str, text: str) -> bool:
     named = _names_in(text, tuple(s.name.lower() for s in siblings))
     return any(s.name.lower() in named and on_disk(s, path.removeprefix("./"))
                for s in siblings)
+
+
+def sibling_from_wrong_root(skill: Skill, path: str, base: str) -> tuple[str, str] | None:
+    """A path that names a skill beside this one and a file that skill has, written from
+    the wrong folder (`repo/skills/<sibling>/SKILL.md` from the repository's root, or
+    `<sibling>/SKILL.md` without its `../`): (that skill's name, the path that finds the
+    file from folder `base` of the skill). None when no such sibling has the file, and for
+    a path that climbs (`../sibling/x.md` from a subfolder): it miscounts its levels, a
+    broken relative link rather than one written from another root."""
+    parts = posixpath.normpath(path.removeprefix("./")).split("/")
+    if len(parts) < 2 or ".." in parts:
+        return None
+    by_name = {s.name: s for s in sibling_skills(skill.root)}
+    for i, part in enumerate(parts[:-1]):
+        sibling = by_name.get(part)
+        rest = "/".join(parts[i + 1:])
+        if sibling is not None and on_disk(sibling, rest):
+            works = os.path.relpath(sibling / rest, skill.root.resolve() / base).replace(os.sep, "/")
+            return sibling.name, works
+    return None
 
 
 # The words just before a path that hand it out to every product or skill ("per-product
@@ -56,24 +78,31 @@ def _names_in(text: str, names: tuple[str, ...]) -> frozenset[str]:
 
 
 def sibling_skills(root: Path) -> tuple[Path, ...]:
-    """Skill folders beside `root` (same parent), and those of sibling plugins
-    (`plugins/*/skills/*` of a marketplace). Kept while the parent folder's mtime stands (a
-    skill of 300 pages may have 1,000 broken links; an editor session adds siblings)."""
+    """Skill folders beside `root` (same parent), those of sibling plugins
+    (`plugins/*/skills/*` of a marketplace), those of the other categories of a category
+    layout (`skills/<category>/<skill>`), and skills nested one level inside any of them;
+    for a skill nested in another, the enclosing skill's too. Kept while the parent and
+    grandparent folders' mtimes stand (a skill of 300 pages may have 1,000 broken links; an
+    editor session adds siblings)."""
     try:
         own = root.resolve()
         parent = own.parent
-        stamp = parent.stat().st_mtime_ns
+        stamp = (parent.stat().st_mtime_ns, parent.parent.stat().st_mtime_ns)
     except OSError:
         return ()
     held = _SIBLINGS.get(parent)
     if held is None or held[0] != stamp:
-        held = _SIBLINGS[parent] = (stamp, _list_siblings(parent))
+        found = _list_siblings(parent)
+        if (parent / "SKILL.md").is_file():  # a nested skill: the enclosing one's siblings
+            found = tuple(sorted(set(found) | set(sibling_skills(parent)) | {parent}))
+        held = _SIBLINGS[parent] = (stamp, found)
         if len(_SIBLINGS) > 64:
             _SIBLINGS.pop(next(iter(_SIBLINGS)))
     return tuple(s for s in held[1] if s != own)
 
 
-_SIBLINGS: dict[Path, tuple[int, tuple[Path, ...]]] = {}
+_SIBLINGS: dict[Path, tuple[tuple[int, int], tuple[Path, ...]]] = {}
+_MAX_CATEGORIES = 64
 
 
 def _list_siblings(parent: Path) -> tuple[Path, ...]:
@@ -82,6 +111,14 @@ def _list_siblings(parent: Path) -> tuple[Path, ...]:
         if parent.name == "skills" and parent.parent.parent.name == "plugins":
             candidates += [s for p in parent.parent.parent.iterdir() if p != parent.parent
                            for s in (p / "skills").glob("*")]
-        return tuple(sorted(c for c in candidates if c.is_dir() and (c / "SKILL.md").is_file()))
+        grand = parent.parent
+        if grand.name.lower() == "skills" and not (parent / "SKILL.md").is_file():
+            categories = [c for c in grand.iterdir() if c != parent and c.is_dir()]
+            if len(categories) <= _MAX_CATEGORIES:
+                candidates += [s for c in categories for s in c.iterdir()]
+        skills = [c for c in candidates if c.is_dir() and (c / "SKILL.md").is_file()]
+        nested = [n for s in skills for n in s.iterdir()
+                  if n.is_dir() and (n / "SKILL.md").is_file()]
+        return tuple(sorted(set(skills + nested)))
     except OSError:
         return ()
