@@ -37,19 +37,10 @@ from linters.text.outside_home import homes_of, outside_home
 from linters.text.markdown import MarkdownDoc
 from linters.text.path_context import Paragraph, cwd_relative, project_file
 from linters.text.nested_templates import nested_template_lines
-from linters.text.path_owner import (
-    NEAR,
-    example_of,
-    installed_template,
-    names_other_file,
-    other_skill_has,
-    owned_by_other,
-    placed_outside,
-    planned_section,
-    rooted_paths,
-    scaffolded_from,
-    template_files,
-)
+from linters.text.path_owner import (NEAR, example_of, installed_template, names_other_file,
+                                     other_skill_has, owned_by_other, placed_outside,
+                                     planned_section, rooted_paths, scaffolded_from,
+                                     template_files)
 from linters.text.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
 from linters.text.placement import copied_document, reference_only_file
 from linters.correctness.mention_weight import prose_mention_aside
