@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from linters import lint_skill
+
 from tests.linters.rule_findings import found as _found
 from tests.linters.rule_findings import severe as _severe
 from tests.linters.test_security import make_skill
@@ -118,12 +120,14 @@ def test_a_folder_link_to_a_folder_the_skill_lacks_is_an_error(tmp_path):
 
 # --- SF116: a path given to each sibling skill ------------------------------------------------
 
-def _siblings(tmp_path: Path, sentence: str, sibling_has: bool) -> Path:
+def _siblings(tmp_path: Path, sentence: str, sibling_has: bool, in_skill_md: bool = False) -> Path:
     skills = tmp_path / "skills"
     for name in ("eu-vat", "us-sales-tax"):
         make_skill(skills, "# Tax\n\nFile it.\n", name=name,
                    files={"references/rates.md": "# Rates\n"} if sibling_has else {})
     ref = f"# Tax across regions\n\n{sentence}\n"
+    if in_skill_md:  # an unlinked mention in a reference file is a warning anyway
+        return make_skill(skills, ref, name="tax-overview")
     return make_skill(skills, "# Overview\n\nSee `references/regions.md`.\n",
                       name="tax-overview", files={"references/regions.md": ref})
 
@@ -134,8 +138,9 @@ def test_a_per_product_path_is_the_siblings_file(tmp_path):
 
 
 def test_a_per_product_path_no_sibling_has_is_an_error(tmp_path):
-    skill = _siblings(tmp_path, "Use the table, then per-product `references/rates.md`.", False)
-    assert _severe(skill, "SF116") == [("references/regions.md", 3, "error")]
+    skill = _siblings(tmp_path, "Use the table, then per-product `references/rates.md`.", False,
+                      in_skill_md=True)
+    assert [(p, sev) for p, _line, sev in _severe(skill, "SF116")] == [("SKILL.md", "error")]
 
 
 def test_the_path_without_the_distributive_words_is_an_error(tmp_path):
@@ -208,7 +213,10 @@ def test_without_the_statement_the_run_and_mention_are_errors(tmp_path):
     body = _PLUGIN_SKILL.replace("`$SKILL_DIR/../../scripts/tally.py`", "the plugin")
     skill = _plugin(tmp_path, body)
     assert _severe(skill, "SF301") == [("SKILL.md", 12, "error")]
-    assert _severe(skill, "SF116") == [("references/checks.md", 3, "error")]
+    # The reference's unlinked mention is a warning, for being one, not for the placed folder.
+    assert _found(skill, "SF116") == [("references/checks.md", 3, "warning")]
+    (mention,) = [f for f in lint_skill(skill, external=False).findings if f.rule == "SF116"]
+    assert "not a link" in mention.message and "places it" not in mention.message
 
 
 _CLIMB = """\

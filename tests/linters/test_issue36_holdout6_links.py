@@ -113,9 +113,9 @@ def test_a_cousin_skills_files_named_by_the_lead_in_are_its(tmp_path):
 def test_a_file_the_cousin_lacks_stays_an_error(tmp_path):
     _sibling(tmp_path / "skills" / "workflow", "release-flow",
              files={"templates/planner.agent.md": "x\n"})
-    skill = make_skill(tmp_path / "skills" / "analysis", "# Interview\n\nSee `rules/`.\n",
-                       files={"rules/wiring.md": _COUSIN}, name="interview")
-    assert _severe(skill, "SF116") == [("rules/wiring.md", 6, "error")]
+    # In SKILL.md: in a reference file an unlinked mention is a warning whoever owns it.
+    skill = make_skill(tmp_path / "skills" / "analysis", _COUSIN, name="interview")
+    assert [(p, sev) for p, _line, sev in _severe(skill, "SF116")] == [("SKILL.md", "error")]
 
 
 def test_a_skill_nested_in_a_cousin_is_found(tmp_path):
