@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from linters.context import LintContext
+from linters.external.array_names import not_an_array
 from linters.external.declared_names import declared_elsewhere
 from linters.external.loop_bindings import loop_carried
 from linters.scripts.scripts import is_python_script, is_shell_script, python_syntax_problem
@@ -203,6 +204,10 @@ def _shellcheck_finding(ctx: LintContext, inp: ScriptInput, rec: Record) -> Find
         sample = ("the error is in a `# shellcheck` directive comment, so the script runs "
                   "the same, but shellcheck stopped there and checked nothing else in it; "
                   "put the reason after a second `#`")
+    if code == "SC1087" and severity == Severity.error and not sample and (
+            name := not_an_array(inp.text, rec.get("line"), rec.get("column"))):
+        sample = (f"`{name}` is never an array in this script, so bash prints the brackets "
+                  f"after `${name}` as written; write `${{{name}}}[` to say that is meant")
     note = f" (A warning only: {sample}.)" if sample else ""
     return ctx.finding(
         "SF603",
