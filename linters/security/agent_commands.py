@@ -121,7 +121,10 @@ _CONTAINER = rx(r"\b(?:(?:docker|podman)\s+(?:container\s+)?run|bwrap|firejail|s
 # A statement that adds to a command being built (`cmd.append("--yolo")`, `args+=(--yolo)`):
 # the statements next to it that add to the same name build the same command.
 _COMMENT = rx(r"(?:^|\s)(?:#|//).*$", re.MULTILINE)
-_ADDS_TO = rx(r"^\s*([A-Za-z_]\w*)\s*(?:\.\s*(?:append|extend|insert|push)\s*\(|\+=)")
+# A shell guard may come first (`[ "$SKIP" = 1 ] && CMD+=(...)`): a statement under another
+# guard may not run with it, so only an unguarded one or one under the same guard counts.
+_GUARD = r"(?:\[\[?[^\]\n]*\]\]?\s*&&\s*)?"
+_ADDS_TO = rx(rf"^\s*({_GUARD})([A-Za-z_]\w*)\s*(?:\.\s*(?:append|extend|insert|push)\s*\(|\+=)")
 
 
 def _confined(st: SecurityText, log: Logical, line: Line, at: int, flag: str) -> str | None:
@@ -133,8 +136,11 @@ def _confined(st: SecurityText, log: Logical, line: Line, at: int, flag: str) ->
     if deny:
         flag_text = re.match(r"--[\w-]+[= ]+[\"'\[]?[^\s\"'\]]*", text[deny.start():])
         return f"`{short(flag_text.group(0) if flag_text else deny.group(0), 50)}`"
-    # The CLI's sandbox counts unless the flag turns it off too (codex's bypass and --yolo).
-    sandbox_off = ("sandbox" in flag.lower() or "danger" in flag.lower()
+    # The CLI's sandbox counts unless the flag turns it off too (codex's bypass and --yolo,
+    # `--sandbox danger-full-access`); a flag that only skips the prompts
+    # (`--dangerously-skip-permissions`) leaves a `--sandbox` beside it on.
+    low = flag.lower()
+    sandbox_off = ("sandbox" in low or "danger-full-access" in low
                    or re.search(r"(?<![\w-])codex\b", text, re.IGNORECASE) is not None)
     own = None if sandbox_off else _OWN_SANDBOX.search(text)
     if own:
@@ -152,7 +158,9 @@ def _same_command(st: SecurityText, line: Line) -> str:
     m = _ADDS_TO.match(line.text)
     if m is None:
         return ""
-    name = re.compile(rf"^\s*{re.escape(m.group(1))}\s*(?:\.\s*\w+\s*\(|\+=|=)")
+    guard = re.escape(m.group(1).strip())
+    guard = rf"(?:{guard}\s*)?" if guard else ""
+    name = re.compile(rf"^\s*{guard}{re.escape(m.group(2))}\s*(?:\.\s*\w+\s*\(|\+=|=)")
     out: list[str] = []
     for step in (-1, 1):
         for cur in st.run_from(line, step):

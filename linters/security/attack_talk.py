@@ -202,10 +202,18 @@ def reported(line: Line, start: int, end: int, head: str = "", tail: str = "") -
     if not quoted(Line(line.no, text, line.start, line.end), start, end):
         return False
     before = _before_quote(text[:start]).rstrip().rstrip("\"'`\u201c\u2018(")
+    # A series of quotations ('contains text like "a", "b", or "c"'): the verb before the
+    # first governs them all.
+    before = _EARLIER_QUOTES.sub("", before)
     if _REPORTS.search(before[-40:]) is None:
         return False
     sentence = re.split(r"[.!?]\s+", before)[-1]
     return _TEXT_SPEAKS.search(sentence) is not None
+
+
+# Earlier quotations of a series, each followed by a comma or "or"/"and", at the end.
+_EARLIER_QUOTES = rx(r"(?:\s*(?:\"[^\"\n]{1,80}\"|\u201c[^\u201d\n]{1,80}\u201d|`[^`\n]{1,80}`)"
+                     r"\s*(?:,|\bor\b|\band\b|,\s*(?:or|and)\b)\s*)+$", re.IGNORECASE)
 
 
 def _before_quote(before: str) -> str:

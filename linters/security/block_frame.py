@@ -167,3 +167,42 @@ def shell_string(st: SecurityText, line: Line, start: int) -> str | None:
     if any(runs.search(text) for text in fence.body):
         return None
     return f"it is the value of `{m.group(1)}`, a string the block never runs"
+
+
+# A block of a document the agent writes for people (the project's README), not a step it
+# runs: "## Install instructions in `.env.example` / README", "Add this section to the
+# README:", "README template:".
+_DOCUMENT = r"(?:README|CONTRIBUTING|INSTALL)(?:\.md)?\b"
+_DOC_CONTENT = rx(
+    r"\b(?:instructions?|sections?|snippets?|templates?|text|content|excerpts?)\s+"
+    r"(?:in|for|of|from)\s+(?:the\s+|your\s+|a\s+)?(?:project'?s?\s+)?"
+    rf"(?:`?[\w.-]+`?\s*(?:/|,|or|and)\s*)*`?{_DOCUMENT}"
+    r"|\b(?:add|append|put|include|write|paste|copy)\s+(?:(?:(?:a|an|the|this|that)\s+)?"
+    r"(?:\w+\s+){0,2}(?:section|block|snippet|paragraph|text|lines?)|this|these|it|"
+    r"the\s+following)?\s*"
+    rf"(?:to|in|into)\s+(?:the\s+|your\s+|a\s+)?(?:project'?s?\s+)?`?{_DOCUMENT}"
+    rf"|{_DOCUMENT}`?\s+(?:sections?|templates?|snippets?|excerpts?|contents?)\b",
+    re.IGNORECASE,
+)
+
+
+def names_document(text: str) -> bool:
+    """`text` (a lead-in) places the block in a document for people ("Add this section to
+    the README:"): a verb like "add" there writes, it does not run."""
+    return _DOC_CONTENT.search(text) is not None
+
+
+def document_content(st: SecurityText, line: Line) -> str | None:
+    """Why a block is text of a document the agent writes for people to read (its lead-in
+    or its own heading says so), or None. The caller has ruled out a lead-in that tells the
+    agent to run it."""
+    fence = fence_of(st, line)
+    if fence is None:
+        return None
+    chain = heading_chain(st, line)
+    for text in (lead_in(st, fence), chain[-1] if chain else None):
+        m = _DOC_CONTENT.search(text or "")
+        if m:
+            return (f'it is text of a document for people ("{m.group(0).strip("`")[:40]}"), '
+                    "not a step the agent runs")
+    return None

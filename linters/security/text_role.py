@@ -41,9 +41,11 @@ from linters.security.attack_talk import (
 )
 from linters.security.block_frame import (
     block_label,
+    document_content,
     fence_of,
     heading_chain,
     lead_in,
+    names_document,
     negative_example,
     output_sample,
     shell_string,
@@ -57,6 +59,7 @@ from linters.security.code_evidence import (
     existence_check,
     refused_in_test,
 )
+from linters.security.guard_inputs import guard_input
 from linters.text.compiled_regex import rx
 from linters.security.imperative import NEGATION_WORDS, imperative, tells_to_run
 from linters.security.offered_options import offered_to_users
@@ -111,13 +114,16 @@ def role_of(st: SecurityText, line: Line, start: int, end: int | None = None, *,
             return _INSTRUCTION
         if step:
             return TextRole(Role.ABOUT, step)
-        why = output_sample(st, line)
+        why = output_sample(st, line) or document_content(st, line)
         if why:
             return TextRole(Role.ABOUT, why)
     else:
         why = _prose_evidence(st, line, start, end) or (
             existence_check(inline_span(line, start)[1])
             if reads and in_inline_code(line, start) else None)
+        if why:
+            return TextRole(Role.ABOUT, why)
+        why = _catalogue_table(st, line)
         if why:
             return TextRole(Role.ABOUT, why)
         if imperative(line, start):
@@ -137,7 +143,7 @@ def role_of(st: SecurityText, line: Line, start: int, end: int | None = None, *,
 def _code_evidence(st: SecurityText, line: Line, col: int, reads: bool) -> str | None:
     return (defensive_code(st, line, col) or defensive_check(st, line, col)
             or detector_input(line, col) or detector_cases(st, line, col)
-            or refused_in_test(st, line, col)
+            or refused_in_test(st, line, col) or guard_input(st, line, col)
             or (existence_check(st.logical(line).text) if reads else None)
             or comment_label(st, line))
 
@@ -173,7 +179,8 @@ def introduced_as_step(st: SecurityText, line: Line) -> bool | str:
     lead = lead_in(st, fence)
     if not lead:
         return False
-    if (tells_to_run(lead) or _POSITIVE_LABEL.search(lead)) and not NEGATION_WORDS.search(lead):
+    if (tells_to_run(lead) or _POSITIVE_LABEL.search(lead)) and not NEGATION_WORDS.search(lead) \
+            and not names_document(lead):
         return True
     talk = LEAD_TALK.search(_outside_code(lead, 0, 0))
     if talk:
@@ -305,8 +312,8 @@ def _outside_code(text: str, start: int, end: int) -> str:
     return text
 
 
-def _table_evidence(st: SecurityText, line: Line) -> str | None:
-    """A table row whose table has a header naming patterns, indicators or attacks."""
+def _table_header(st: SecurityText, line: Line) -> Line | None:
+    """The header row of the table `line` is a row of (None off a table)."""
     if not st.is_table_row(line):
         return None
     cur: Line | None = line
@@ -315,7 +322,41 @@ def _table_evidence(st: SecurityText, line: Line) -> str | None:
         if prev is None or not st.is_table_row(prev):
             break
         cur = prev
-    header = cur.text if cur is not None else ""
+    return cur
+
+
+# A column that grades each row: a catalogue of findings, not a list of steps.
+_GRADE_COLUMN = rx(r"\|\s*(?:severity|risk(?:\s+level)?|threat\s+level|criticality)\s*\|",
+                   re.IGNORECASE)
+
+
+def _catalogue_table(st: SecurityText, line: Line) -> str | None:
+    """A row of a table of patterns to find that says so twice: its header names patterns
+    and grades them by severity, or its lead-in talks about attacks or red flags. A verb at
+    the start of such a row ("| Install script with curl pipe to bash |") names a pattern,
+    it does not tell the agent to run it."""
+    header = _table_header(st, line)
+    if header is None or header.no == line.no or not catalogue_text(header.text):
+        return None
+    if _GRADE_COLUMN.search(header.text):
+        return "it is a row of a table of patterns graded by severity"
+    lead = st.neighbour(header, -1)
+    while lead is not None and not lead.text.strip():
+        lead = st.neighbour(lead, -1)
+    if lead is not None and not lead.text.lstrip().startswith(("#", "|", "```", "~~~")):
+        talk = LEAD_TALK.search(_outside_code(lead.text, 0, 0))
+        if talk:
+            return (f'it is a row of a table of patterns introduced as '
+                    f'"{talk.group(0).strip()}"')
+    return None
+
+
+def _table_evidence(st: SecurityText, line: Line) -> str | None:
+    """A table row whose table has a header naming patterns, indicators or attacks."""
+    cur = _table_header(st, line)
+    if cur is None:
+        return None
+    header = cur.text
     if catalogue_text(header):
         return "it is a row of a table of patterns"
     return offered_to_users(st, line)
