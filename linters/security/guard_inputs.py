@@ -9,9 +9,9 @@ something the shell runs. It reads so only when all of it holds:
   line of a heredoc body;
 - what reads it is a script file (`bash validate.sh`, `./hook.sh`, `python3 check.py`), never
   a bare shell (`| bash`, `| sh -s`, `bash <<EOF`), which would run it;
-- the test says so: the script is named for judging commands (validate, hook, guard, check,
-  policy, ...), a comment just above names a test or what it blocks, or the lines after
-  check the exit status.
+- the test says so twice: two of the script's name (validate, hook, guard, check, policy,
+  ...), a comment just above naming a test or what it blocks, and a check of the exit status
+  in the lines after.
 """
 
 from __future__ import annotations
@@ -103,18 +103,20 @@ def _heredoc_into(st: SecurityText, line: Line) -> str | None:
 
 
 def _tested(st: SecurityText, line: Line, script: str) -> bool:
-    """The test says it feeds a judge: by the script's name, a comment above, or a check of
-    the exit status after."""
-    if _JUDGE_NAME.search(script):
-        return True
+    """The test says it feeds a judge, twice over: two of the script's name, a comment above
+    naming a test or what it blocks, and a check of the exit status after (a name alone is
+    words a hostile `echo ... | bash check.sh` could borrow)."""
+    signs = 1 if _JUDGE_NAME.search(script) else 0
     cur: Line | None = line
     for _ in range(3):
         cur = st.neighbour(cur, -1) if cur is not None else None
         if cur is not None and _TEST_COMMENT.match(cur.text):
-            return True
+            signs += 1
+            break
     cur = line
     for _ in range(4):
         cur = st.neighbour(cur, 1) if cur is not None else None
         if cur is not None and _STATUS_CHECK.search(cur.text):
-            return True
-    return False
+            signs += 1
+            break
+    return signs >= 2

@@ -114,6 +114,7 @@ HEREDOC_TEST = """\
 # Hooks
 
 ```bash
+# the guard must block this
 ./hooks/pre-tool-guard.sh <<'EOF'
 {"tool_input": {"command": "rm -rf /"}}
 EOF
@@ -124,9 +125,8 @@ EOF
 @pytest.mark.parametrize("text", [
     HOOK_TEST,
     HEREDOC_TEST,
-    # a script file named for nothing, but the exit status is checked after
-    HOOK_TEST.replace("validate-bash.sh", "run.sh").replace("# Test 2: Block dangerous "
-                                                             "command\n", ""),
+    # a script file named for nothing, but a test comment above and the exit status after
+    HOOK_TEST.replace("validate-bash.sh", "run.sh"),
 ])
 def test_a_command_fed_to_a_guard_under_test_is_its_input(text):
     """Before: SF505 critical."""
@@ -147,6 +147,11 @@ def test_a_command_fed_to_a_guard_in_a_shipped_test_script_is_its_input():
     .replace('{"tool_input": {"command": "rm -rf /"}}', "rm -rf /"),
     # echoed into a script, with nothing saying it is a test of a judge
     "# Tool\n\n```bash\necho 'rm -rf /' | bash run.sh\n```\n",
+    # one sign only (a judging name, or an exit-status check): words a hostile skill borrows
+    "# Tool\n\n```bash\necho 'rm -rf /' | bash check.sh\n```\n",
+    HOOK_TEST.replace("validate-bash.sh", "run.sh").replace("# Test 2: Block dangerous "
+                                                             "command\n", ""),
+    HEREDOC_TEST.replace("# the guard must block this\n", ""),
 ])
 def test_a_command_fed_to_a_shell_or_an_unjudged_script_stays_severe(hostile):
     sev = [s for _r, s in found(hostile, "references/hooks.md", rule="SF505")]
