@@ -42,7 +42,7 @@ from linters.text.path_owner import (NEAR, example_of, installed_template, names
                                      planned_section, rooted_paths, scaffolded_from,
                                      template_files)
 from linters.text.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
-from linters.text.placement import copied_document, reference_only_file
+from linters.text.placement import aside_file
 from linters.correctness.mention_weight import prose_mention_aside
 from linters.registry import check
 from linters.text.sections import changelog_entry
@@ -352,11 +352,8 @@ def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool,
     what = "links to" if ref.link else "mentions"
     # A template, an example, vendored text or a test fixture holds links for another place
     # (linters.placement): worth a look, not a broken instruction.
-    aside = reference_only_file(ref.file)
     f = ctx.skill.file(ref.file)
-    if aside is None and ref.file != "SKILL.md" and f is not None and f.text \
-            and copied_document(f.text):
-        aside = "a copy of a third-party document (credited at its top)"
+    aside = aside_file(ref.file, f.text if f is not None else None)
     # A file meant elsewhere is not a misspelt file of the skill: no file to point it at.
     guess = resolver.suggestion(ref) if elsewhere is None else None
     base = posixpath.dirname(ref.file)

@@ -211,6 +211,16 @@ def _paths(ctx: LintContext, text: str, evals_path: str) -> Iterator[Finding]:
                 "where eval runners resolve it.",
                 path=evals_path, line=line, severity=Severity.warning)
             continue
+        beside = _beside_skill(ctx, raw)
+        if beside is not None:
+            # `../other-skill/SKILL.md`: there in the repository, not in an installed copy.
+            yield ctx.finding(
+                "SF316",
+                f"{who} name{'s' if len(cases) == 1 else ''} {label} {raw!r}, outside the "
+                f"skill folder ({beside}): present in the repository but not in an installed "
+                "copy of the skill; copy it into the skill if the eval needs it.",
+                path=evals_path, line=line, severity=Severity.warning)
+            continue
         yield ctx.finding(
             "SF316",
             f"{who} name{'s' if len(cases) == 1 else ''} {label} {raw!r}, which is not in the "
@@ -237,6 +247,29 @@ def _below_own_folder(ctx: LintContext, path: str, label: str) -> str | None:
         if any(ctx.skill.exists(p) for p in wanted):
             return rel
     return None
+
+
+def _beside_skill(ctx: LintContext, raw: str) -> str | None:
+    """What holds `raw`, a path climbing out of the skill folder (`../other/SKILL.md`), when
+    the file is there on disk: a sibling skill, or the folders above; else None."""
+    path = raw.strip()
+    while path.startswith("./"):
+        path = path[2:]
+    if not path.startswith("../"):
+        return None
+    root = ctx.skill.root
+    try:
+        target, home = (root / path).resolve(), root.resolve()
+        if not target.is_file() or target.is_relative_to(home):
+            return None
+        if not target.is_relative_to(home.parent):
+            return "a folder above the skill"
+        rel = target.relative_to(home.parent)
+    except OSError:
+        return None
+    if len(rel.parts) > 1 and (home.parent / rel.parts[0] / "SKILL.md").is_file():
+        return f"a file of the sibling skill `{rel.parts[0]}`"
+    return "a folder above the skill"
 
 
 def _case_positions(text: str) -> dict[str, int]:

@@ -29,6 +29,7 @@ _HEDGE_BEFORE = rx(
     r"\be\.g\.|\beg\b|\bexamples?\b|\bfor instance\b|\bsuch as\b|\blike\b|\bavoid\b|\bbad\b"
     r"|\bgood\b|\bwrong\b|\binstead of\b|\brather than\b|[✓✗❌✅]|\bcreate[sd]?\b|\bgenerate[sd]?\b"
     r"|\bwrites?\b|\bsaves?\b|\bstore[sd]?\b|\badd(?:s|ed)?\b|\bnew\b|\byour\b|['’]s\W*$"
+    r"|สร้าง"  # Thai "create" (Thai writes no spaces between words: no \b)
     # the form of a path, not a path: "use forward slashes (`reference/guide.md`)"
     r"|\b(?:forward\s+)?slash(?:es)?\b|\bbackslash(?:es)?\b|\bpath\s+(?:style|format|syntax)\b",
     re.IGNORECASE,
@@ -45,6 +46,15 @@ _HEDGE_ANYWHERE = rx(
     r"|\b(?:added|written|created|shipped)\s+(?:when|once)\b[^.;]{0,60}?"
     r"\b(?:lands?|ships?|is|are|gets?|comes?|arrives?|exists?)\b"
     r"|\bwill\s+be\s+(?:added|written|created|shipped)\b",
+    re.IGNORECASE,
+)
+# The sentence opens by telling the agent to put something on record in the file, an output:
+# "Document rules in `references/custom_rules.md`", "5. Record the decision to `x.md`".
+# The imperative only, from the sentence's start: "the rules documented in `x.md`" reads.
+_RECORD_IN = rx(
+    r"[ \t\n]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?\W{0,4}(?:document|record|log|note\s+down|"
+    r"write\s+down|jot\s+down|keep\s+track\s+of)\s+(?!that\b|how\b|what\b|where\b)"
+    r"[^.;:`\n]{0,60}?\b(?:in|to|into)\s+`?$",
     re.IGNORECASE,
 )
 # Before a Markdown link: it shows the link format rather than pointing somewhere.
@@ -187,6 +197,8 @@ class Paragraph:
         if self._found_before(_HEDGE_BEFORE, start, end, offset):
             return True
         if self._hedged_anywhere(start, end):
+            return True
+        if _RECORD_IN.match(self.text, start, offset):
             return True
         return self.after_example_label()
 

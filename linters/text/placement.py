@@ -151,6 +151,54 @@ def copied_document(text: str) -> bool:
     return _CREDIT.search(text[:_OPENING_CHARS]) is not None
 
 
+# A file whose opening presents it as a template to copy and adapt: its title ends with
+# "Template" or its first paragraph says "this template" / "this file is a template", and the
+# opening tells the reader to copy, adapt or customise it ("# Workflow Checklist Template /
+# This template demonstrates ... Copy and adapt these checklists to your needs"). Its links
+# are for the adapted copy. Not "# Email templates" listing the skill's own template files:
+# no singular self-description.
+_SELF_TEMPLATE = rx(
+    r"^\s{0,3}#[^\n]*\btemplate\W*$"
+    r"|\bthis\s+template\b"
+    r"|\b(?:this|the\s+present)\s+(?:file|document|page|checklist|guide)\s+is\s+an?\s+"
+    r"(?:[\w-]+\s+){0,2}template\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+_ADAPT = rx(r"\b(?:copy|adapt|customi[sz]e|tailor|fill\s+(?:it\s+)?(?:in|out))\b",
+            re.IGNORECASE)
+
+
+def template_document(text: str) -> bool:
+    """The file's title and first paragraph present it as a template to copy and adapt."""
+    opening = _opening(text)
+    return bool(_SELF_TEMPLATE.search(opening) and _ADAPT.search(opening))
+
+
+def _opening(text: str) -> str:
+    """The title and the first paragraph after it (within the first characters)."""
+    head = text[:_OPENING_CHARS].lstrip()
+    if head.startswith("---"):  # front matter: skip it
+        end = head.find("\n---", 3)
+        head = head[end + 4:].lstrip() if end >= 0 else head
+    blocks = [b for b in head.split("\n\n") if b.strip()]
+    return "\n\n".join(blocks[:2])
+
+
+def aside_file(path: str, text: str | None) -> str | None:
+    """Why the file at `path` holding `text` is not text the agent follows as written: by
+    its place or name (`reference_only_file`), or by its opening (a credited copy, a
+    template to adapt); None for SKILL.md and the skill's own references."""
+    why = reference_only_file(path)
+    if why is not None or path == "SKILL.md" or not text:
+        return why
+    if copied_document(text):
+        return "a copy of a third-party document (credited at its top)"
+    if template_document(text):
+        return ("a template to copy and adapt (so its opening says), whose links are for "
+                "the adapted copy")
+    return None
+
+
 # Code the skill hands over rather than runs: sample and template files, often written to
 # show a flaw ("VULNERABLE: ..." in an OWASP skill's assets/examples/).
 # `assets/` is, in the Agent Skills spec, what goes into the output (templates, data);
