@@ -18,12 +18,12 @@ had been measured once) was measured once with the rules tuned on `holdout3` (se
 security 0 of 7) and then tuned on; `holdout5` (12 more, chosen after `holdout4` had been
 measured once) was measured once with the rules tuned on `holdout4` (severe 0.539, security
 0.545) and then tuned on; `holdout6` (12 more, chosen after `holdout5` had been tuned on)
-was measured once with the final rules (severe 0.888, security 0.5 on 4 findings) and has not
-been tuned on. The targets are checked on every held-out part: on the parts tuned on, so that
-they do not slip back; on `holdout6`, as the one figure nobody tuned for (strict xfails:
-meeting a target turns its test red, so the mark goes). `holdout7` (12 more, chosen after
-`holdout6` had been measured once and then tuned on) has not been measured yet: it is the next
-honest measurement.
+was measured once with the rules of that time (severe 0.888, security 0.5 on 4 findings) and
+then tuned on; `holdout7` (12 more, chosen after `holdout6` had been measured once and tuned
+on) was measured once with the rules of that time (severe 0.81, security 0.85) and then tuned
+on. The targets are checked on every held-out part, so that a part tuned on does not slip
+back (strict xfails where a target is still unmet: meeting it turns the test red, so the mark
+goes).
 `holdout2` to `holdout7` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1) is set.
@@ -155,18 +155,10 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 
 
 SEVERE_UNMET = {
-    "holdout2": _unmet("0.883 on holdout2 after tuning on it (0.568 at its one measurement): "
+    "holdout2": _unmet("0.893 on holdout2 after tuning on it (0.568 at its one measurement): "
                        "paths of the user's project and plugin-root files read as the skill's"),
-    "holdout6": _unmet("0.888 on holdout6, measured once with the final rules and never tuned "
-                       "on (237 tp, 28 fp, 2 policy; 194 of the tp are SF112): links to sibling "
-                       "skills written from the repository root, eval inputs listed from it, "
-                       "files a skill copies into the user's project"),
 }
-SECURITY_UNMET = {
-    "holdout6": _unmet("0.5 on holdout6, measured once with the final rules and never tuned on "
-                       "(2 tp, 1 fp, 1 policy): an install channel table for a CLI's users, "
-                       "LinPEAS piped to sh on a pentest target"),
-}
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
