@@ -11,7 +11,8 @@ the fifth, "holdout3", likewise after "holdout2" had been measured once and then
 the sixth, "holdout4", likewise after "holdout3" had been measured once; the seventh,
 "holdout5", likewise after "holdout4" had been measured once; the eighth, "holdout6", likewise
 after "holdout5" had been measured once and then tuned on; the ninth, "holdout7", likewise after
-"holdout6" had been measured once and then tuned on.
+"holdout6" had been measured once and then tuned on; the tenth, "holdout8", likewise after
+"holdout7" had been measured once and then tuned on.
 """
 
 from __future__ import annotations
@@ -39,9 +40,9 @@ EXCLUDED = {
 MAN = json.loads(MANIFEST.read_text("utf-8"))
 REPOS = MAN["repositories"]
 SPLITS = ("tune", "test", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6",
-          "holdout7")
+          "holdout7", "holdout8")
 HELD_OUT = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6",
-            "holdout7")  # sampled
+            "holdout7", "holdout8")  # sampled
 HOLDOUT = [e for e in REPOS if e["split"] in HELD_OUT]
 SAMPLE_MAX = 40
 HOLDOUT_NOTE = ("holdout: repositories chosen after the tune/test figures were first measured; "
@@ -57,6 +58,8 @@ HOLDOUT5_NOTE = ("holdout5: repositories chosen on 2026-12-05 after holdout4 had
 HOLDOUT6_NOTE = ("holdout6: repositories chosen on 2026-12-05 after holdout5 had been measured "
                  "once and then tuned on; never looked at before its one measurement")
 HOLDOUT7_NOTE = ("holdout7: repositories chosen on 2026-12-05 after holdout6 had been measured "
+                 "once and then tuned on; never looked at before its one measurement")
+HOLDOUT8_NOTE = ("holdout8: repositories chosen on 2026-12-05 after holdout7 had been measured "
                  "once and then tuned on; never looked at before its one measurement")
 
 
@@ -102,16 +105,16 @@ def test_split_is_the_stated_rule_of_the_names():
 
 def test_holdout_is_documented():
     for note in (HOLDOUT_NOTE, HOLDOUT2_NOTE, HOLDOUT3_NOTE, HOLDOUT4_NOTE, HOLDOUT5_NOTE,
-                 HOLDOUT6_NOTE, HOLDOUT7_NOTE):
+                 HOLDOUT6_NOTE, HOLDOUT7_NOTE, HOLDOUT8_NOTE):
         assert note in MAN["description"]
         assert note in MAN["split_rule"]
     assert all(n in MAN["selection"]
                for n in (HOLDOUT3_NOTE, HOLDOUT4_NOTE, HOLDOUT5_NOTE, HOLDOUT6_NOTE,
-                         HOLDOUT7_NOTE))
+                         HOLDOUT7_NOTE, HOLDOUT8_NOTE))
     for sp in HELD_OUT:
         assert sp in MAN["sample_rule"] and sp in MAN["skill_folder"], sp
     assert "sha256" in MAN["sample_rule"]
-    assert all(f"Holdout{n}" in MAN["dedupe"] for n in (2, 3, 4, 5, 6, 7))
+    assert all(f"Holdout{n}" in MAN["dedupe"] for n in (2, 3, 4, 5, 6, 7, 8))
 
 
 def test_holdout_entries_are_samples_by_the_stated_rule():
@@ -162,7 +165,7 @@ def test_the_rebuild_script_reads_it_and_the_output_is_ignored(monkeypatch):
 
 
 @pytest.mark.parametrize("part", ["holdout2", "holdout3", "holdout4", "holdout5", "holdout6",
-                                  "holdout7"])
+                                  "holdout7", "holdout8"])
 def test_a_later_held_out_part_holds_only_repositories_new_to_the_corpus(part):
     """Chosen after the rest was read: no repository of another part (nor one with the same
     name under another owner, a likely fork or translation), none excluded or left out, and
@@ -206,7 +209,8 @@ def test_holdout3_is_varied_and_its_candidates_are_recorded():
 @pytest.mark.parametrize(("part", "languages"), [("holdout4", ("French", "Portuguese")),
                                                ("holdout5", ("Spanish", "Italian")),
                                                ("holdout6", ("Polish", "Indonesian")),
-                                               ("holdout7", ("Russian", "Thai"))])
+                                               ("holdout7", ("Russian", "Thai")),
+                                               ("holdout8", ("Ukrainian", "Czech"))])
 def test_a_later_part_is_varied_and_its_candidates_are_recorded(part, languages):
     """As holdout3: the kinds it was chosen for (its non-English ones in languages no other part
     holds), at least 5 skill folders in each repository after de-duplication, and the

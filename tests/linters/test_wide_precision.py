@@ -24,9 +24,12 @@ on) was measured once with the rules of that time (severe 0.81, security 0.85) a
 on. The targets are checked on every held-out part, so that a part tuned on does not slip
 back (strict xfails where a target is still unmet: meeting it turns the test red, so the mark
 goes).
-`holdout2` to `holdout7` stay sealed: each is left out, even where built, unless its own
+`holdout8` (12 more, chosen after `holdout7` had been measured once and tuned on) has not
+been measured yet: it is the next honest measurement.
+`holdout2` to `holdout8` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
-WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1) is set.
+WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1,
+WIDE_UNSEAL_HOLDOUT8=1) is set.
 tests/bench/bench_wide_lint.py prints the whole table with the gate pass rates of skills-ref and
 agnix beside ours.
 """
@@ -89,7 +92,8 @@ def test_a_sealed_part_is_left_out_even_where_it_is_built(tmp_path, monkeypatch,
     assert [s for s in SPLITS if measurable(s)] == list(SPLITS)
 
 
-@pytest.mark.parametrize("part", ["holdout3", "holdout4", "holdout5", "holdout6", "holdout7"])
+@pytest.mark.parametrize("part", ["holdout3", "holdout4", "holdout5", "holdout6", "holdout7",
+                                  "holdout8"])
 def test_a_later_part_is_held_out_and_every_sealed_part_has_its_own_variable(part):
     assert part in HELD_OUT and part in SEALED and set(SEALED) <= set(HELD_OUT)
     assert set(UNSEAL_ENVS) == set(SEALED)
