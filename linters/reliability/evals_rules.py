@@ -200,35 +200,27 @@ def _paths(ctx: LintContext, text: str, evals_path: str) -> Iterator[Finding]:
             entry[1].append(repr(case.id))
     for raw, (label, cases, line, wanted, rel) in missing.items():
         who = f"Eval case {cases[0]}" if len(cases) == 1 else f"Eval cases {', '.join(cases)}"
+        names = f"{who} name{'s' if len(cases) == 1 else ''} {label} {raw!r}"
         looked = f" (looked for {' and '.join(wanted)})" if len(wanted) > 1 else ""
+        beside = None if rel is not None else _beside_skill(ctx, raw)
         if rel is not None:
             # Written from the repository's root (`skills/<this>/evals/x.md`): the file is
             # there, at a path a runner started in the skill folder does not find.
-            yield ctx.finding(
-                "SF316",
-                f"{who} name{'s' if len(cases) == 1 else ''} {label} {raw!r}, written from "
-                f"the repository's root; write {rel!r}, the path from the skill folder, "
-                "where eval runners resolve it.",
-                path=evals_path, line=line, severity=Severity.warning)
-            continue
-        beside = _beside_skill(ctx, raw)
-        if beside is not None:
+            said = (f"{names}, written from the repository's root; write {rel!r}, the path "
+                    "from the skill folder, where eval runners resolve it.")
+        elif beside is not None:
             # `../other-skill/SKILL.md`: there in the repository, not in an installed copy.
+            said = (f"{names}, outside the skill folder ({beside}): present in the "
+                    "repository but not in an installed copy of the skill; copy it into the "
+                    "skill if the eval needs it.")
+        else:
             yield ctx.finding(
                 "SF316",
-                f"{who} name{'s' if len(cases) == 1 else ''} {label} {raw!r}, outside the "
-                f"skill folder ({beside}): present in the repository but not in an installed "
-                "copy of the skill; copy it into the skill if the eval needs it.",
-                path=evals_path, line=line, severity=Severity.warning)
+                f"{names}, which is not in the skill{looked}; add it or fix the path (paths "
+                "are relative to the skill folder, e.g. \"evals/files/sales.csv\").",
+                path=evals_path, line=line)
             continue
-        yield ctx.finding(
-            "SF316",
-            f"{who} name{'s' if len(cases) == 1 else ''} {label} {raw!r}, which is not in the "
-            f"skill{looked}; add it or fix the path (paths are relative to the skill folder, "
-            "e.g. \"evals/files/sales.csv\").",
-            path=evals_path,
-            line=line,
-        )
+        yield ctx.finding("SF316", said, path=evals_path, line=line, severity=Severity.warning)
 
 
 def _below_own_folder(ctx: LintContext, path: str, label: str) -> str | None:
