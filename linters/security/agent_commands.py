@@ -195,7 +195,11 @@ _USER_DATA = rx(
     r"machine|computer|platform|environment|account|choice|preference|region)\b)\w+"
     r"|user'?s\s+(?:messages?|prompts?|requests?|input|data|"
     r"code|files?|notes?|repo(?:sitory)?)|their\s+(?:messages?|prompts?|code|files?))\b"
-    r"|\.claude/projects|\.codex/sessions|\$\{?(?:CLAUDE|CODEX)_\w+|\$\{?ARGUMENTS\b"
+    # A harness variable for what the user has (`$CLAUDE_PROJECT_DIR`, a session's id), not
+    # one naming the plugin's or skill's own folder (`$CLAUDE_PLUGIN_ROOT/theme.json`).
+    r"|\.claude/projects|\.codex/sessions"
+    r"|\$\{?(?:CLAUDE|CODEX)_(?!(?:PLUGIN_ROOT|PLUGIN_DIR|SKILL_DIR|SKILL_ROOT)\b)\w+"
+    r"|\$\{?ARGUMENTS\b"
     r"|\$\{?(?:PROMPT|TRANSCRIPT|SESSION\w*|CONVERSATION\w*|FEEDBACK|SUMMARY)\b",
     re.IGNORECASE,
 )
