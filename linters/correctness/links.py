@@ -43,7 +43,7 @@ from linters.text.path_owner import (NEAR, example_of, installed_template, names
                                      template_files)
 from linters.text.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
 from linters.text.placement import aside_file
-from linters.correctness.mention_weight import prose_mention_aside
+from linters.correctness.mention_weight import from_repo_root, prose_mention_aside
 from linters.registry import check
 from linters.text.sections import changelog_entry
 from linters.text.siblings import (distributed_sibling_has, named_sibling_has,
@@ -362,6 +362,8 @@ def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool,
         fix = f"point it at `{shown}` (the file with that name)"
     else:
         fix = "add the file or fix the path"
+    if elsewhere is None and guess is not None and from_repo_root(ctx.skill, ref.path, guess):
+        elsewhere = f"written from the repository's root, it names this skill's `{guess}`"
     if elsewhere is None and aside is None and prose_mention_aside(ctx.skill, ref):
         elsewhere = ("a path named in the prose of a reference file, not a link, is often "
                      "another project's file; link it if the skill means its own")

@@ -1,5 +1,6 @@
-"""How much a missing path named in prose weighs (SF116): a path a reference file names in
-its prose, neither linked nor pointed to ("See `x`"), is a warning, not an error.
+"""How much a missing path weighs (SF116): a path a reference file names in its prose,
+neither linked nor pointed to ("See `x`"), is a warning, not an error; so is a path written
+from the repository's root (`./skills/<this-skill>/references/x.md`) to a file the skill has.
 
 Across eight parts of the wide corpus, each labelled at its first measurement before any
 tuning on it, a missing path mentioned (not linked) outside SKILL.md was the skill's own
@@ -11,6 +12,7 @@ anywhere, and a mention in SKILL.md, stay errors.
 from __future__ import annotations
 
 import functools
+import posixpath
 import re
 
 from linters.text.compiled_regex import rx
@@ -39,6 +41,15 @@ def prose_mention_aside(skill: Skill, ref: PathRef) -> bool:
     line = lines[ref.line - 1]
     at = line.find(ref.raw)
     return at < 0 or not _POINTER.search(line[max(0, at - 30):at])
+
+
+def from_repo_root(skill: Skill, path: str, found: str) -> bool:
+    """`path` is the skill's own `found` written from above the skill folder: what precedes
+    `found` ends with the folder's name (`./skills/<name>/` + `references/x.md`)."""
+    norm = posixpath.normpath(path.removeprefix("./"))
+    if not norm.endswith("/" + found):
+        return False
+    return norm[: -len(found) - 1].rsplit("/", 1)[-1] == skill.root.name
 
 
 @functools.lru_cache(maxsize=8)

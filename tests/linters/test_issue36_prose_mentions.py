@@ -56,3 +56,19 @@ def test_a_negated_run_is_no_pointer(tmp_path):
 def test_the_same_mention_in_skill_md_stays_an_error(tmp_path):
     skill = make_skill(tmp_path, "# Ledger\n\nThe rate cache lives in `scripts/rate_cache.py`.\n")
     assert [sev for path, _line, sev in _found(skill, "SF116") if path == "SKILL.md"] == ["error"]
+
+
+# --- holdout8: a path to the skill's own file written from the repository's root ----------------
+
+def test_the_skills_own_file_written_from_the_repository_root_is_a_warning(tmp_path):
+    skill = make_skill(tmp_path / "skills", "# Ledger\n\nRead `./skills/ledger/references/guides/rates.md` first.\n",
+                       {"references/guides/rates.md": "# Rates\n"}, name="ledger")
+    assert [(p, sev) for p, _line, sev in _found(skill, "SF116")] == [("SKILL.md", "warning")]
+    (finding,) = [f for f in lint_skill(skill, external=False).findings if f.rule == "SF116"]
+    assert "repository's root" in finding.message and "references/guides/rates.md" in finding.message
+
+
+def test_another_folders_copy_written_from_the_root_stays_an_error(tmp_path):
+    skill = make_skill(tmp_path / "skills", "# Ledger\n\nRead `./skills/billing/references/guides/rates.md` first.\n",
+                       {"references/guides/rates.md": "# Rates\n"}, name="ledger")
+    assert [(p, sev) for p, _line, sev in _found(skill, "SF116")] == [("SKILL.md", "error")]
