@@ -24,8 +24,9 @@ on) was measured once with the rules of that time (severe 0.81, security 0.85) a
 on. The targets are checked on every held-out part, so that a part tuned on does not slip
 back (strict xfails where a target is still unmet: meeting it turns the test red, so the mark
 goes).
-`holdout8` (12 more, chosen after `holdout7` had been measured once and tuned on) has not
-been measured yet: it is the next honest measurement.
+`holdout8` (12 more, chosen after `holdout7` had been measured once and tuned on) was
+measured once with the rules of that time (severe 0.943, security 0.176: 14 of its 17
+security findings one class) and then tuned on.
 `holdout2` to `holdout8` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1,
