@@ -16,6 +16,7 @@ import posixpath
 import re
 
 from linters.text.compiled_regex import rx
+from linters.text.outside_home import below_own_folder
 from linters.text.path_refs import PathRef
 from skillforge.models.skill import Skill
 
@@ -47,9 +48,7 @@ def from_repo_root(skill: Skill, path: str, found: str) -> bool:
     """`path` is the skill's own `found` written from above the skill folder: what precedes
     `found` ends with the folder's name (`./skills/<name>/` + `references/x.md`)."""
     norm = posixpath.normpath(path.removeprefix("./"))
-    if not norm.endswith("/" + found):
-        return False
-    return norm[: -len(found) - 1].rsplit("/", 1)[-1] == skill.root.name
+    return below_own_folder(norm, skill.root.name, found.__eq__) == found
 
 
 @functools.lru_cache(maxsize=8)

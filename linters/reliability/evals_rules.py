@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from linters.text.compiled_regex import rx
+from linters.text.outside_home import below_own_folder
 from linters.context import LintContext
 from linters.registry import check
 from skillforge.models.findings import Finding, Severity
@@ -224,21 +225,15 @@ def _paths(ctx: LintContext, text: str, evals_path: str) -> Iterator[Finding]:
 
 
 def _below_own_folder(ctx: LintContext, path: str, label: str) -> str | None:
-    """The skill-relative path of `path` written from above the skill folder: what follows
-    a leading prefix that ends with the folder's own name (`skills/<name>/evals/x.md`),
-    when the skill has that file; else None."""
+    """The skill-relative path of `path` written from above the skill folder
+    (`skills/<name>/evals/x.md`), when the skill has that file; else None."""
     from skillforge.models.evals import expected_script_paths
 
-    parts = path.split("/")
-    own = ctx.skill.root.name
-    for i in range(len(parts) - 2, -1, -1):
-        if parts[i] != own:
-            continue
-        rel = "/".join(parts[i + 1:])
+    def has(rel: str) -> bool:
         wanted = expected_script_paths(rel) if label == "expected_script" else (rel,)
-        if any(ctx.skill.exists(p) for p in wanted):
-            return rel
-    return None
+        return any(ctx.skill.exists(p) for p in wanted)
+
+    return below_own_folder(path, ctx.skill.root.name, has)
 
 
 def _beside_skill(ctx: LintContext, raw: str) -> str | None:

@@ -80,17 +80,17 @@ def _script_of(command: str) -> str | None:
 def _heredoc_into(st: SecurityText, line: Line) -> str | None:
     """The script a heredoc holding `line` is fed to, or None."""
     cur: Line | None = line
+    between: list[str] = []  # the lines walked past, between the heredoc's start and `line`
     for _ in range(30):
         cur = st.neighbour(cur, -1) if cur is not None else None
         if cur is None:
             return None
         m = _HEREDOC.search(cur.text)
         if m is None or "<<<" in cur.text:
+            between.append(cur.text.strip())
             continue
         # Still inside: the terminator has not come between.
-        word = m.group(1)
-        between = st.text.split("\n")[cur.no: line.no - 1]
-        if any(t.strip() == word for t in between):
+        if m.group(1) in between:
             return None
         head = cur.text[: m.start()]
         after = cur.text[m.end():]

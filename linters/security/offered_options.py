@@ -34,16 +34,11 @@ _OFFERING = rx(
 )
 
 
-def offered_to_users(st: SecurityText, line: Line) -> str | None:
-    """Why a table row is an option the author offers their users: its table has an
-    audience column and is introduced, or headed, by text about offering the tool."""
-    if not st.is_table_row(line):
-        return None
-    header, above = line, st.neighbour(line, -1)
-    for _ in range(200):
-        if above is None or not st.is_table_row(above):
-            break
-        header, above = above, st.neighbour(above, -1)
+def offered_to_users(st: SecurityText, line: Line, header: Line) -> str | None:
+    """Why a table row is an option the author offers their users: its table (whose header
+    row is `header`, found by the caller) has an audience column and is introduced, or
+    headed, by text about offering the tool."""
+    above = st.neighbour(header, -1)
     cells = header.text.strip().strip("|").split("|")
     if not any(_AUDIENCE_CELL.match(c) for c in cells):
         return None

@@ -359,7 +359,7 @@ def _table_evidence(st: SecurityText, line: Line) -> str | None:
     header = cur.text
     if catalogue_text(header):
         return "it is a row of a table of patterns"
-    return offered_to_users(st, line)
+    return offered_to_users(st, line, cur)
 
 
 # --- the headings it sits under -------------------------------------------------------------

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from linters.text.compiled_regex import rx
@@ -82,4 +83,16 @@ def outside_home(homes: OutsideHomes, path: str) -> tuple[Home, str] | None:
     home = homes.folders.get(top)
     if home is not None and rest:
         return home, posixpath.join(home.target, rest)
+    return None
+
+
+def below_own_folder(path: str, own: str, has: Callable[[str], bool]) -> str | None:
+    """The skill-relative rest of `path` written from above the skill folder: what follows a
+    folder named `own`, the skill folder's name (`skills/<own>/evals/x.md` gives
+    `evals/x.md`), nearest the end first, when `has(rest)`; else None. SF116 and SF316 read a
+    path written from the repository's root with it."""
+    parts = path.split("/")
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] == own and has(rest := "/".join(parts[i + 1:])):
+            return rest
     return None
