@@ -22,6 +22,7 @@ from linters.context import LintContext
 from linters.external.array_names import not_an_array
 from linters.external.declared_names import declared_elsewhere
 from linters.external.loop_bindings import loop_carried
+from linters.external.quoted_names import in_quoted_annotation
 from linters.scripts.scripts import is_python_script, is_shell_script, python_syntax_problem
 from linters.text.placement import sample_code
 from linters.external.toolrun import (
@@ -166,6 +167,11 @@ def _ruff_finding(ctx: LintContext, inp: ScriptInput, rec: Record) -> Finding | 
             inp.text, _pos(rec.get("line")), name.group(1))):
         sample = (f"the file says it takes `{name.group(1)}` from elsewhere (\"{said}\"), "
                   "so it is a fragment to run after that code, not a script on its own")
+    if severity == Severity.error and not sample and name and in_quoted_annotation(
+            inp.text, _pos(rec.get("line")), _pos(rec.get("column"))):
+        sample = (f"`{name.group(1)}` is named only in a quoted annotation, which Python "
+                  "does not evaluate when the script runs; import it under "
+                  "`if TYPE_CHECKING:` so type checkers find it")
     note = f" (A warning only: {sample}.)" if sample else ""
     return ctx.finding(
         "SF602", f"ruff {code}: {message}; {todo}.{note}", path=inp.path,
