@@ -33,6 +33,7 @@ from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.correctness.link_gates import all_resolve, may_refer
 from linters.text.link_resolver import Resolver, on_disk
+from linters.text.optional_paths import read_if_present
 from linters.text.outside_home import homes_of, outside_home
 from linters.text.markdown import MarkdownDoc
 from linters.text.path_context import Paragraph, cwd_relative, project_file
@@ -43,7 +44,8 @@ from linters.text.path_owner import (NEAR, example_of, installed_template, names
                                      template_files)
 from linters.text.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
 from linters.text.placement import aside_file
-from linters.correctness.mention_weight import from_repo_root, prose_mention_aside
+from linters.correctness.mention_weight import (from_repo_root, image_aside,
+                                                prose_mention_aside)
 from linters.registry import check
 from linters.text.sections import changelog_entry
 from linters.text.siblings import (distributed_sibling_has, named_sibling_has,
@@ -324,6 +326,8 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
         return f"the skill ships `{example}`, an example of the user's own copy at that path"
     if planned_section(doc, ref.line):
         return "it is listed under a section of files not written yet"
+    if read_if_present(doc, ref.line, para, offset):
+        return "the text has the agent read it only if it exists (if available, optional)"
     if para is None:
         return None
     start, end = para.sentence(offset)
@@ -367,6 +371,8 @@ def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool,
     if elsewhere is None and aside is None and prose_mention_aside(ctx.skill, ref):
         elsewhere = ("a path named in the prose of a reference file, not a link, is often "
                      "another project's file; link it if the skill means its own")
+    elif elsewhere is None and aside is None and image_aside(ref):
+        elsewhere = "it is an image for a person viewing the page, not text an agent reads"
     note = f" (A warning only: the file is {aside}.)" if aside else ""
     if elsewhere:
         note = f" (A warning only: {elsewhere}.)"
