@@ -27,8 +27,9 @@ goes).
 `holdout8` (12 more, chosen after `holdout7` had been measured once and tuned on) was
 measured once with the rules of that time (severe 0.943, security 0.176: 14 of its 17
 security findings one class) and then tuned on. `holdout9` (12 more, chosen after `holdout8`
-had been measured once and tuned on) has not been measured yet: it is the next honest
-measurement.
+had been measured once and tuned on) was measured once with the rules of that time (severe
+0.661, security 0.667 on 15 findings; 21 of its 42 wrong or policy findings one class: a
+name that joins the category folder to the skill folder) and then tuned on.
 `holdout2` to `holdout9` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1,
@@ -164,8 +165,13 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 SEVERE_UNMET = {
     "holdout2": _unmet("0.893 on holdout2 after tuning on it (0.568 at its one measurement): "
                        "paths of the user's project and plugin-root files read as the skill's"),
+    "holdout9": _unmet("0.661 on holdout9 at its one measurement: 21 names that join the "
+                       "category folder to the skill folder, README templates' links"),
 }
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
+    "holdout9": _unmet("0.667 on holdout9 at its one measurement: a recorded agent answer, a "
+                       "printed hint and sample alert data read as instructions"),
+}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
