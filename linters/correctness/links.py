@@ -44,8 +44,7 @@ from linters.text.path_owner import (NEAR, example_of, installed_template, names
                                      template_files)
 from linters.text.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
 from linters.text.placement import aside_file
-from linters.correctness.mention_weight import (from_repo_root, image_aside,
-                                                prose_mention_aside)
+from linters.correctness.mention_weight import from_repo_root, prose_mention_aside
 from linters.registry import check
 from linters.text.sections import changelog_entry
 from linters.text.siblings import (distributed_sibling_has, named_sibling_has,
@@ -371,8 +370,6 @@ def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool,
     if elsewhere is None and aside is None and prose_mention_aside(ctx.skill, ref):
         elsewhere = ("a path named in the prose of a reference file, not a link, is often "
                      "another project's file; link it if the skill means its own")
-    elif elsewhere is None and aside is None and image_aside(ref):
-        elsewhere = "it is an image for a person viewing the page, not text an agent reads"
     note = f" (A warning only: the file is {aside}.)" if aside else ""
     if elsewhere:
         note = f" (A warning only: {elsewhere}.)"

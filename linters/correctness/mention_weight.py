@@ -44,18 +44,6 @@ def prose_mention_aside(skill: Skill, ref: PathRef) -> bool:
     return at < 0 or not _POINTER.search(line[max(0, at - 30):at])
 
 
-_IMAGE_EXT = (".png", ".gif", ".jpg", ".jpeg", ".svg", ".webp")
-
-
-def image_aside(ref: PathRef) -> bool:
-    """`ref` links an image from a file other than SKILL.md (a copied README's logo and
-    demo `colima.gif`): a picture for a person viewing the page, no instruction an agent
-    misses; a warning. In the labelled corpus every such broken image link was a false
-    finding (3 of 3)."""
-    return (ref.link and ref.file != "SKILL.md"
-            and ref.path.split("?", 1)[0].split("#", 1)[0].lower().endswith(_IMAGE_EXT))
-
-
 def from_repo_root(skill: Skill, path: str, found: str) -> bool:
     """`path` is the skill's own `found` written from above the skill folder: what precedes
     `found` ends with the folder's name (`./skills/<name>/` + `references/x.md`)."""

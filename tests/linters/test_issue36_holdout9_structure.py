@@ -7,9 +7,6 @@
 - A reference file dense with `{placeholder}` names outside code is a document template:
   its links are for the document filled in from it (a warning). Links in SKILL.md, and in a
   reference with a placeholder or two, stay errors.
-- A broken image link (`.png`, `.gif`, `.svg`...) in a file other than SKILL.md (a copied
-  README's logo) is a picture for a person viewing the page: a warning. The same link in
-  SKILL.md, and a broken link to a Markdown page beside it, stay errors.
 - A path under "(if available)" / "If ... exists, load it:" is read only if it is there: a
   warning. The same list under a plain lead-in stays an error.
 
@@ -156,28 +153,3 @@ def test_the_same_list_under_a_plain_lead_in_stays_an_error(tmp_path):
     assert {sev for _p, _l, sev in found(skill, "SF116")} == {"error"}
     assert len(found(skill, "SF116")) == 2
 
-
-# --- SF116: an image in a reference file -----------------------------------------------------
-
-_README = """\
-![tool logo](logo.png)
-
-# Tool
-
-![demo](docs/demo.gif)
-
-Install it as [the guide](docs/INSTALL.md) says.
-"""
-
-
-def test_broken_images_in_a_reference_file_are_warnings(tmp_path):
-    skill = make_skill(tmp_path, "# Tool\n\nRead [its README](references/tool/README.md).\n",
-                       files={"references/tool/README.md": _README})
-    assert found(skill, "SF116") == [("references/tool/README.md", 1, "warning"),
-                                     ("references/tool/README.md", 5, "warning"),
-                                     ("references/tool/README.md", 7, "error")]
-
-
-def test_a_broken_image_in_skill_md_stays_an_error(tmp_path):
-    skill = make_skill(tmp_path, "# Tool\n\n![the form to fill in](assets/form.png)\n")
-    assert found(skill, "SF116") == [("SKILL.md", 8, "error")]
