@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.correctness.bom import bom_finding
+from linters.correctness.name_mismatch import name_mismatch
 from linters.correctness.optional_fields import plain, yaml_kind
 from linters.registry import check
 from skillforge.models.findings import Finding, Severity
@@ -252,12 +253,7 @@ def name_field(ctx: LintContext) -> Iterator[Finding]:
             line=line,
         )
     if unicodedata.normalize("NFC", value) != unicodedata.normalize("NFC", folder):
-        yield ctx.finding(
-            "SF110",
-            f"`name` is `{value}` but the folder is `{folder}`; rename one so they match, since "
-            "harnesses install and look up a skill by its folder name.",
-            line=line,
-        )
+        yield name_mismatch(ctx, value, folder, line)
     if "<" in value or ">" in value:
         yield ctx.finding(
             "SF117",

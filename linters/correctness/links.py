@@ -33,6 +33,7 @@ from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.correctness.link_gates import all_resolve, may_refer
 from linters.text.link_resolver import Resolver, on_disk
+from linters.text.optional_paths import read_if_present
 from linters.text.outside_home import homes_of, outside_home
 from linters.text.markdown import MarkdownDoc
 from linters.text.path_context import Paragraph, cwd_relative, project_file
@@ -324,6 +325,8 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
         return f"the skill ships `{example}`, an example of the user's own copy at that path"
     if planned_section(doc, ref.line):
         return "it is listed under a section of files not written yet"
+    if read_if_present(doc, ref.line, para, offset):
+        return "the text has the agent read it only if it exists (if available, optional)"
     if para is None:
         return None
     start, end = para.sentence(offset)

@@ -174,6 +174,39 @@ def template_document(text: str) -> bool:
     return bool(_SELF_TEMPLATE.search(opening) and _ADAPT.search(opening))
 
 
+# A `{placeholder}` of a document template ("# {Library Name}", "[{License}](LICENSE)",
+# "npm install {package-name}"): braces around a short name, standing alone, not an
+# attribute's value (`src={splitClip}`), a URL's path parameter (`/keys/{id}`), a template
+# engine's `{{x}}` or `${x}`.
+_PLACEHOLDER = rx(r"(?<![{$\w=/])\{([A-Za-z][\w .,'-]{0,40})\}(?![}/])")
+_FENCE = rx(r"^\s{0,3}(?:```|~~~)")
+_CODE_SPAN = rx(r"`[^`\n]*`")
+# Distinct placeholders that make a file a template: in the labelled corpus no file with a
+# broken link labelled true has more than two; the README templates of a review skill have
+# eleven to sixteen.
+_TEMPLATE_PLACEHOLDERS = 5
+
+
+def placeholder_template(text: str) -> bool:
+    """The file's prose (outside code and HTML/JSX lines) holds several distinct
+    `{placeholder}` names: a document template to fill in, whose links are the filled-in
+    document's."""
+    if "{" not in text:
+        return False
+    names: set[str] = set()
+    in_fence = False
+    for line in text.splitlines():
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            continue
+        if in_fence or line.lstrip().startswith("<") or "{" not in line:
+            continue
+        names.update(m.group(1) for m in _PLACEHOLDER.finditer(_CODE_SPAN.sub("", line)))
+        if len(names) >= _TEMPLATE_PLACEHOLDERS:
+            return True
+    return False
+
+
 def _opening(text: str) -> str:
     """The title and the first paragraph after it (within the first characters)."""
     head = text[:_OPENING_CHARS].lstrip()
@@ -196,6 +229,9 @@ def aside_file(path: str, text: str | None) -> str | None:
     if template_document(text):
         return ("a template to copy and adapt (so its opening says), whose links are for "
                 "the adapted copy")
+    if placeholder_template(text):
+        return ("a document template full of `{placeholders}`, whose links are for the "
+                "document filled in from it, in the user's project")
     return None
 
 

@@ -122,3 +122,37 @@ def _list_siblings(parent: Path) -> tuple[Path, ...]:
         return tuple(sorted(set(skills + nested)))
     except OSError:
         return ()
+
+
+# `name:` in a SKILL.md's frontmatter, as written (quotes off).
+_FM_NAME = rx(r"^name:[ \t]*[\"']?([^\"'\n#]*?)[\"']?[ \t]*$", re.MULTILINE)
+_FM_HEAD = 2000  # characters of a sibling's SKILL.md read for its name
+
+
+def category_prefixed(root: Path, name: str) -> bool:
+    """`name` is the skill's folder name prefixed with its category folder's name
+    (`skills/cloud/setup` named `cloud-setup`), and that is the category's scheme: every
+    skill in the folder has a name starting with `cloud-`, at least two by that joining.
+    Installers that copy a skill into a folder named after `name` (`npx skills`) give it
+    the matching folder; a lone such name (`quarto/authoring` as `quarto-authoring`) or a
+    category whose other names follow no scheme is a plain mismatch."""
+    category = root.resolve().parent
+    prefix = f"{category.name}-"
+    if name != prefix + root.resolve().name:
+        return False
+    try:
+        skills = [c for c in category.iterdir() if c.is_dir() and (c / "SKILL.md").is_file()]
+    except OSError:
+        return False
+    joined = 0
+    for s in skills:
+        try:
+            head = (s / "SKILL.md").read_text(encoding="utf-8", errors="replace")[:_FM_HEAD]
+        except OSError:
+            return False
+        m = _FM_NAME.search(head)
+        other = m.group(1).strip() if m else ""
+        if not other.startswith(prefix):
+            return False
+        joined += other == prefix + s.name
+    return joined >= 2

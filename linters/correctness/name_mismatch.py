@@ -1,0 +1,32 @@
+"""SF110's finding: `name` is not the folder's name. A plain mismatch is an error; the
+category-prefixed naming scheme of a whole category folder (`skills/cloud/setup` named
+`cloud-setup`, like its siblings) is a warning (issue 36, holdout9)."""
+
+from __future__ import annotations
+
+from linters.context import LintContext
+from linters.text.siblings import category_prefixed
+from skillforge.models.findings import Finding, Severity
+
+
+def name_mismatch(ctx: LintContext, value: str, folder: str, line: int) -> Finding:
+    """SF110: `name` differs from the folder's name; a warning when the name is the
+    category's scheme (`linters.text.siblings.category_prefixed`)."""
+    if category_prefixed(ctx.skill.root, value):
+        # `skills/cloud/setup` named `cloud-setup`, as all its category is: installers that
+        # copy a skill into a folder named after `name` give it the matching folder.
+        return ctx.finding(
+            "SF110",
+            f"`name` is `{value}`, the category folder `{ctx.skill.root.resolve().parent.name}`"
+            f" joined to the folder `{folder}`, as every skill of the category is named; "
+            "installers that copy a skill into a folder named after `name` (`npx skills`) "
+            "match it, but a harness loading the skill where it is finds the folder name, so "
+            f"rename the folder to `{value}`.",
+            line=line, severity=Severity.warning,
+        )
+    return ctx.finding(
+        "SF110",
+        f"`name` is `{value}` but the folder is `{folder}`; rename one so they match, since "
+        "harnesses install and look up a skill by its folder name.",
+        line=line,
+    )

@@ -1,0 +1,58 @@
+"""Files the text has the agent read only if they exist (SF116, issue 36).
+
+"### Step 4: Load Framework Reference (if available)" over "If framework-specific reference
+exists, load it:" and a list of `references/go/cobra.md`, `references/ruby/rails.md`...: the
+skill tells the agent to look for each file and to go on without it; a missing one is a
+gap in coverage worth a look, not an instruction that fails. Read in the sentence holding
+the path, the lead-in line of the list it is an item of, and the title of its section.
+"""
+
+from __future__ import annotations
+
+import re
+
+from linters.text.compiled_regex import rx
+from linters.text.markdown import MarkdownDoc
+from linters.text.path_context import Paragraph
+from linters.text.sections import section_title
+
+# "if available", "if it exists", "if one is present", "if a framework-specific reference
+# exists", "where present", "when available", "optional".
+_OPTIONAL = rx(
+    r"\bif\s+(?:(?:it|they|one|any|such)\s+)?(?:is\s+|are\s+)?(?:available|exists?|present)\b"
+    r"|\bif\s+(?:an?\s+|the\s+|any\s+)?[\w-]+(?:\s+[\w-]+){0,3}\s+(?:exists?|(?:is|are)\s+"
+    r"(?:available|present))\b"
+    r"|\b(?:where|when)\s+(?:present|available)\b"
+    r"|\boptional(?:ly)?\b",
+    re.IGNORECASE,
+)
+_LIST_ITEM = rx(r"^\s*(?:[-*+]|\d{1,9}[.)])\s")
+_LEAD_REACH = 40  # list items walked over to the lead-in line
+
+
+def read_if_present(doc: MarkdownDoc, line_no: int, para: Paragraph | None,
+                    offset: int) -> bool:
+    """The path at `offset` of `para` (line `line_no`) is one the text has the agent read
+    only if it exists: its sentence, its list's lead-in or its section's title says so."""
+    if para is not None:
+        start, end = para.sentence(offset)
+        if _OPTIONAL.search(para.text, start, end):
+            return True
+    lead = _lead_in(doc, line_no)
+    if lead and _OPTIONAL.search(lead):
+        return True
+    return bool(_OPTIONAL.search(section_title(doc, line_no)))
+
+
+def _lead_in(doc: MarkdownDoc, line_no: int) -> str:
+    """The line a list item's list opens with (its lead-in), "" if the line is no item."""
+    first = doc.first_line
+    idx = line_no - first
+    if not 0 <= idx < len(doc.lines) or not _LIST_ITEM.match(doc.lines[idx]):
+        return ""
+    for i in range(idx - 1, max(-1, idx - _LEAD_REACH - 1), -1):
+        line = doc.lines[i]
+        if not line.strip() or _LIST_ITEM.match(line) or line.startswith(("  ", "\t")):
+            continue
+        return "" if doc.is_code(i + first) or line.lstrip().startswith("#") else line
+    return ""
