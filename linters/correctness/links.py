@@ -326,7 +326,7 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
     if planned_section(doc, ref.line):
         return "it is listed under a section of files not written yet"
     if read_if_present(doc, ref.line, para, offset):
-        return "the text has the agent read it only if it exists (if available, optional)"
+        return "the text has the agent read it only if it exists (if available)"
     if para is None:
         return None
     start, end = para.sentence(offset)

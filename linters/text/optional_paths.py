@@ -17,13 +17,13 @@ from linters.text.path_context import Paragraph
 from linters.text.sections import section_title
 
 # "if available", "if it exists", "if one is present", "if a framework-specific reference
-# exists", "where present", "when available", "optional".
+# exists", "where present", "when available". Not "optional": that makes the reading
+# optional, not the file ("Optional: see [advanced](references/advanced.md)" must exist).
 _OPTIONAL = rx(
     r"\bif\s+(?:(?:it|they|one|any|such)\s+)?(?:is\s+|are\s+)?(?:available|exists?|present)\b"
     r"|\bif\s+(?:an?\s+|the\s+|any\s+)?[\w-]+(?:\s+[\w-]+){0,3}\s+(?:exists?|(?:is|are)\s+"
     r"(?:available|present))\b"
-    r"|\b(?:where|when)\s+(?:present|available)\b"
-    r"|\boptional(?:ly)?\b",
+    r"|\b(?:where|when)\s+(?:present|available)\b",
     re.IGNORECASE,
 )
 _LIST_ITEM = rx(r"^\s*(?:[-*+]|\d{1,9}[.)])\s")
