@@ -153,3 +153,11 @@ def test_the_same_list_under_a_plain_lead_in_stays_an_error(tmp_path):
     assert {sev for _p, _l, sev in found(skill, "SF116")} == {"error"}
     assert len(found(skill, "SF116")) == 2
 
+
+
+def test_an_optional_reading_of_a_missing_file_stays_an_error(tmp_path):
+    """"Optional" makes the reading optional, not the file: a broken link under it is broken."""
+    text = ("# Dialects\n\n## Optional reading\n\n"
+            "See [the Postgres notes](references/dialects/postgres.md).\n")
+    skill = make_skill(tmp_path, text)
+    assert [sev for _p, _l, sev in found(skill, "SF116")] == ["error"]
