@@ -11,7 +11,9 @@ SF508, SF509, SF510, SF512, SF513, SF515) report it as `info` with the reason:
   value and contacts nothing;
 - string data the code never runs: an item of a list of descriptions, a field of a sample
   record, a variable that reaches no exec call (`user_input="foo; rm -rf /"` then `grep
-  "$user_input"`); a value under a key that describes or exemplifies (`"example": "..."`).
+  "$user_input"`); a value under a key that describes or exemplifies (`"example": "..."`);
+  a field of an object literal handed to a call that runs nothing (`buildAlert({"process.
+  command_line": "powershell -EncodedCommand ..."})`, sample alerts the script generates).
 
 Text the code prints or raises stays severe: the agent reads the output and may follow it
 (`print("Install uv first: curl ... | sh")`). The readers work on one line plus the file's
@@ -24,6 +26,7 @@ narrower question.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from linters.security.attack_talk import Verdict
 from linters.security.code_flow import runs_computed
@@ -207,13 +210,47 @@ def _code_data(lines: list[str], idx: int, before: str) -> str | None:
     or an assignment, not in a call (a call may run it: `deploy("curl ... | sh")`), and the
     variable it is assigned to reaches nothing that runs or prints it."""
     head = bare("\n".join([*lines[statement_start(lines, idx) : idx], before]))
-    if _SINK.search(head) or _OUTPUT.search(head) or open_call(head):
+    if _SINK.search(head) or _OUTPUT.search(head) or (open_call(head) and not _keyed_value(head)):
         return None
     name = _ASSIGN.match(head)
     if name and _reaches_sink(name.group(1), lines):
         return None
     held = f" of `{name.group(1)}`" if name else ""
     return f"it is string data{held} that the code never runs"
+
+
+# The end of a statement (literals blanked by `bare`) where a value of a key starts:
+# `{"process.command_line": `, `{cmd: `, `{"args": [` with earlier items of the list.
+_KEY_COLON = rx(r"""(?:^|[{,\n])\s*(?:""|[A-Za-z_$][\w$]*|\[[^\]]*\])\s*:\s*$""")
+_LIST_ITEMS = rx(r"""^(?:\s*(?:""|-?\d+(?:\.\d+)?|true|false|null|None|True|False)\s*,)*\s*$""")
+
+
+def _keyed_value(head: str) -> bool:
+    """The string that ends `head` is the value of a key in an object or dict literal (or an
+    item of a list that is one): a field of a record the code builds, which a call it is
+    handed to receives as data. `_code_data` still asks whether anything runs the record."""
+    inner = next(_open_brackets(head), None)
+    if inner is None:
+        return False
+    if head[inner] == "[":
+        if not _LIST_ITEMS.match(head[inner + 1 :]):
+            return False
+        return bool(_KEY_COLON.search(head[:inner]))
+    return head[inner] == "{" and bool(_KEY_COLON.search(head[inner + 1 :]))
+
+
+def _open_brackets(code: str) -> Iterator[int]:
+    """Where the brackets of any kind still open at the end of `code` open, innermost first."""
+    depth = 0
+    for i in range(len(code) - 1, -1, -1):
+        ch = code[i]
+        if ch in ")]}":
+            depth += 1
+        elif ch in "([{":
+            if depth:
+                depth -= 1
+            else:
+                yield i
 
 
 def _reaches_sink(name: str, lines: list[str], steps: int = 3) -> bool:

@@ -8,6 +8,10 @@ who acts on the output. When SKILL.md says what the agent does on that script's 
 message to the user: info. When SKILL.md says nothing, or tells the agent to use the
 output's instructions, the printed command is what the agent is led to run next, and it
 stays severe, as does text piped to a shell or printed on the way to success.
+
+A credential's path in a message (`print("Check that ~/.pgpass exists")`, `logger.error`,
+`echo "..." >&2`) names the file; it reads nothing (`message_mention`). A print of the
+file's contents, or a message telling to `cat` it, stays a read.
 """
 
 from __future__ import annotations
@@ -15,7 +19,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from linters.security.code_reading import code_kind, spot_state
+from linters.security.code_reading import (
+    bare,
+    closing_quote,
+    code_kind,
+    open_parens,
+    spot_state,
+    statement_start,
+)
 from linters.security.security_context import Line, SecurityText
 from linters.text.compiled_regex import rx
 
@@ -74,3 +85,61 @@ def printed_on_failure(st: SecurityText, line: Line, col: int) -> str | None:
         if text.strip() and not text.lstrip().startswith("#") and not _PRINTS.match(text):
             return None
     return None
+
+
+# --- a credential's path named in a message -------------------------------------------------
+
+# A call whose argument is a message for whoever reads the output or the log.
+_MESSAGE_CALL = rx(
+    r"(?:^|[^\w.])(?:print|println|printf|eprint(?:ln)?|puts|echo|warn|"
+    r"console\.(?:log|error|warn|info|debug)|(?:sys\.)?std(?:out|err)\.write|"
+    r"(?:self\.)?(?:logger|logging|log|LOG|_log|_logger)\.(?:debug|info|warning|warn|error|"
+    r"critical|exception|fatal)|warnings\.warn|(?:click|typer)\.echo|(?:rich|console)\.print|"
+    r"fmt\.(?:Print|Fprint|Sprint)\w*|System\.(?:out|err)\.print\w*|Write-(?:Host|Output|Error)|"
+    r"\w*(?:Error|Exception))$"
+)
+_SHELL_MESSAGE = rx(r"^\s*(?:>&2\s+)?(?:echo|printf)(?:\s+-[a-zA-Z]+)*\s+(?:\S+\s+)*$")
+# Inside the message, before the path: a command that reads or sends it ("Run: cat ...").
+_COMMAND_IN_MESSAGE = rx(
+    r"\b(?:cat|less|more|head|tail|cp|scp|rsync|tar|zip|base64|xxd|strings|sqlite3|"
+    r"get-content|grep|awk|sed|curl|wget|source|open|read\w*)\b|\$\(|`|\$\{|<\s*$",
+    re.IGNORECASE,
+)
+# A path or an address, not a command (`gh auth token` printed is still a command to run).
+_PATH_START = rx(r"[~$/.\\]|\d|metadata\b")
+
+
+def message_mention(st: SecurityText, line: Line, col: int) -> str | None:
+    """Why the credential path at 0-based `col` is only named: it sits in a string literal
+    that is a message (the argument of `print`, `console.error`, a logger, `echo`), and the
+    message neither reads it (`$(cat ...)`, an f-string's `{open(...)}`) nor tells to run a
+    command on it. `print(open(...).read())` and `echo "$(cat ~/.pgpass)"` stay reads."""
+    if not _PATH_START.match(line.text, col):
+        return None
+    kind, lines, idx = code_kind(st, line)
+    if kind not in ("shell", "code"):
+        return None
+    state, opened = spot_state(line.text, col, kind)
+    if state != "string":
+        return None
+    said = line.text[opened + 1 : col]
+    if _COMMAND_IN_MESSAGE.search(said) or said.count("{") > said.count("}"):
+        return None
+    close = closing_quote(line.text, opened)
+    after = line.text[close + 1 :] if close is not None else ""
+    if kind == "shell":
+        if not _SHELL_MESSAGE.match(bare(line.text[:opened])) or re.search(r"[|`]|\$\(", after):
+            return None
+    else:
+        # The call on the spot's own line, else the statement the line continues.
+        head = bare(line.text[:opened])
+        paren = next(open_parens(head), None)
+        if paren is None:
+            head = bare("\n".join([*lines[statement_start(lines, idx) : idx], line.text[:opened]]))
+            paren = next(open_parens(head), None)
+        if paren is None or re.search(r"[\[{]", head[paren + 1 :]) or re.search(
+                r"[^\s\"+,%]", re.sub(r"[fFrRbBuU]+$", "", head[paren + 1 :])):
+            return None  # not a direct argument of the innermost call
+        if not _MESSAGE_CALL.search(head[:paren].rstrip()):
+            return None
+    return "it names the path in a message the code prints, it does not read the file"

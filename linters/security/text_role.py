@@ -7,7 +7,9 @@ token`). This module says what the text does with it, one decision for every rul
   command block introduced as a step to run.
 - SHIPPED: code the skill ships (scripts and the other non-Markdown files): it runs as written.
 - ABOUT: text about the pattern: an example, a quotation, a catalogue of attacks, a "never do
-  X", a symptom, defensive code that rejects the pattern or only checks that something exists.
+  X", a symptom, defensive code that rejects the pattern or only checks that something exists,
+  a record of what was produced (an agent's answer kept under `"agent_output"` in eval
+  results, `linters.security.records`), a credential's path named in a printed message.
 
 The first two keep the rule's severity and can fail the gate; ABOUT is reported as `info`,
 its message saying why, so an author can still review it. Evidence is read nearest first:
@@ -63,6 +65,8 @@ from linters.security.guard_inputs import guard_input
 from linters.text.compiled_regex import rx
 from linters.security.imperative import NEGATION_WORDS, imperative, tells_to_run
 from linters.security.offered_options import offered_to_users
+from linters.security.printed_hints import message_mention
+from linters.security.records import recorded_output
 from linters.security.security_context import Line, SecurityText, in_inline_code, inline_span
 from skillforge.models.findings import Severity
 
@@ -100,6 +104,10 @@ def role_of(st: SecurityText, line: Line, start: int, end: int | None = None, *,
     end = start if end is None else end
     if st.sample:
         return _SAMPLE
+    # A key in a record is still leaked; any other pattern there is what was produced.
+    why = None if secret else recorded_output(st, line, start)
+    if why:
+        return TextRole(Role.ABOUT, why)
     if not st.is_markdown:
         why = _code_evidence(st, line, start, reads)
         return TextRole(Role.ABOUT, why) if why else _SHIPPED
@@ -145,6 +153,7 @@ def _code_evidence(st: SecurityText, line: Line, col: int, reads: bool) -> str |
             or detector_input(line, col) or detector_cases(st, line, col)
             or refused_in_test(st, line, col) or guard_input(st, line, col)
             or (existence_check(st.logical(line).text) if reads else None)
+            or (message_mention(st, line, col) if reads else None)
             or comment_label(st, line))
 
 
