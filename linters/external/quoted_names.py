@@ -6,7 +6,8 @@ quoted annotation when the script runs (only a type checker or `typing.get_type_
 does), so the script works; the name is worth an import under `TYPE_CHECKING`, not a failed
 gate. Ruff looks inside strings only where they are type expressions (annotations, `cast`,
 a `TypeVar` bound), so a name it reports inside a string literal is such a name. Any
-undefined name outside a string (`Image.new(...)` with no import) stays an error.
+undefined name outside a string (`Image.new(...)` with no import), or in an f-string's field,
+stays an error.
 """
 
 from __future__ import annotations
@@ -30,8 +31,16 @@ def _strings(text: str) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
     out = []
     try:
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.type == tokenize.STRING:
+            # An f-string's fields are evaluated (Python 3.11 gives the whole f-string as one
+            # STRING token): `f'{get_versions()}'` names code that runs.
+            if tok.type == tokenize.STRING and "f" not in _prefix(tok.string):
                 out.append((tok.start, tok.end))
     except (tokenize.TokenError, SyntaxError, ValueError):
         pass
     return tuple(out)
+
+
+def _prefix(literal: str) -> str:
+    """A string literal's prefix letters, lower-cased (`rb`, `f`, `""`)."""
+    return literal[:min((i for i in (literal.find("'"), literal.find('"')) if i >= 0),
+                        default=0)].lower()

@@ -48,6 +48,9 @@ def test_a_name_only_in_quoted_annotations_is_a_warning(tmp_path):
     'def tile(size: int) -> Image.Image:\n    return None\n\n\nprint(tile(4))\n',
     # a string that merely mentions the name is not what ruff reports; the call is
     'label = "Image"\nprint(label, Image.open(label))\n',
+    # an f-string's field runs (holdout3's tokenizer printing its supported versions)
+    'print(f\'  versions: {", ".join(get_versions())}\')\n',
+    'print(F"{get_versions()}", rf"{get_versions()}")\n',
 ])
 def test_an_undefined_name_the_script_evaluates_stays_an_error(tmp_path, script):
     assert any(sev == "error" for _line, sev in _f821(tmp_path, script))
