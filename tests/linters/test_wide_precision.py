@@ -165,11 +165,10 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 SEVERE_UNMET = {
     "holdout2": _unmet("0.893 on holdout2 after tuning on it (0.568 at its one measurement): "
                        "paths of the user's project and plugin-root files read as the skill's"),
-    "holdout9": _unmet("0.661 on holdout9 at its one measurement: 21 names that join the "
-                       "category folder to the skill folder, README templates' links"),
 }
-# holdout9's 0.667 at its one measurement (a recorded agent answer, a printed hint and sample
-# alert data read as instructions) is 0.909 after tuning on it.
+# holdout9's 0.661 severe and 0.667 security at its one measurement (21 names that join the
+# category folder to the skill folder, README templates' links; a recorded agent answer, a
+# printed hint read as instructions) are 0.921 and 0.909 after tuning on it.
 SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
 
 
