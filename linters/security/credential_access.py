@@ -94,6 +94,10 @@ _URL_OR_FETCH = rx(r"://(?:[^/\s]*@)?(?:169\.254\.169\.254|metadata\.google\.int
                    r"metadata(?=(?::\d+)?/computeMetadata/))|"
                    + _FETCH_CMD.pattern, re.IGNORECASE)
 _AS_IDENTITY = rx(r"(?:\s-i|IdentityFile|--key(?:-file)?|--identity)[\s=]*[\"']?$")
+# The file a command writes to: the target of an output redirection (`>`, `>>`, `>|`, `2>`,
+# `&>`) or of `tee` (`| tee -a ~/.git-credentials`). Storing the user's own token there is how
+# git's store helper is set up; nothing is read out. `< file` and `cat file` still read.
+_WRITE_TARGET = rx(r"(?:(?<![<>\-=])(?:\d|&)?>>?\|?|\btee(?:\s+-{1,2}[\w-]+)*)\s*[\"']?$")
 _WHOLE_FILE = rx(
     r"\b(?:cat|less|more|head|tail|type|get-content|gc|print)\s+\S*$", re.IGNORECASE
 )
@@ -190,6 +194,8 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
         prose = _clause_before(line.text, col)
     if _AS_IDENTITY.search(before):
         return None  # `ssh -i ~/.ssh/deploy_key` uses the key, it does not read it out
+    if _WRITE_TARGET.search(before):
+        return None  # `echo "https://USER:TOKEN@host" >> ~/.git-credentials` stores, reads none
     if kind == "dotenv" and signs_own_service(log.text, m.start()):
         return None  # one key of `.env` in the auth header of its own service's API
     as_code = _access(kind, cmd, before, code=True)

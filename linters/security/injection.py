@@ -314,7 +314,8 @@ _COMMENT_OPEN = declare(b"<!--")[0]
 
 
 def scan_sf503(st: SecurityText) -> Iterator[Hit]:
-    if not st.is_markdown or not st.places(_COMMENT_OPEN):
+    # Only a rendered file hides a comment: a `.txt` in Markdown shows it as written.
+    if not st.rendered or not st.places(_COMMENT_OPEN):
         return
     # A file whose line breaks confuse the shared parse still gets its comments read.
     doc = st.doc or MarkdownDoc(st.text)

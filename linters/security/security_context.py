@@ -106,7 +106,12 @@ class SecurityText:
         # else of the text's UTF-8.
         self.index = index if index is not None else AnchorIndex(file_bytes(text))
         self.raw = self.index.raw
-        self.is_markdown = path.lower().endswith(MARKDOWN_SUFFIXES)
+        # A Markdown file is rendered, and a renderer hides its HTML comments (SF503).
+        self.rendered = self.is_markdown = path.lower().endswith(MARKDOWN_SUFFIXES)
+        if not self.is_markdown and written_in_markdown(path, text):
+            # A plain-text document in Markdown: its structure frames a hit as in a `.md`.
+            self.is_markdown = True
+            self._doc = doc if doc is not None else (lambda: MarkdownDoc(text))
         self.is_license = path.rsplit("/", 1)[-1].upper().startswith(_LICENSE_NAMES)
         self._lines: dict[int, Line] = {}
         self._marks: list[tuple[int, int]] = [(0, 1)]  # (byte offset, line) checkpoints
@@ -236,6 +241,26 @@ class SecurityText:
 
     def is_table_row(self, line: Line) -> bool:
         return self.is_markdown and line.text.lstrip().startswith("|")
+
+
+# A plain-text document written in Markdown: fenced blocks open and close in it. Its headings,
+# fences and lead-ins frame a hit as they do in a `.md` file (an example file's
+# "### VULNERABLE: ..." section with the attack quoted in a fence); a `.txt` without fences
+# (a prompt, a list of commands) is still read whole, as text that runs or is followed.
+_TEXT_SUFFIXES = (".txt", ".text")
+_FENCE_LINE = rx(r"^ {0,3}(?:```|~~~)", re.MULTILINE)
+
+
+def written_in_markdown(path: str, text: str) -> bool:
+    """A `.txt` file with at least one fenced block: a document in Markdown, not code."""
+    if not path.lower().endswith(_TEXT_SUFFIXES) or ("```" not in text and "~~~" not in text):
+        return False
+    fences = 0
+    for _ in _FENCE_LINE.finditer(text):
+        fences += 1
+        if fences >= 2:
+            return True
+    return False
 
 
 def _continues(text: str) -> bool:

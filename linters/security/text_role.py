@@ -6,6 +6,8 @@ token`). This module says what the text does with it, one decision for every rul
 - INSTRUCTION: the agent is told to do it: SKILL.md's body, a document the agent reads, a
   command block introduced as a step to run.
 - SHIPPED: code the skill ships (scripts and the other non-Markdown files): it runs as written.
+  A `.txt` with fenced blocks is a document in Markdown, read as one
+  (`security_context.written_in_markdown`).
 - ABOUT: text about the pattern: an example, a quotation, a catalogue of attacks, a "never do
   X", a symptom, defensive code that rejects the pattern or only checks that something exists,
   a record of what was produced (an agent's answer kept under `"agent_output"` in eval
