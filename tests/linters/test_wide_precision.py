@@ -30,8 +30,9 @@ security findings one class) and then tuned on. `holdout9` (12 more, chosen afte
 had been measured once and tuned on) was measured once with the rules of that time (severe
 0.661, security 0.667 on 15 findings; 21 of its 42 wrong or policy findings one class: a
 name that joins the category folder to the skill folder) and then tuned on. `holdout10` (12
-more, chosen after `holdout9` had been measured once and tuned on) has not been measured yet:
-it is the next honest measurement.
+more, chosen after `holdout9` had been measured once and tuned on) was measured once with the
+rules of that time (severe 0.948, security 0.517: 14 policy findings of one 1Password CLI
+command reference, 9 wrong credential reads).
 `holdout2` to `holdout10` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1,
@@ -171,7 +172,10 @@ SEVERE_UNMET = {
 # holdout9's 0.661 severe and 0.667 security at its one measurement (21 names that join the
 # category folder to the skill folder, README templates' links; a recorded agent answer, a
 # printed hint read as instructions) are 0.921 and 0.909 after tuning on it.
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
+    "holdout10": _unmet("0.517 on holdout10 at its one measurement: a 1Password CLI skill's "
+                        "command reference, credential paths excluded or public"),
+}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
