@@ -126,8 +126,8 @@ def bare(text: str) -> str:
     return _LITERAL.sub('""', text).split(" #")[0]
 
 
-def open_parens(code: str) -> Iterator[int]:
-    """Where the parentheses still open at the end of `code` open, the innermost first."""
+def open_brackets(code: str) -> Iterator[int]:
+    """Where the brackets of any kind still open at the end of `code` open, innermost first."""
     depth = 0
     for i in range(len(code) - 1, -1, -1):
         ch = code[i]
@@ -136,8 +136,13 @@ def open_parens(code: str) -> Iterator[int]:
         elif ch in "([{":
             if depth:
                 depth -= 1
-            elif ch == "(":
+            else:
                 yield i
+
+
+def open_parens(code: str) -> Iterator[int]:
+    """Where the parentheses still open at the end of `code` open, the innermost first."""
+    return (i for i in open_brackets(code) if code[i] == "(")
 
 
 def open_call(head: str) -> bool:

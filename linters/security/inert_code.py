@@ -26,7 +26,6 @@ narrower question.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from linters.security.attack_talk import Verdict
 from linters.security.code_flow import runs_computed
@@ -35,6 +34,7 @@ from linters.security.code_reading import (
     closing_quote,
     code_kind,
     in_docstring,
+    open_brackets,
     open_call,
     open_parens,
     spot_state,
@@ -229,7 +229,7 @@ def _keyed_value(head: str) -> bool:
     """The string that ends `head` is the value of a key in an object or dict literal (or an
     item of a list that is one): a field of a record the code builds, which a call it is
     handed to receives as data. `_code_data` still asks whether anything runs the record."""
-    inner = next(_open_brackets(head), None)
+    inner = next(open_brackets(head), None)
     if inner is None:
         return False
     if head[inner] == "[":
@@ -237,20 +237,6 @@ def _keyed_value(head: str) -> bool:
             return False
         return bool(_KEY_COLON.search(head[:inner]))
     return head[inner] == "{" and bool(_KEY_COLON.search(head[inner + 1 :]))
-
-
-def _open_brackets(code: str) -> Iterator[int]:
-    """Where the brackets of any kind still open at the end of `code` open, innermost first."""
-    depth = 0
-    for i in range(len(code) - 1, -1, -1):
-        ch = code[i]
-        if ch in ")]}":
-            depth += 1
-        elif ch in "([{":
-            if depth:
-                depth -= 1
-            else:
-                yield i
 
 
 def _reaches_sink(name: str, lines: list[str], steps: int = 3) -> bool:
