@@ -31,6 +31,7 @@ from linters.security.security_context import (
 from linters.security.imperative import imperative
 from linters.security.inert_code import weigh_command
 from skillforge.models.findings import Severity
+from skillforge.models.skill import Skill
 
 # (group name, what it reads, what to do instead)
 _READS = {
@@ -76,8 +77,11 @@ def scan_sf515(st: SecurityText) -> Iterator[Hit]:
             seen.add(line.no)
             what, instead = _READS[m.lastgroup or "gh"]
             verdict = _named(st, line, col) or _piped_home(log.text, m) or _sent_home(
-                log.text, m) or weigh_command(
+                log.text, m) or _no_secret(log.text, m) or weigh_command(
                 st, line, col, Severity.high, reads=True)
+            # A read whose value goes to no other program or host: a skill about this CLI
+            # lists it as the tool's reference (weighed in `security_scan`).
+            cli = "" if _passed_on(log.text, m) else m.lastgroup or ""
             yield Hit(
                 "SF515", line.no, col + 1, verdict.severity, downgraded(
                     f"`{shown_command(command_at(log.text, m.start(), m.end()))}` takes {what} out "
@@ -85,6 +89,7 @@ def scan_sf515(st: SecurityText) -> Iterator[Hit]:
                     "variables, the transcript and logs; " + instead + ", or have the user "
                     "export a scoped token in an environment variable the skill reads.",
                     Severity.high, verdict),
+                cli=cli,
             )
 
 
@@ -131,3 +136,59 @@ def _sent_home(text: str, m: re.Match[str]) -> Verdict | None:
         return None
     return Verdict(Severity.info, f"it sends the token only to {service}'s own API, in the "
                                   "request's auth header")
+
+
+# `op read "op://vault/item/username"`: a field that names the account, not its secret.
+_FIELD = r"(?:user(?:name)?|e-?mail|login|url|website|host(?:name)?|server|port|title|notes?)"
+_PLAIN_FIELD = rx(rf"\bop\s+read\s+(?:\"op://[^\"\n]*/{_FIELD}\"|'op://[^'\n]*/{_FIELD}'|"
+                  rf"op://[^\s\"')]*/{_FIELD}(?=[\s)]|$))", re.IGNORECASE)
+# `op inject -i tpl -o .env`: the secrets go into the file it writes.
+_INJECT_TO_FILE = rx(r"\bop\s+inject\b[^|;&\n]*?\s(?:-o|--out-file)[\s=]+\S",
+                     re.IGNORECASE)
+
+
+def _no_secret(text: str, m: re.Match[str]) -> Verdict | None:
+    """What the command takes out is no secret in a variable or the transcript: a username
+    field, or `op inject` rendering a template into a file (`-o .env`)."""
+    if _PLAIN_FIELD.match(text, m.start()):
+        return Verdict(Severity.info, "it reads a username field, which is not a secret")
+    if _INJECT_TO_FILE.match(text, m.start()):
+        return Verdict(Severity.info, "it renders the secrets into the file it writes, into "
+                                      "no variable, transcript or log")
+    return None
+
+
+# What sends the value on: a network client or a remote shell anywhere on the command line.
+_ONWARD = rx(r"\b(?:curl|wget|nc|ncat|netcat|socat|ssh|scp|sftp|rsync|mail|sendmail|"
+             r"invoke-webrequest|invoke-restmethod|iwr|irm)\b|https?://|/dev/(?:tcp|udp)/",
+             re.IGNORECASE)
+
+
+def _passed_on(text: str, m: re.Match[str]) -> bool:
+    """The command line that takes the credential out also sends something over the network
+    (`curl -H "Authorization: $(op read ...)" https://...`, `op read ... | ssh host ...`):
+    that is what the skill does with it, whatever the skill is about."""
+    return bool(_ONWARD.search(text[: m.start()]) or _ONWARD.search(text[m.end():]))
+
+
+# The words by which a skill's name or description makes a CLI its subject.
+_SUBJECT = {
+    "op": rx(r"1password|\bop\s+cli\b", re.IGNORECASE),
+    "gh": rx(r"\bgh\b(?![-.]\w)|github[- ]cli", re.IGNORECASE),
+    "gcloud": rx(r"\bgcloud\b|google[- ]cloud[- ](?:cli|sdk)", re.IGNORECASE),
+    "aws": rx(r"\baws[- ](?:cli|vault)\b|\baws\s+configure\b", re.IGNORECASE),
+    "az": rx(r"\baz(?:ure)?[- ]cli\b", re.IGNORECASE),
+    "heroku": rx(r"\bheroku[- ]cli\b|\bheroku\b", re.IGNORECASE),
+}
+
+
+def cli_subject(skill: Skill) -> frozenset[str]:
+    """The credential CLIs the skill's own name or description names as its subject (a
+    1Password CLI skill, a gh reference): their documented read commands are the tool's
+    reference there. Only the frontmatter counts, as for an offensive purpose."""
+    fm = skill.frontmatter
+    if fm is None:
+        return frozenset()
+    text = " ".join(str(v) for v in (fm.get("name"), fm.get("description")) if v)
+    text = text.replace("_", " ")
+    return frozenset(cli for cli, words in _SUBJECT.items() if words.search(text))

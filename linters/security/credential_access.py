@@ -98,6 +98,23 @@ _AS_IDENTITY = rx(r"(?:\s-i|IdentityFile|--key(?:-file)?|--identity)[\s=]*[\"']?
 # `&>`) or of `tee` (`| tee -a ~/.git-credentials`). Storing the user's own token there is how
 # git's store helper is set up; nothing is read out. `< file` and `cat file` still read.
 _WRITE_TARGET = rx(r"(?:(?<![<>\-=])(?:\d|&)?>>?\|?|\btee(?:\s+-{1,2}[\w-]+)*)\s*[\"']?$")
+# An option that names a path in order to leave it out of what a tool reads or sends:
+# `rsync --exclude='.env'`, `tar --exclude .env`, `--exclude-from`, `rg -g '!.env'`.
+_EXCLUDED = rx(r"(?:--exclude(?:-dir)?|--filter[=\s]+['\"]?-|(?:\s-g|--glob|--iglob)[=\s]+['\"]?!)"
+               r"[=\s]*['\"]?[^\s'\"]*$")
+# A command that handles the ~/.ssh folder without reading any file in it.
+_NO_CONTENT_STAGE = rx(r"\s*['\"]?\s*(?:sudo\s+)?(?:mkdir|chmod|chown|chgrp|touch|cd|ls|stat|"
+                       r"test|\[)\b")
+
+
+def _stage(text: str, start: int) -> str:
+    """The command the match at `start` is an argument of: the text after the last pipe,
+    `;`, `&&`, `||`, substitution or quote before it."""
+    ends = [at + len(sep) for sep in ("|", ";", "&&", "$(", "`", "'", '"')
+            if (at := text.rfind(sep, 0, start)) >= 0]
+    return text[max(ends, default=0):start]
+
+
 _WHOLE_FILE = rx(
     r"\b(?:cat|less|more|head|tail|type|get-content|gc|print)\s+\S*$", re.IGNORECASE
 )
@@ -196,6 +213,11 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
         return None  # `ssh -i ~/.ssh/deploy_key` uses the key, it does not read it out
     if _WRITE_TARGET.search(before):
         return None  # `echo "https://USER:TOKEN@host" >> ~/.git-credentials` stores, reads none
+    if _EXCLUDED.search(before):
+        return None  # `rsync --exclude='.env'`, `tar --exclude .env`: named to be left out
+    if kind == "ssh" and not m.group("sshfile") and _NO_CONTENT_STAGE.match(
+            _stage(log.text, m.start())):
+        return None  # `mkdir -p ~/.ssh && chmod 700 ~/.ssh`: the folder, none of its keys
     if kind == "dotenv" and signs_own_service(log.text, m.start()):
         return None  # one key of `.env` in the auth header of its own service's API
     as_code = _access(kind, cmd, before, code=True)

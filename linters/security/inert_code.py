@@ -322,6 +322,8 @@ def _shell_data(text: str, opened: int, col: int, lines: list[str]) -> str | Non
 # --- SF502: invisible characters as the code's data ----------------------------------------
 
 _SEPARATORS = rx(r"[\s|\[\],\\-]")
+# A regex's quantifier after the set (`[\u200b\u200c]{3,}`, `+`): a pattern that finds them.
+_QUANTIFIER = rx(r"\{\d*,?\d*\}|(?<=\])[+*?]")
 
 
 def invisible_charset(st: SecurityText, line: Line, col: int, invisible: str) -> str | None:
@@ -337,6 +339,6 @@ def invisible_charset(st: SecurityText, line: Line, col: int, invisible: str) ->
         return None
     content = line.text[opened + 1 : close]
     rest = "".join(ch for ch in content if ch not in invisible)
-    if _SEPARATORS.sub("", rest):
+    if _SEPARATORS.sub("", _QUANTIFIER.sub("", rest)):
         return None
     return "they fill a string literal of the code on their own, a set of characters it handles"

@@ -42,6 +42,10 @@ _OFFENSIVE = rx(
     r"sql[- ]injection|prompt[- ]injection[- ]testing|attack[- ]simulation|adversary[- ]emulation|"
     r"threat[- ]emulation|malware[- ]analysis|reverse[- ]shell|c2\b|command[- ]and[- ]control|"
     r"jailbreak(?:ing)?[- ]testing|guardrail[- ]testing|"
+    # "Use when attacking or auditing a CI/CD pipeline", "breaking out of a container",
+    # "recon/weaponize": the activity itself, not a defence against it.
+    r"attacking|weaponi[sz]\w*|container[- ]escapes?|"
+    r"break(?:ing|s)?\s+out\s+of\s+(?:an?\s+|the\s+)?containers?|"
     r"authori[sz]ed\s+(?:security\s+)?(?:testing|engagements?|assessments?)|"
     # "Execute and analyze AI data poisoning attacks": the skill carries the attack out.
     r"(?:execute|perform|conduct|simulate|launch)\w*\s+(?:[\w-]+\s+){0,5}attacks)\b"

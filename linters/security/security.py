@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from linters.security.agent_commands import scan_sf512, scan_sf513
 from linters.text.anchor_index import AnchorIndex
-from linters.security.cli_credentials import scan_sf515
+from linters.security.cli_credentials import cli_subject, scan_sf515
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.security.code_flow import exposed_files
@@ -40,7 +40,7 @@ from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import SkillFile
 
 # Bump when a scanner changes, so cached results from an older rule set are not reused.
-SCANNER_VERSION = 10
+SCANNER_VERSION = 11
 
 Scanner = Callable[[SecurityText], Iterable[Hit]]
 SCANNERS: dict[str, Scanner] = {
@@ -140,6 +140,7 @@ def security_scan(ctx: LintContext) -> Iterator[Finding]:
     if not rules:
         return
     purpose = offensive_purpose(ctx.skill)
+    subject = cli_subject(ctx.skill)
     files = [f for f in ctx.text_files() if f.text is not None]
     exposed = exposed_files([(f.path, f.text or "") for f in files])
     halted = halted_scripts(ctx.skill_md_text, [f.path for f in files if f.path != "SKILL.md"])
@@ -155,6 +156,12 @@ def security_scan(ctx: LintContext) -> Iterator[Finding]:
                 message += (f" (medium, not {h.severity.value}: the skill declares an "
                             f"offensive-security purpose, \"{purpose}\", so its commands "
                             "target a system under test; review them.)")
+            elif h.cli in subject and severity in (Severity.critical, Severity.high):
+                # linters.security.cli_credentials: the skill is about the CLI it reads from.
+                severity = Severity.medium
+                message += (f" (medium, not {h.severity.value}: the skill is about this CLI, so "
+                            "the read is its documented command, and the value goes to no "
+                            "other program or host; review it.)")
             yield ctx.finding(h.rule, message, path=f.path, line=h.line, column=h.column,
                               severity=severity)
 

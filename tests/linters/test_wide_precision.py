@@ -171,11 +171,11 @@ SEVERE_UNMET = {
 }
 # holdout9's 0.661 severe and 0.667 security at its one measurement (21 names that join the
 # category folder to the skill folder, README templates' links; a recorded agent answer, a
-# printed hint read as instructions) are 0.921 and 0.909 after tuning on it.
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout10": _unmet("0.517 on holdout10 at its one measurement: a 1Password CLI skill's "
-                        "command reference, credential paths excluded or public"),
-}
+# printed hint read as instructions) are 0.921 and 0.909 after tuning on it. holdout10's
+# 0.517 security at its one measurement (a 1Password CLI skill's command reference, paths
+# excluded from an rsync, the ~/.ssh folder, an attacking skill's metadata reads) is 0.909
+# after tuning on it.
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
