@@ -35,6 +35,12 @@ CLAUDE_CODE_KEYS = (
     # slash commands can set disallowed-tools in frontmatter").
     "arguments", "disallowed-tools",
 )
+# Keys OpenClaw documents as optional skill frontmatter (openclaw/openclaw docs/tools/skills.md,
+# "Optional frontmatter keys"): `homepage` is the "Website" link of its macOS Skills UI, the
+# `command-*` keys dispatch a slash command straight to a tool. It also reads
+# `user-invocable` and `disable-model-invocation`, listed above.
+OPENCLAW_KEYS = ("homepage", "command-dispatch", "command-tool", "command-arg-mode")
+_OPENCLAW_SHARED = ("user-invocable", "disable-model-invocation")
 RESERVED_WORDS = ("anthropic", "claude")
 
 # The `name:` line of the raw frontmatter, and a generator's slot (`{{NAME}}`, `{{ name }}`).
@@ -330,7 +336,7 @@ def description_field(ctx: LintContext) -> Iterator[Finding]:
 def _key_hint(key: str) -> str | None:
     """The allowed or known key that `key` is probably a misspelling of."""
     norm = _CAMEL_HUMP.sub("-", key).lower().replace("_", "-").replace(" ", "-")
-    for known in (*SPEC_KEYS, *CLAUDE_CODE_KEYS):
+    for known in (*SPEC_KEYS, *CLAUDE_CODE_KEYS, *OPENCLAW_KEYS):
         if norm == known.replace("_", "-") and key != known:
             return known
     return None
@@ -338,7 +344,7 @@ def _key_hint(key: str) -> str | None:
 
 @check("SF112")
 def unknown_keys(ctx: LintContext) -> Iterator[Finding]:
-    """Frontmatter keys outside the spec; Claude Code's own keys are a warning, others an error."""
+    """Frontmatter keys outside the spec; a harness's own keys are a warning, others an error."""
     if not ctx.frontmatter_ok:
         return
     for key in ctx.skill.frontmatter.data:
@@ -346,12 +352,14 @@ def unknown_keys(ctx: LintContext) -> Iterator[Finding]:
         if k in SPEC_KEYS:
             continue
         line = ctx.fm_line(k)
-        if k in CLAUDE_CODE_KEYS:
+        if k in CLAUDE_CODE_KEYS or k in OPENCLAW_KEYS:
+            harness = ("OpenClaw" if k in OPENCLAW_KEYS else
+                       "Claude Code and OpenClaw" if k in _OPENCLAW_SHARED else "Claude Code")
             where = ("move it under `metadata:` as a string" if k == "version"
-                     else "keep it only if the skill is meant for Claude Code")
+                     else f"keep it only if the skill is meant for {harness}")
             yield ctx.finding(
                 "SF112",
-                f"`{k}` is not in the Agent Skills spec: Claude Code reads it, but other "
+                f"`{k}` is not in the Agent Skills spec: {harness} reads it, but other "
                 f"harnesses ignore it and strict validators reject the skill, so {where}.",
                 line=line,
                 severity=Severity.warning,

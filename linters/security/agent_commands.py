@@ -231,7 +231,27 @@ def scan_sf513(st: SecurityText) -> Iterator[Hit]:
                     f"registry serves that day, without asking, and hands it {data}; pin an "
                     f"exact version (`{short(name, 40)}@1.4.2`) and ask the user before their "
                     "data leaves the machine.", Severity.high, verdict),
+                script=script_run(name, log.text, m.end()),
             )
+
+
+# Packages whose job is to run a script file: the TypeScript/JavaScript runners.
+_SCRIPT_RUNNERS = frozenset(("tsx", "ts-node", "ts-node-esm", "esno", "esrun", "vite-node",
+                             "jiti", "sucrase-node", "babel-node", "@babel/node"))
+# The runner's first argument that is not an option: a script file by its extension.
+_SCRIPT_ARG = rx(r"(?:\s+--?[\w-]+(?:=\S+)?)*\s+[\"']?(?P<script>[^\s\"';&|<>]+\."
+                 r"(?:[cm]?ts|tsx|[cm]?js|jsx))[\"']?(?=[\s;&|)]|$)", re.IGNORECASE)
+
+
+def script_run(name: str, text: str, end: int) -> str:
+    """The local script file a script-runner package is given (`npx tsx scripts/fetch.ts`), or
+    "": a URL or any other package is no script of the skill's."""
+    if name.lower() not in _SCRIPT_RUNNERS:
+        return ""
+    m = _SCRIPT_ARG.match(text, end)
+    if m is None or "://" in m.group("script"):
+        return ""
+    return m.group("script")
 
 
 def _user_data(st: SecurityText, text: str, m: re.Match[str], line: Line,

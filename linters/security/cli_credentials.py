@@ -168,7 +168,23 @@ def _passed_on(text: str, m: re.Match[str]) -> bool:
     """The command line that takes the credential out also sends something over the network
     (`curl -H "Authorization: $(op read ...)" https://...`, `op read ... | ssh host ...`):
     that is what the skill does with it, whatever the skill is about."""
-    return bool(_ONWARD.search(text[: m.start()]) or _ONWARD.search(text[m.end():]))
+    return bool(_ONWARD.search(text[: m.start()]) or _ONWARD.search(_after_reference(text, m)))
+
+
+# The rest of an `op://vault/item/field` reference the read match stops inside: the item and
+# field are names ("ssh key/private key?ssh-format=openssh"), not programs or hosts.
+_REFERENCE_REST = rx(r"[^\s\"')]*")
+
+
+def _after_reference(text: str, m: re.Match[str]) -> str:
+    """The command line after the secret reference the match opened (`op read "op://...`)."""
+    end = m.end()
+    if m.group(0).lower().endswith("op://"):
+        quote = m.group(0)[-6:-5]
+        closing = text.find(quote, end) if quote and quote in "\"'" else -1
+        rest = _REFERENCE_REST.match(text, end)
+        end = closing + 1 if closing >= 0 else rest.end() if rest else end
+    return text[end:]
 
 
 # The words by which a skill's name or description makes a CLI its subject.

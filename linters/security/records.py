@@ -54,7 +54,19 @@ def recorded_output(st: SecurityText, line: Line, col: int) -> str | None:
     if key and RECORD_KEY.fullmatch(key.strip()):
         return f"it is the recorded `{key.strip()}` of a data record, what was produced, not " \
                "an instruction"
+    if _FIXTURE_FILE.search(st.path) and not (key and _RUN_KEY.search(key)):
+        return f"it is a value of `{st.path}`, a JSON test fixture: data a test loads, " \
+               "such as a recorded response"
     return None
+
+
+# A JSON document in a test-fixture folder (`tests/fixtures/`, `__fixtures__/`, `testdata/`):
+# a recorded response or sample input a test reads. A key that names a command to run keeps
+# its role there as anywhere (`"run": "curl ... | sh"`).
+_FIXTURE_FILE = rx(r"(?:^|/)(?:__)?(?:fixtures?|testdata)(?:__)?/(?:[^/]+/)*[^/]+\.jsonl?$",
+                   re.IGNORECASE)
+_RUN_KEY = rx(r"^(?:run|cmd|command|commands|script|scripts|exec|shell|install|setup|steps?|"
+              r"hooks?|pre\w*|post\w*)$", re.IGNORECASE)
 
 
 def _block_owner(lines: list[str], idx: int) -> str | None:

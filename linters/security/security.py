@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from linters.security.agent_commands import scan_sf512, scan_sf513
 from linters.text.anchor_index import AnchorIndex
 from linters.security.cli_credentials import cli_subject, scan_sf515
+from linters.security.own_scripts import note as own_script_note, shipped_script
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.security.code_flow import exposed_files
@@ -40,7 +41,7 @@ from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import SkillFile
 
 # Bump when a scanner changes, so cached results from an older rule set are not reused.
-SCANNER_VERSION = 11
+SCANNER_VERSION = 12
 
 Scanner = Callable[[SecurityText], Iterable[Hit]]
 SCANNERS: dict[str, Scanner] = {
@@ -142,6 +143,7 @@ def security_scan(ctx: LintContext) -> Iterator[Finding]:
     purpose = offensive_purpose(ctx.skill)
     subject = cli_subject(ctx.skill)
     files = [f for f in ctx.text_files() if f.text is not None]
+    paths = [f.path for f in files]
     exposed = exposed_files([(f.path, f.text or "") for f in files])
     halted = halted_scripts(ctx.skill_md_text, [f.path for f in files if f.path != "SKILL.md"])
     samples = sample_files([(f.path, f.text or "") for f in files])
@@ -162,6 +164,11 @@ def security_scan(ctx: LintContext) -> Iterator[Finding]:
                 message += (f" (medium, not {h.severity.value}: the skill is about this CLI, so "
                             "the read is its documented command, and the value goes to no "
                             "other program or host; review it.)")
+            elif h.script and severity in (Severity.critical, Severity.high) and (
+                    own := shipped_script(h.script, f.path, paths)):
+                # linters.security.own_scripts: the runner runs the skill's own script.
+                severity = Severity.medium
+                message += own_script_note(own, h.severity.value)
             yield ctx.finding(h.rule, message, path=f.path, line=h.line, column=h.column,
                               severity=severity)
 

@@ -45,6 +45,9 @@ class Hit:
     # The CLI whose own store a read takes a credential from, when the value goes nowhere
     # else: a skill about that CLI lists the read as its reference (cli_credentials).
     cli: str = ""
+    # The local script a TypeScript/JavaScript runner package (`npx tsx scripts/x.ts`) runs:
+    # when the skill ships it, the data goes to the skill's own code (own_scripts).
+    script: str = ""
 
 
 @dataclass(frozen=True)

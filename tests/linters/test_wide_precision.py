@@ -180,11 +180,10 @@ SEVERE_UNMET = {
 # printed hint read as instructions) are 0.921 and 0.909 after tuning on it. holdout10's
 # 0.517 security at its one measurement (a 1Password CLI skill's command reference, paths
 # excluded from an rsync, the ~/.ssh folder, an attacking skill's metadata reads) is 0.909
-# after tuning on it.
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout11": _unmet("0.714 on holdout11 at its one measurement: an unpinned local tool "
-                        "run on the skill's own script, a recorded test fixture"),
-}
+# after tuning on it. holdout11's 0.714 security at its one measurement (an unpinned script
+# runner on the skill's own script, a recorded test fixture, `ssh` in an op:// field name) is
+# 0.938 after tuning on it.
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
