@@ -1,6 +1,7 @@
 """What each SKILL.md frontmatter key means, for hovers: the Agent Skills spec's keys
 (CONTRACTS.md section 1) and the keys Claude Code documents for skills
-(`linters.correctness.correctness.CLAUDE_CODE_KEYS`, which SF112 warns about rather than rejects).
+(`linters.correctness.correctness.CLAUDE_CODE_KEYS`, which SF112 warns about rather than rejects)
+and the ones only OpenClaw documents (`OPENCLAW_KEYS`, likewise warnings).
 
 tests/lsp checks that every key the linter knows has an entry here.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 SPEC = "Agent Skills spec"
 CLAUDE_CODE = "Claude Code only (not in the Agent Skills spec; SF112 warns)"
+OPENCLAW = "OpenClaw only (not in the Agent Skills spec; SF112 warns)"
 
 # key -> (where it comes from, what it means)
 KEYS: dict[str, tuple[str, str]] = {
@@ -53,6 +55,13 @@ KEYS: dict[str, tuple[str, str]] = {
                   "separated string or a list), so the body can use `$name` instead of `$1`."),
     "disallowed-tools": (CLAUDE_CODE, "Tools removed from the model while the skill is "
                          "active, e.g. `Write Edit` for a read-only skill."),
+    "homepage": (OPENCLAW, "A web page about the skill, which OpenClaw shows as its website "
+                 "link; other harnesses ignore it (`metadata: {homepage: ...}` is portable)."),
+    "command-dispatch": (OPENCLAW, "`tool`: OpenClaw's `/name` command calls a tool directly "
+                         "instead of going through the model."),
+    "command-tool": (OPENCLAW, "The tool OpenClaw calls when `command-dispatch: tool` is set."),
+    "command-arg-mode": (OPENCLAW, "How OpenClaw hands the command's arguments to that tool "
+                         "(`raw`: the text as typed)."),
     "version": (CLAUDE_CODE, "A version label for the skill. Other harnesses ignore it; "
                 "`metadata: {version: \"1.2\"}` is the portable place."),
 }
