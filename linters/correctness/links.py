@@ -38,6 +38,7 @@ from linters.text.outside_home import homes_of, outside_home
 from linters.text.markdown import MarkdownDoc
 from linters.text.path_context import Paragraph, cwd_relative, project_file
 from linters.text.nested_templates import nested_template_lines
+from linters.text.other_roots import foreign_root_of, not_the_skills
 from linters.text.path_owner import (NEAR, example_of, installed_template, names_other_file,
                                      other_skill_has, owned_by_other, placed_outside,
                                      planned_section, rooted_paths, scaffolded_from,
@@ -139,7 +140,8 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
             return False
     elif para.hedged(offset):
         return False
-    if para.removed(offset) or placeholder_path(ref.path):
+    if para.removed(offset) or placeholder_path(ref.path) or not_the_skills(doc, para, offset,
+                                                                            ref.path):
         return False
     if named_sibling_has(skill, ref.path, para.with_lead_in()) or distributed_sibling_has(
             skill, ref.path, para.text[max(0, offset - 60):offset]):
@@ -339,7 +341,8 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
     rooted = ctx.memo(("rooted_paths", ref.file),
                       lambda: rooted_paths(doc.text, ctx.skill.root.name))
     sentence = para.text[max(start, offset - NEAR):min(end, offset + NEAR)]
-    return placed_outside(rooted, sentence, ref.path)
+    return placed_outside(rooted, sentence, ref.path) or foreign_root_of(
+        doc.text, ref.path, ctx.skill.exists(_top(ref.path)))
 
 
 def _entry(doc: MarkdownDoc, f: SkillFile, line: int) -> bool:

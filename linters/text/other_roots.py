@@ -1,0 +1,135 @@
+"""Paths a skill names that are not its files, read from the words the skill uses for them.
+
+SF116 asks of a missing path whether the text presents it as a file of the skill. These
+readings say it does not:
+
+- another root is stated for the sentence's paths: a placeholder for a folder that is not
+  the skill's own (`<plugin_dir>/skills/x/SKILL.md` and `references/y.md`; "paths are
+  relative to `<codex_security_dir>`"), as `${CLAUDE_PLUGIN_ROOT}/` already does in
+  `linters.text.path_context`. The skill's own placeholders (`<skill-dir>`, `{baseDir}`)
+  state nothing of the kind;
+- the file is in the agent's memory store (`memory tree`, `MemFS`), not in the skill;
+- the list the path heads is led in as files to write ("Write targets:", "Outputs:");
+- its name is a pattern to fill in (`import-YYYY-MM-DD.md`, `NNN-slug.md`);
+- the sentence detects it in the user's project ("checking for `scripts/aem.js` ... in
+  cwd").
+
+A document that states another root for its `references/` paths once is read so
+throughout: `foreign_root_of` softens the same folder's paths elsewhere in it to a warning
+when the skill has no such folder.
+"""
+
+from __future__ import annotations
+
+import functools
+import posixpath
+import re
+
+from linters.text.compiled_regex import rx
+from linters.text.markdown import MarkdownDoc
+from linters.text.path_context import Paragraph
+
+# A placeholder for a folder, written as a root (`<plugin_dir>/`) or named alone in code
+# (`<plugin_dir>`), whose name is not the skill's own folder.
+FOREIGN_ROOT = rx(
+    r"(?<![\w$])[<{](?![\w-]*(?:skill|base))([A-Za-z][\w-]*"
+    r"(?:dir|root|home|folder|directory))[>}](?=/|`)",
+    re.IGNORECASE,
+)
+_MEMORY_STORE = rx(
+    r"\bmemfs\b|\bmemory\s+(?:tree|file\s*system|fs|store|director(?:y|ies)|folders?|blocks?)\b",
+    re.IGNORECASE,
+)
+# The lead-in of a list of files the agent writes.
+_WRITTEN_LEAD = rx(
+    r"\b(?:write|output|save)\s+(?:targets?|paths?|locations?)\b|\boutputs?\b"
+    r"|\b(?:files?|paths?)\s+(?:to\s+)?(?:create|write|generate|produce)\b"
+    r"|\b(?:creates?|writes?|generates?|produces?)\b",
+    re.IGNORECASE,
+)
+_ITEM = rx(r"^(\s*)(?:[-*+]|\d{1,9}[.)])\s+(?:\*\*|__)?`?")
+# A file name with a part to fill in: a date, a running number, a slug.
+_TEMPLATED = rx(r"(?:^|[-_.])(?:YYYY(?:-?MM(?:-?DD)?)?|N{2,}|X{3,}|slug)(?=$|[-_.])")
+_DETECT = rx(r"\b(?:detect(?:s|ed|ing)?|look(?:s|ing)?\s+for|check(?:s|ing)?\s+(?:for|if|whether)"
+             r"|search(?:es|ing)?\s+for)\b", re.IGNORECASE)
+_IN_PROJECT = rx(
+    r"\bin\s+(?:the\s+)?(?:cwd|(?:current\s+|working\s+)director(?:y|ies)"
+    r"|(?:user['’]s\s+|target\s+)?(?:project|repo(?:sitory)?|codebase|workspace))\b",
+    re.IGNORECASE,
+)
+
+
+def templated_name(path: str) -> bool:
+    """`reference/import-YYYY-MM-DD.md`: a name to fill in, which no skill ships."""
+    return bool(_TEMPLATED.search(posixpath.basename(path).split(".", 1)[0]))
+
+
+def not_the_skills(doc: MarkdownDoc, para: Paragraph, offset: int, path: str) -> bool:
+    """The sentence around the path at `offset` of `para` presents it as a file somewhere
+    else than the skill, or as one the agent writes (see the module's docstring)."""
+    if templated_name(path):
+        return True
+    if para.sentence_has(FOREIGN_ROOT, offset) or para.sentence_has(_MEMORY_STORE, offset):
+        return True
+    start, _end = para.sentence(offset)
+    if para.sentence_has(_IN_PROJECT, offset) and _DETECT.search(para.text, start, offset):
+        return True
+    line_idx, col, line = para.where(offset)
+    item = _ITEM.match(line)
+    if item is None or item.end() < col - 1:
+        return False  # not a list item the path heads
+    lead = _lead_in(doc.lines, line_idx, len(item.group(1)))
+    return lead is not None and bool(_WRITTEN_LEAD.search(lead))
+
+
+def _lead_in(lines: list[str], idx: int, indent: int) -> str | None:
+    """The line ending in ":" that leads in the list holding item `idx` (across one blank
+    line), or None."""
+    blank = False
+    for i in range(idx - 1, max(-1, idx - 30), -1):
+        line = lines[i]
+        if not line.strip():
+            if blank:
+                return None
+            blank = True
+            continue
+        lead = len(line) - len(line.lstrip())
+        item = _ITEM.match(line)
+        if lead > indent or (item and lead == indent):
+            continue  # a sibling item or its continuation
+        return line if line.rstrip().endswith(":") else None
+    return None
+
+
+def foreign_root_of(text: str, path: str, has_top: bool) -> str | None:
+    """Why the missing `path` is read from another root the document `text` states for
+    paths of its folder, or None. Only when the skill lacks that folder (`has_top`)."""
+    rest = path
+    while rest.startswith("./"):
+        rest = rest[2:]
+    top = rest.split("/", 1)[0]
+    if has_top or "/" not in rest:
+        return None
+    root = _foreign_tops(text).get(top)
+    if root is None:
+        return None
+    return f"the text reads its `{top}/` paths from `{root}`, a folder other than the skill's"
+
+
+_SENTENCES = rx(r"\n[ \t]*\n|(?<=[.!?])\s+")
+_CODE_TOP = rx(r"`(?:\./)?([A-Za-z][\w.-]*)/[^`\s]*`")
+
+
+@functools.lru_cache(maxsize=32)
+def _foreign_tops(text: str) -> dict[str, str]:
+    """Top folders of the bare paths of the sentences that state another root, with it."""
+    tops: dict[str, str] = {}
+    if not FOREIGN_ROOT.search(text):
+        return tops
+    for sentence in _SENTENCES.split(text):
+        m = FOREIGN_ROOT.search(sentence)
+        if m is None:
+            continue
+        for p in _CODE_TOP.finditer(sentence):
+            tops.setdefault(p.group(1), m.group(0))
+    return tops
