@@ -170,10 +170,8 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 
 
 SEVERE_UNMET = {
-    "holdout2": _unmet("0.893 on holdout2 after tuning on it (0.568 at its one measurement): "
+    "holdout2": _unmet("0.899 on holdout2 after tuning on it (0.568 at its one measurement): "
                        "paths of the user's project and plugin-root files read as the skill's"),
-    "holdout11": _unmet("0.677 on holdout11 at its one measurement: another plugin's files "
-                        "under `<plugin_dir>`, memory files the agent writes, a harness's key"),
 }
 # holdout9's 0.661 severe and 0.667 security at its one measurement (21 names that join the
 # category folder to the skill folder, README templates' links; a recorded agent answer, a
@@ -182,7 +180,8 @@ SEVERE_UNMET = {
 # excluded from an rsync, the ~/.ssh folder, an attacking skill's metadata reads) is 0.909
 # after tuning on it. holdout11's 0.714 security at its one measurement (an unpinned script
 # runner on the skill's own script, a recorded test fixture, `ssh` in an op:// field name) is
-# 0.938 after tuning on it.
+# 0.938 after tuning on it, and its 0.677 severe (another plugin's files named from its
+# `<plugin_dir>`, memory files the agent writes, OpenClaw's `homepage` key) is 0.985.
 SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
 
 
