@@ -40,11 +40,16 @@ _MEMORY_STORE = rx(
     r"\bmemfs\b|\bmemory\s+(?:tree|file\s*system|fs|store|director(?:y|ies)|folders?|blocks?)\b",
     re.IGNORECASE,
 )
-# The lead-in of a list of files the agent writes.
+# The lead-in of a list of files the agent writes: what the line opens with says so ("Write
+# targets (...):", "Files to create:", "Outputs:", "It writes:", "Create these when ...:").
+# Not a write word anywhere in it: "Before you write code, read these:" leads in files to read.
 _WRITTEN_LEAD = rx(
-    r"\b(?:write|output|save)\s+(?:targets?|paths?|locations?)\b|\boutputs?\b"
-    r"|\b(?:files?|paths?)\s+(?:to\s+)?(?:create|write|generate|produce)\b"
-    r"|\b(?:creates?|writes?|generates?|produces?)\b",
+    r"^\W*(?:(?:it|this(?:\s+\w+)?|the\s+\w+)\s+)?(?:"
+    r"(?:write|output|save)\s+(?:targets?|paths?|locations?|files?)\b|outputs?\b"
+    r"|(?:files?|paths?)\s+(?:to\s+)?(?:create|write|generate|produce)\b"
+    r"|(?:creates?|writes?|generates?|produces?)\s*(?:[(:]|$)"
+    r"|(?:create|write|save|generate|produce)\s+(?:these|them|the\s+following|each|the\s+files?"
+    r"|files?)\b)",
     re.IGNORECASE,
 )
 _ITEM = rx(r"^(\s*)(?:[-*+]|\d{1,9}[.)])\s+(?:\*\*|__)?`?")

@@ -19,6 +19,8 @@ each has a twin that a really broken reference still fails.
 
 from __future__ import annotations
 
+import pytest
+
 from tests.linters.rule_findings import found as _found
 from tests.linters.rule_findings import severe as _severe
 from tests.linters.test_security import make_skill
@@ -113,3 +115,24 @@ def test_a_file_detected_in_the_users_project_is_the_projects(tmp_path):
 def test_a_check_that_does_not_place_the_file_in_the_project_stays_an_error(tmp_path):
     skill = make_skill(tmp_path, _DETECT.replace(" in cwd", ""))
     assert _severe(skill, "SF116") == [("SKILL.md", 8, "error")]
+
+
+@pytest.mark.parametrize("lead", [
+    "Before you write code, read these:",
+    "To produce the report, load:",
+    "The outputs depend on these references:",
+])
+def test_a_lead_in_that_only_mentions_writing_leads_in_files_to_read(tmp_path, lead):
+    """A write word somewhere in the lead-in is not a list of files to write."""
+    text = f"# Report\n\n{lead}\n- `references/steps.md` - the steps\n"
+    skill = make_skill(tmp_path, text)
+    assert [sev for _f, _l, sev in _severe(skill, "SF116")] == ["error"]
+
+
+@pytest.mark.parametrize("lead", ["Outputs:", "Files to create:", "It writes:",
+                                  "Write targets (both made on each run):",
+                                  "Create these when the import finds the material:"])
+def test_a_lead_in_that_says_the_files_are_written(tmp_path, lead):
+    text = f"# Report\n\n{lead}\n- `reference/summary.md` - the summary\n"
+    skill = make_skill(tmp_path, text)
+    assert _found(skill, "SF116") == []
