@@ -30,9 +30,12 @@ from linters.text.markdown import MarkdownDoc
 from linters.text.path_context import Paragraph
 
 # A placeholder for a folder, written as a root (`<plugin_dir>/`) or named alone in code
-# (`<plugin_dir>`), whose name is not the skill's own folder.
+# (`<plugin_dir>`), whose name is not the skill's own folder, nor a place the agent writes to
+# (`<output_dir>`, `<work_dir>`, `<tmp_dir>`): "Write the plan to `<output_dir>/plan.md`
+# following `references/plan.md`" still names the skill's reference.
 FOREIGN_ROOT = rx(
-    r"(?<![\w$])[<{](?![\w-]*(?:skill|base))([A-Za-z][\w-]*"
+    r"(?<![\w$])[<{](?![\w-]*(?:skill|base|out|tmp|temp|work|dest|target|result|report|"
+    r"artifact|build|cache|scratch|run|session|data))([A-Za-z][\w-]*"
     r"(?:dir|root|home|folder|directory))[>}](?=/|`)",
     re.IGNORECASE,
 )

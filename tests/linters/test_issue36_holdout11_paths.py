@@ -136,3 +136,13 @@ def test_a_lead_in_that_says_the_files_are_written(tmp_path, lead):
     text = f"# Report\n\n{lead}\n- `reference/summary.md` - the summary\n"
     skill = make_skill(tmp_path, text)
     assert _found(skill, "SF116") == []
+
+
+@pytest.mark.parametrize("root", ["<output_dir>", "<work_dir>", "{tmp_dir}", "<report_root>"])
+def test_a_place_the_agent_writes_to_is_no_other_root(tmp_path, root):
+    """A placeholder for where the agent writes does not make the sentence's other paths
+    another root's: the template it follows is still the skill's."""
+    text = (f"# Plan\n\nFollow `references/plan-template.md`, then put the plan in "
+            f"`{root}/plan.md`.\n")
+    skill = make_skill(tmp_path, text)
+    assert [sev for _f, _l, sev in _severe(skill, "SF116")] == ["error"]
