@@ -28,6 +28,7 @@ import re
 from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
 from linters.text.path_context import Paragraph
+from linters.text.path_owner import list_lead_in
 
 # A placeholder for a folder, written as a root (`<plugin_dir>/`) or named alone in code
 # (`<plugin_dir>`), whose name is not the skill's own folder, nor a place the agent writes to
@@ -86,27 +87,8 @@ def not_the_skills(doc: MarkdownDoc, para: Paragraph, offset: int, path: str) ->
     item = _ITEM.match(line)
     if item is None or item.end() < col - 1:
         return False  # not a list item the path heads
-    lead = _lead_in(doc.lines, line_idx, len(item.group(1)))
+    lead = list_lead_in(doc.lines, line_idx, blanks=1)
     return lead is not None and bool(_WRITTEN_LEAD.search(lead))
-
-
-def _lead_in(lines: list[str], idx: int, indent: int) -> str | None:
-    """The line ending in ":" that leads in the list holding item `idx` (across one blank
-    line), or None."""
-    blank = False
-    for i in range(idx - 1, max(-1, idx - 30), -1):
-        line = lines[i]
-        if not line.strip():
-            if blank:
-                return None
-            blank = True
-            continue
-        lead = len(line) - len(line.lstrip())
-        item = _ITEM.match(line)
-        if lead > indent or (item and lead == indent):
-            continue  # a sibling item or its continuation
-        return line if line.rstrip().endswith(":") else None
-    return None
 
 
 def foreign_root_of(text: str, path: str, has_top: bool) -> str | None:

@@ -302,21 +302,30 @@ _LIST_ITEM = rx(r"^(\s*)(?:[-*+]|\d{1,9}[.)])\s")
 def under_detect_lead(lines: list[str], idx: int) -> bool:
     """Line `idx` is an item of a list whose lead-in (the less indented line above it)
     looks for files in the user's project."""
+    lead = list_lead_in(lines, idx, blanks=0)
+    return lead is not None and bool(_DETECT_LEAD.search(lead))
+
+
+def list_lead_in(lines: list[str], idx: int, blanks: int) -> str | None:
+    """The line ending in ":" that leads in the list whose item is line `idx` (found above
+    its sibling items and their continuation lines, across at most `blanks` blank lines),
+    or None when `idx` is no item or the line above the list does not lead it in."""
     m = _LIST_ITEM.match(lines[idx]) if 0 <= idx < len(lines) else None
     if m is None:
-        return False
+        return None
     indent = len(m.group(1))
     for i in range(idx - 1, max(-1, idx - 30), -1):
         line = lines[i]
         if not line.strip():
-            return False
+            if blanks == 0:
+                return None
+            blanks -= 1
+            continue
         lead = len(line) - len(line.lstrip())
-        item = _LIST_ITEM.match(line)
-        if lead > indent and not item:
-            continue  # a sibling item's continuation line
-        if lead < indent or not item:
-            return bool(_DETECT_LEAD.search(line)) and line.rstrip().endswith(":")
-    return False
+        if lead > indent or (lead == indent and _LIST_ITEM.match(line)):
+            continue  # a sibling item or a continuation line
+        return line if line.rstrip().endswith(":") else None
+    return None
 
 
 def names_other_file(doc: MarkdownDoc, raw: str, line_no: int, para: Paragraph,
