@@ -2,7 +2,7 @@
 """Rebuild the wide skills corpus (issue 36) from tests/corpus_wide/manifest.json.
 
 The manifest pins, for every repository, the commit, the split ("tune", "test", "holdout",
-"holdout2" to "holdout11"), the number of skill folders, and the skill folders dropped as
+"holdout2" to "holdout12"), the number of skill folders, and the skill folders dropped as
 duplicates. This script copies every other skill folder (a folder holding a
 regular file named SKILL.md; nested ones count on their own) at the pinned commit into
 
@@ -27,8 +27,9 @@ after holdout2 had been measured once and then tuned on; likewise), "holdout4" (
 "holdout8" (chosen on 2026-12-05 after holdout7 had been measured once and then tuned on;
 likewise), "holdout9" (chosen on 2026-12-05 after holdout8 had been measured once and then
 tuned on; likewise), "holdout10" (chosen on 2026-12-05 after holdout9 had been measured once
-and then tuned on; likewise) and "holdout11" (chosen on 2026-12-06 after holdout10 had been
-measured once; likewise), take a sample of each repository: its entry's "sample" lists the skill
+and then tuned on; likewise), "holdout11" (chosen on 2026-12-06 after holdout10 had been
+measured once; likewise) and "holdout12" (chosen on 2026-12-06 after holdout11 had been
+measured once and then tuned on; likewise), take a sample of each repository: its entry's "sample" lists the skill
 paths, which must be the first SAMPLE_MAX (40) of the skill folders left after de-duplication,
 sorted by sha256("owner/name:" + path) hex digest ascending (sample_order); only those are
 copied, and a sample that does not follow the rule at the pinned commit is a failure.
@@ -71,10 +72,11 @@ DEFAULT_OUT = ROOT / ".corpus-wide"
 DEFAULT_URL = "https://github.com/{repo}.git"
 MAX_BYTES = 1_000_000
 SPLITS = ("tune", "test", "holdout", "holdout2", "holdout3", "holdout4", "holdout5",
-          "holdout6", "holdout7", "holdout8", "holdout9", "holdout10", "holdout11")
+          "holdout6", "holdout7", "holdout8", "holdout9", "holdout10", "holdout11",
+          "holdout12")
 # The held-out splits: a sample of each repository.
 SAMPLED = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6",
-           "holdout7", "holdout8", "holdout9", "holdout10", "holdout11")
+           "holdout7", "holdout8", "holdout9", "holdout10", "holdout11", "holdout12")
 SAMPLE_MAX = 40  # skill folders per held-out repository
 HEX40 = re.compile(r"[0-9a-f]{40}")
 
@@ -311,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
                "  python3 tools/wide_corpus.py                       # clone from GitHub\n"
                "  python3 tools/wide_corpus.py --mirror /srv/mirrors # use local bare git dirs\n"
                "  python3 tools/wide_corpus.py --repo mattpocock/skills --split test\n"
-               "  python3 tools/wide_corpus.py --mirror /srv/mirrors --split holdout11\n"
+               "  python3 tools/wide_corpus.py --mirror /srv/mirrors --split holdout12\n"
                "Exit status: 0 all rebuilt, 1 a repository could not be had or does not match "
                "the manifest, 2 bad arguments.",
         formatter_class=argparse.RawDescriptionHelpFormatter)

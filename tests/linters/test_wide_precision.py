@@ -35,12 +35,13 @@ rules of that time (severe 0.948, security 0.517: 14 policy findings of one 1Pas
 command reference, 9 wrong credential reads) and then tuned on (0.986 and 0.909).
 `holdout11` (12 more, chosen after `holdout10` had been measured once, and measured after it
 had been tuned on) was measured once with the rules of that time (severe 0.677, security
-0.714 on 21 findings) and then tuned on.
-`holdout2` to `holdout11` stay sealed: each is left out, even where built, unless its own
+0.714 on 21 findings) and then tuned on. `holdout12` (12 more, chosen after `holdout11` had
+been measured once and tuned on) has not been measured yet: it is the next honest measurement.
+`holdout2` to `holdout12` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1,
 WIDE_UNSEAL_HOLDOUT8=1, WIDE_UNSEAL_HOLDOUT9=1, WIDE_UNSEAL_HOLDOUT10=1,
-WIDE_UNSEAL_HOLDOUT11=1) is set.
+WIDE_UNSEAL_HOLDOUT11=1, WIDE_UNSEAL_HOLDOUT12=1) is set.
 tests/bench/bench_wide_lint.py prints the whole table with the gate pass rates of skills-ref and
 agnix beside ours.
 """
@@ -104,7 +105,8 @@ def test_a_sealed_part_is_left_out_even_where_it_is_built(tmp_path, monkeypatch,
 
 
 @pytest.mark.parametrize("part", ["holdout3", "holdout4", "holdout5", "holdout6", "holdout7",
-                                  "holdout8", "holdout9", "holdout10", "holdout11"])
+                                  "holdout8", "holdout9", "holdout10", "holdout11",
+                                  "holdout12"])
 def test_a_later_part_is_held_out_and_every_sealed_part_has_its_own_variable(part):
     assert part in HELD_OUT and part in SEALED and set(SEALED) <= set(HELD_OUT)
     assert set(UNSEAL_ENVS) == set(SEALED)
