@@ -36,7 +36,9 @@ command reference, 9 wrong credential reads) and then tuned on (0.986 and 0.909)
 `holdout11` (12 more, chosen after `holdout10` had been measured once, and measured after it
 had been tuned on) was measured once with the rules of that time (severe 0.677, security
 0.714 on 21 findings) and then tuned on. `holdout12` (12 more, chosen after `holdout11` had
-been measured once and tuned on) has not been measured yet: it is the next honest measurement.
+been measured once and tuned on) was measured once with the rules of that time (severe 0.798,
+security 0.206 on 63 findings: 27 policy findings of one skill running the very CLI it
+teaches unpinned, attack payloads of an LLM red-team skill read as instructions).
 `holdout2` to `holdout12` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1,
@@ -174,6 +176,7 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 SEVERE_UNMET = {
     "holdout2": _unmet("0.899 on holdout2 after tuning on it (0.568 at its one measurement): "
                        "paths of the user's project and plugin-root files read as the skill's"),
+    "holdout12": _unmet("0.798 on holdout12 at its one measurement, before tuning on it"),
 }
 # holdout9's 0.661 severe and 0.667 security at its one measurement (21 names that join the
 # category folder to the skill folder, README templates' links; a recorded agent answer, a
@@ -184,7 +187,9 @@ SEVERE_UNMET = {
 # runner on the skill's own script, a recorded test fixture, `ssh` in an op:// field name) is
 # 0.938 after tuning on it, and its 0.677 severe (another plugin's files named from its
 # `<plugin_dir>`, memory files the agent writes, OpenClaw's `homepage` key) is 0.985.
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
+    "holdout12": _unmet("0.206 on holdout12 at its one measurement, before tuning on it"),
+}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
