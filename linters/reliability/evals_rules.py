@@ -9,6 +9,7 @@ SF314-SF316 on any evals file (`skillforge evals validate FILE`), not only the s
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -214,6 +215,12 @@ def _paths(ctx: LintContext, text: str, evals_path: str) -> Iterator[Finding]:
             said = (f"{names}, outside the skill folder ({beside}): present in the "
                     "repository but not in an installed copy of the skill; copy it into the "
                     "skill if the eval needs it.")
+        elif (made := _made_by_setup(ctx, text, raw)) is not None:
+            # `"fixture_setup": "evals/make.sh"`, which builds it: made before the cases run.
+            key, script = made
+            said = (f"{names}, which is not in the skill; the evals' {key!r} script "
+                    f"`{script}` names it, so it is made before the cases run: check that "
+                    "the script really creates it.")
         else:
             yield ctx.finding(
                 "SF316",
@@ -222,6 +229,30 @@ def _paths(ctx: LintContext, text: str, evals_path: str) -> Iterator[Finding]:
                 path=evals_path, line=line)
             continue
         yield ctx.finding("SF316", said, path=evals_path, line=line, severity=Severity.warning)
+
+
+# A top-level key of the evals file that names the script making the cases' inputs.
+_SETUP_KEY = rx(r"setup|fixture|prepare|generate|before", re.IGNORECASE)
+
+
+def _made_by_setup(ctx: LintContext, text: str, raw: str) -> tuple[str, str] | None:
+    """(key, script) when a top-level `key` of the evals file names a script of the skill
+    (`"fixture_setup": "evals/make_fixtures.sh"`) whose text names `raw`'s last part."""
+    leaf = raw.strip().rstrip("/").rsplit("/", 1)[-1]
+    if len(leaf) < 3:
+        return None
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    for key, value in (data.items() if isinstance(data, dict) else ()):
+        if not (isinstance(value, str) and _SETUP_KEY.search(key)):
+            continue
+        script = ctx.skill.file(_normalise(value, ctx.skill.name))
+        if script is not None and script.text and re.search(
+                rf"(?<![\w.-]){re.escape(leaf)}(?![\w-])", script.text):
+            return key, script.path
+    return None
 
 
 def _below_own_folder(ctx: LintContext, path: str, label: str) -> str | None:
