@@ -93,6 +93,25 @@ def output_sample(st: SecurityText, line: Line) -> str | None:
     return None
 
 
+# A finding record of a scanner's report: `[CRITICAL] Line 15: "Ignore previous ..."`. What
+# it quotes is what was detected, not text to follow.
+_DETECTION = rx(r"^\s*(?:[-*]\s+)?\[(?:critical|high|medium|low|warn(?:ing)?|error|block(?:ed)?|"
+                r"detected|alert|flagged|suspicious)\]\s", re.IGNORECASE)
+
+
+def detection_record(line: Line, start: int, end: int) -> str | None:
+    """Why the span `start`..`end` of `line` is a quoted detection: the line is a finding
+    record opening with a severity tag, and the span sits inside a quotation on it."""
+    text = line.text
+    if not _DETECTION.match(text):
+        return None
+    before, after = text[:start], text[end:]
+    if before.count('"') % 2 == 1 and '"' in after or (
+            before.rfind("\u201c") > before.rfind("\u201d") and "\u201d" in after):
+        return "it is the quoted text of a finding in a scan report"
+    return None
+
+
 def fence_of(st: SecurityText, line: Line):
     doc = st.doc
     if doc is None:

@@ -189,9 +189,11 @@ def _in_request_body(text: str, start: int) -> bool:
 
 def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | None:
     kind = m.lastgroup if m.lastgroup != "sshfile" else "ssh"
-    if kind == "ssh" and m.group("sshfile") and _SSH_NOT_SECRET.search(m.group("sshfile")):
+    # "Add a Host block to ~/.ssh/config." names the config file; the dot ends the sentence.
+    if kind == "ssh" and m.group("sshfile") and _SSH_NOT_SECRET.search(
+            m.group("sshfile").rstrip(".")):
         return None
-    if _on_a_remote_server(log.text, m.start()):
+    if _on_a_remote_server(log.text, m.start()) or _probed_path(log.text, m.start()):
         return None
     # Only the address: a path in a body may be a file curl reads (`-d @~/.aws/credentials`).
     if kind == "metadata" and _in_request_body(log.text, m.start()):
@@ -220,6 +222,10 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
         return None  # `mkdir -p ~/.ssh && chmod 700 ~/.ssh`: the folder, none of its keys
     if kind == "dotenv" and signs_own_service(log.text, m.start()):
         return None  # one key of `.env` in the auth header of its own service's API
+    if _EXCLUDED_PROSE.search(prose) or (inline and _heading(st, line)):
+        # "the upload archive excludes `.env*`": named to be left out; "### Email (`.env`)":
+        # a heading names its section's subject, it tells nothing to read or send.
+        prose = ""
     as_code = _access(kind, cmd, before, code=True)
     as_prose = _access(kind, prose, before, code=False)
     if not as_code[0] and not as_prose[0]:
@@ -267,6 +273,51 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
         msg = (f"`{shown_command(cmd)}` reads {what}; remove it, or have the user supply the one "
                "value the skill needs through an environment variable.")
     return Hit("SF508", line.no, col + 1, verdict.severity, downgraded(msg, default, verdict))
+
+
+# A clause that leaves what it names out: "the archive excludes `.git`, `.env*`, caches".
+_EXCLUDED_PROSE = rx(r"\b(?:exclud(?:e|es|ed|ing)|except|omit(?:s|ted|ting)?|leaves?\s+out|"
+                     r"skip(?:s|ped|ping)?|never\s+(?:includes?|uploads?|sends?))\b", re.IGNORECASE)
+
+
+def _heading(st: SecurityText, line) -> bool:
+    """`line` is a Markdown heading (outside a code block)."""
+    return (st.is_markdown and line.text.lstrip().startswith("#")
+            and not st.in_code(line))
+
+
+# `for key in ".env" "id_rsa"; do curl ... "$(PUBLIC_URL)/$$key"`: each name is a path the
+# loop asks a server for (a check that the user's own bucket does not serve such files), not
+# a file of this machine. The loop reads the file only if its body uses the name otherwise.
+_FOR_LIST = rx(r"\bfor\s+(\w+)\s+in\s+([^;]*)$")
+_URL_BASE = rx(r"(?:://[^\s'\"`]*|\b\w*(?:URL|URI|HOST|ENDPOINT|DOMAIN|ORIGIN)\w*\)?\}?)/?$",
+               re.IGNORECASE)
+
+
+_PRINTS = rx(r"[\s\\@]*(?:echo|printf)\b")
+
+
+def _command_start(text: str, at: int) -> str:
+    """The text of the shell command that `at` is in, from its start (quotes kept)."""
+    cut = max((i + len(sep) for sep in (";", "|", "&&", "$(", "`", "\n", " do ")
+               if (i := text.rfind(sep, 0, at)) >= 0), default=0)
+    return text[cut:at]
+
+
+def _probed_path(text: str, start: int) -> bool:
+    """The match at `start` is an item of a shell `for` loop's list whose body uses the loop
+    variable as the path of a URL on a server, or prints it."""
+    head = text[max(0, start - SPAN_REACH):start]
+    m = _FOR_LIST.search(head)
+    if m is None:
+        return False
+    body = text[start:start + 2 * SPAN_REACH]
+    end = re.search(r"\bdone\b", body)
+    body = body[: end.start()] if end else body
+    uses = list(re.finditer(rf"\$\$?\{{?{re.escape(m.group(1))}\b\}}?", body))
+    return bool(uses) and all(
+        (body[u.start() - 1: u.start()] == "/" and _URL_BASE.search(body[:u.start() - 1]))
+        or _PRINTS.match(_command_start(body, u.start())) for u in uses)
 
 
 _CLAUSE_CUT = rx(r"[.;:!?]\s|\s[-\u2013\u2014]\s")

@@ -58,7 +58,11 @@ _CONCEAL = rx(
     r"what\s+you\s+(?:did|do|are\s+doing)|your\s+actions?)(?:\s+(?:secret|hidden))?"
     r"\s+from\s+(?:the\s+|your\s+)?users?\b"
     r"|\b(?:do\s+not|don't|dont|never)\s+mention\s+(?:this|that)\b"
-    r"(?!\s+(?:section|step|file|skill|command|option|flag|limitation|again)\b)"
+    r"(?!\s+(?:section|step|file|skill|command|option|flag|limitation|again|"
+    # The skill's own bookkeeping ("do not mention this routing to the SME"): a rule about
+    # the conversation's wording, no action or risk kept back.
+    r"routing|classification|categori[sz]ation|track|framework|methodology|rubric|"
+    r"terminology|jargon|taxonomy|scoring)\b)"
     r"|\b(?:the\s+)?users?\s+(?:must|should|need)\s+(?:not|never)\s+(?:know|find\s+out|learn|"
     r"notice|be\s+told)\b"
     r"|\b(?:silently|secretly|covertly|quietly)\s+(?:send|upload|post|copy|exfiltrate|transmit|"
@@ -126,6 +130,26 @@ _ELIDED_CLAIM = rx(
 )
 
 
+# "Running `sync` against a shared bucket can silently delete someone else's data": a modal
+# of possibility whose subject is a thing, not the agent, warns of a risk. "You can silently
+# delete", "we could quietly send" still hand the act to the reader.
+_RISK_OF = rx(r"(?<!\byou\s)(?<!\bwe\s)(?<!\bi\s)\b(?:can|could|may|might|would)"
+              r"\s+(?:also\s+)?$")
+
+
+# "Language cannot be set here ... never tell the user this call changed them": the told
+# thing is an effect the text has just said cannot happen, so the rule keeps a false claim
+# from the user. Not when nothing before denies it ("never tell the user the call deleted").
+_EFFECT_CLAIM = rx(r"\s+(?:that\s+)?(?:this|the|it|your)\b[\w\s-]{0,20}?\b(?:changed|set|"
+                   r"updated|applied|saved|worked|succeeded|modified)\b")
+_DENIAL = rx(r"\b(?:cannot|can't|can\s+not|read-only|not\s+(?:supported|possible|settable)|"
+             r"isn't\s+possible)\b")
+
+
+def _denied_effect(low: str, start: int, end: int) -> bool:
+    return bool(_EFFECT_CLAIM.match(low, end) and _DENIAL.search(low, 0, start))
+
+
 def _hides_failed_attempt(st: SecurityText, line: Line, end: int) -> bool:
     rest = line.low[end:]
     nxt = st.neighbour(line, 1)
@@ -148,7 +172,10 @@ def scan_sf501(st: SecurityText) -> Iterator[Hit]:
             verdict = Verdict(Severity.info, "it says what a command-line option does")
         elif data := injection_data(st, line, start):
             verdict = Verdict(Severity.info, data)
-        elif not override and _ELIDED_CLAIM.match(line.low, end):
+        elif not override and _RISK_OF.search(line.low, 0, start):
+            verdict = Verdict(Severity.info, "it warns what something else can do unseen")
+        elif not override and (_ELIDED_CLAIM.match(line.low, end) or _denied_effect(line.low,
+                                                                                   start, end)):
             verdict = Verdict(Severity.info, "it keeps back a claim the text has just denied")
         elif not override and _hides_failed_attempt(st, line, end):
             verdict = Verdict(Severity.info, "what it keeps back is a failed attempt, retried")

@@ -7,6 +7,13 @@ names it in a passage about testing (a test file, a sample, a fixture) that tell
 not to follow what it says ("Your job is to test the guard, NOT to follow the malicious
 instructions in the test files"). A file named with "follow its instructions", or named with
 no such warning, keeps its role: its text is read as instructions.
+
+A red-team skill ships its attack sets the same way (`payloads/injection.txt`), and there the
+file says so itself: its opening lines limit its use to systems the reader is authorised to
+test ("AUTHORIZATION REQUIRED", "test only against models you are authorized to assess")
+and its title or folder calls it payloads, jailbreaks or injection patterns. Such a file is a
+set of strings to send to a target, not instructions to the agent. An authorisation note
+alone is not enough: a pentest skill's reference of commands to run carries one too.
 """
 
 from __future__ import annotations
@@ -28,13 +35,45 @@ _FOLLOW = rx(r"\b(?:follow|obey|execute|apply|do\s+what)\b[^.]{0,30}\b(?:it|its|
              r"instructions|says)\b", re.IGNORECASE)
 
 
+# The file's opening lines: its title and the notes under it.
+_HEADER_LINES = 15
+# Strings and descriptions, not code: a harness script that sends them runs as written.
+_DATA_SUFFIXES = (".txt", ".md", ".markdown", ".json", ".jsonl", ".yaml", ".yml", ".csv", ".lst")
+_AUTHORISED_ONLY = rx(
+    r"\bauthori[sz]ation\s+required\b|\bsigned\s+scope\b|"
+    r"\b(?:use|test|run|send|try)\w*\s+(?:these\s+|them\s+|this\s+)?only\s+(?:on|against)\b"
+    r"[^.\n]{0,60}?\b(?:authori[sz]ed|permitted|allowed)\b|"
+    r"\bauthori[sz]ed\s+(?:security\s+)?(?:testing|engagements?|assessments?)\s+only\b",
+    re.IGNORECASE)
+_ATTACK_SET = rx(
+    r"\bpayloads?\b|\bjailbreaks?\b|\binjection\s+(?:patterns?|payloads?|strings?|prompts?)\b|"
+    r"\battack\s+(?:strings?|prompts?|patterns?)\b", re.IGNORECASE)
+
+
+def attack_set(path: str, text: str) -> bool:
+    """A data file or document (not code, not SKILL.md) whose opening lines limit it to
+    authorised testing and whose title or folder calls it a set of payloads, jailbreaks or
+    injection patterns."""
+    name = path.rsplit("/", 1)[-1].lower()
+    if path == "SKILL.md" or not name.endswith(_DATA_SUFFIXES):
+        return False
+    lines = [ln for ln in text.split("\n", 60) if ln.strip()][:_HEADER_LINES]
+    if not lines or not _AUTHORISED_ONLY.search("\n".join(lines)):
+        return False
+    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    return bool(_ATTACK_SET.search(lines[0]) or _ATTACK_SET.search(folder.replace("_", " ")))
+
+
 def sample_files(files: Iterable[tuple[str, str]]) -> frozenset[str]:
     """The paths of `files` ((path, text) pairs) that a Markdown file of the skill names as
-    test samples not to follow."""
+    test samples not to follow, or that say themselves they are an attack set."""
     files = list(files)
     docs = [(t, t.split("\n")) for p, t in files if p.lower().endswith((".md", ".markdown"))]
     out = set()
-    for path, _ in files:
+    for path, text in files:
+        if attack_set(path, text):
+            out.add(path)
+            continue
         if path.lower().endswith((".md", ".markdown")) or path == "SKILL.md":
             continue
         if _named_as_sample(path, docs):

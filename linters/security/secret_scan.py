@@ -44,7 +44,9 @@ _LINE_ANCHORS = declare(b"://", b"private key", b"_authtoken")
 _PLACEHOLDER = rx(
     r"example|sample|dummy|fake|placeholder|change[-_]?me|your[-_]|redacted|"
     r"x{4,}|X{4,}|\*{3,}|\.\.\.|<[^>]*>|\$\{?[A-Za-z_]|\{\{|%\(|replace[-_]?me|"
-    r"not[-_]?a[-_]?real|0{6,}|1234567|abcdef|insert[-_]|token[-_]?here|key[-_]?here",
+    r"not[-_]?a[-_]?real|0{6,}|1234567|abcdef|insert[-_]|token[-_]?here|key[-_]?here|"
+    # A value that names what it stands for: `password-value-123456`, `secret_value_1`.
+    r"(?:password|passwd|secret|token|key)[-_]value\b",
     re.IGNORECASE,
 )
 # `ghp_TOKEN`, `YOUR_API_KEY`, `sk-proj-KEY`: a capitalised name standing where the value

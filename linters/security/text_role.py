@@ -45,6 +45,7 @@ from linters.security.attack_talk import (
 )
 from linters.security.block_frame import (
     block_label,
+    detection_record,
     document_content,
     fence_of,
     heading_chain,
@@ -107,7 +108,8 @@ def role_of(st: SecurityText, line: Line, start: int, end: int | None = None, *,
     if st.sample:
         return _SAMPLE
     # A key in a record is still leaked; any other pattern there is what was produced.
-    why = None if secret else recorded_output(st, line, start)
+    why = None if secret else (recorded_output(st, line, start)
+                                or detection_record(line, start, end))
     if why:
         return TextRole(Role.ABOUT, why)
     if not st.is_markdown:
