@@ -251,6 +251,11 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
     harmless = reads_no_secret(log.text, m.end()) if kind == "metadata" else None
     if harmless and verdict.severity != Severity.info:
         verdict = Verdict(Severity.info, f"it reads {harmless}, not a credential")
+    if not net and kind in ("dot", "aws") and verdict.severity in (
+            Severity.critical, Severity.high) and _FILTERS_SECRETS.match(log.text, m.end()):
+        verdict = Verdict(Severity.medium, "it filters the secret lines out (`grep -v`) "
+                                           "before anything prints, so no credential is read "
+                                           "out", acted=True)
     if kind == "keychain" and verdict.severity != Severity.info:
         item = _own_keychain_item(st, cmd)
         if item:
@@ -267,6 +272,13 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
         msg = (f"`{shown_command(cmd)}` reads {what}; remove it, or have the user supply the one "
                "value the skill needs through an environment variable.")
     return Hit("SF508", line.no, col + 1, verdict.severity, downgraded(msg, default, verdict))
+
+
+# The read piped straight into `grep -v` of its secret lines (`cat ~/.npmrc | grep -v
+# authToken`): the config is shown without them.
+_FILTERS_SECRETS = rx(r"['\"]?(?:\s+2>\s*/dev/null)?\s*\|\s*grep\s+(?:-[a-uw-z]*v[a-z]*|--invert-match)"
+                      r"(?:\s+-[a-z]+)*\s+['\"]?[\w.:-]*(?:auth|token|password|passwd|secret|"
+                      r"_key|apikey|credential)", re.IGNORECASE)
 
 
 _CLAUSE_CUT = rx(r"[.;:!?]\s|\s[-\u2013\u2014]\s")
