@@ -30,6 +30,7 @@ from linters.security.security_context import (
 )
 from linters.security.imperative import imperative
 from linters.security.inert_code import weigh_command
+from linters.security.subject_tool import ENGLISH_WORDS, own_package
 from skillforge.models.findings import Severity
 
 # --- SF512 ------------------------------------------------------------------------------
@@ -219,6 +220,9 @@ def scan_sf513(st: SecurityText) -> Iterator[Hit]:
             line, col = log.where(m.start())
             if line.no in seen:
                 continue
+            if pkg.lower() in ENGLISH_WORDS and not (
+                    st.is_markdown and (st.in_code(line) or in_inline_code(line, col))):
+                continue  # "shipped via uvx or a script": the runner named in a sentence
             data = _user_data(st, log.text, m, line, col)
             if data is None:
                 continue
@@ -232,6 +236,8 @@ def scan_sf513(st: SecurityText) -> Iterator[Hit]:
                     f"exact version (`{short(name, 40)}@1.4.2`) and ask the user before their "
                     "data leaves the machine.", Severity.high, verdict),
                 script=script_run(name, log.text, m.end()),
+                package=own_package(name, m.group("opts") or "",
+                                    log.text[m.end():].split("\n", 1)[0]),
             )
 
 

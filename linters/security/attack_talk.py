@@ -115,6 +115,9 @@ class Verdict(NamedTuple):
 
     severity: Severity
     why: str = ""
+    # The hit is an instruction all the same, lowered for what it does (a token sent only to
+    # its own service), not for the text's role: the reason then ends the note.
+    acted: bool = False
 
 
 def downgraded(message: str, default: Severity, verdict: Verdict) -> str:
@@ -123,8 +126,9 @@ def downgraded(message: str, default: Severity, verdict: Verdict) -> str:
         return message
     body = message.rstrip()
     body = body[:-1] if body.endswith(".") else body
+    tail = "" if verdict.acted else ", so it is not an instruction to the agent"
     return (f"{body} (reported as {verdict.severity.value}, not {default.value}: "
-            f"{verdict.why}, so it is not an instruction to the agent).")
+            f"{verdict.why}{tail}).")
 
 
 def catalogue_text(text: str) -> bool:

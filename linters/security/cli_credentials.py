@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 from linters.text.anchor_index import declare
 from linters.security.attack_talk import Verdict, downgraded
+from linters.security.cloud_tokens import own_service_call
 from linters.security.credential_use import header_of_own_service
 from linters.text.compiled_regex import rx
 from linters.security.security_context import (
@@ -79,6 +80,9 @@ def scan_sf515(st: SecurityText) -> Iterator[Hit]:
             verdict = _named(st, line, col) or _piped_home(log.text, m) or _sent_home(
                 log.text, m) or _no_secret(log.text, m) or weigh_command(
                 st, line, col, Severity.high, reads=True)
+            if verdict.severity in (Severity.critical, Severity.high):
+                # A cloud token minted for a request to the cloud's or the user's own service.
+                verdict = own_service_call(st, line, log.text, m) or verdict
             # A read whose value goes to no other program or host: a skill about this CLI
             # lists it as the tool's reference (weighed in `security_scan`).
             cli = "" if _passed_on(log.text, m) else m.lastgroup or ""

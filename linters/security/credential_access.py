@@ -17,6 +17,7 @@ from linters.text.compiled_regex import rx
 from linters.security.attack_talk import Verdict, downgraded
 from linters.security.credential_use import reads_no_secret, signs_own_service
 from linters.security.inert_code import weigh_command
+from linters.security.probed_paths import probed_path
 from linters.security.security_context import (
     shown_command,
     SPAN_REACH,
@@ -193,7 +194,7 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
     if kind == "ssh" and m.group("sshfile") and _SSH_NOT_SECRET.search(
             m.group("sshfile").rstrip(".")):
         return None
-    if _on_a_remote_server(log.text, m.start()) or _probed_path(log.text, m.start()):
+    if _on_a_remote_server(log.text, m.start()) or probed_path(log.text, m.start()):
         return None
     # Only the address: a path in a body may be a file curl reads (`-d @~/.aws/credentials`).
     if kind == "metadata" and _in_request_body(log.text, m.start()):
@@ -257,6 +258,11 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
     harmless = reads_no_secret(log.text, m.end()) if kind == "metadata" else None
     if harmless and verdict.severity != Severity.info:
         verdict = Verdict(Severity.info, f"it reads {harmless}, not a credential")
+    if not net and kind in ("dot", "aws") and verdict.severity in (
+            Severity.critical, Severity.high) and _FILTERS_SECRETS.match(log.text, m.end()):
+        verdict = Verdict(Severity.medium, "it filters the secret lines out (`grep -v`) "
+                                           "before anything prints, so no credential is read "
+                                           "out", acted=True)
     if kind == "keychain" and verdict.severity != Severity.info:
         item = _own_keychain_item(st, cmd)
         if item:
@@ -286,38 +292,11 @@ def _heading(st: SecurityText, line) -> bool:
             and not st.in_code(line))
 
 
-# `for key in ".env" "id_rsa"; do curl ... "$(PUBLIC_URL)/$$key"`: each name is a path the
-# loop asks a server for (a check that the user's own bucket does not serve such files), not
-# a file of this machine. The loop reads the file only if its body uses the name otherwise.
-_FOR_LIST = rx(r"\bfor\s+(\w+)\s+in\s+([^;]*)$")
-_URL_BASE = rx(r"(?:://[^\s'\"`]*|\b\w*(?:URL|URI|HOST|ENDPOINT|DOMAIN|ORIGIN)\w*\)?\}?)/?$",
-               re.IGNORECASE)
-
-
-_PRINTS = rx(r"[\s\\@]*(?:echo|printf)\b")
-
-
-def _command_start(text: str, at: int) -> str:
-    """The text of the shell command that `at` is in, from its start (quotes kept)."""
-    cut = max((i + len(sep) for sep in (";", "|", "&&", "$(", "`", "\n", " do ")
-               if (i := text.rfind(sep, 0, at)) >= 0), default=0)
-    return text[cut:at]
-
-
-def _probed_path(text: str, start: int) -> bool:
-    """The match at `start` is an item of a shell `for` loop's list whose body uses the loop
-    variable as the path of a URL on a server, or prints it."""
-    head = text[max(0, start - SPAN_REACH):start]
-    m = _FOR_LIST.search(head)
-    if m is None:
-        return False
-    body = text[start:start + 2 * SPAN_REACH]
-    end = re.search(r"\bdone\b", body)
-    body = body[: end.start()] if end else body
-    uses = list(re.finditer(rf"\$\$?\{{?{re.escape(m.group(1))}\b\}}?", body))
-    return bool(uses) and all(
-        (body[u.start() - 1: u.start()] == "/" and _URL_BASE.search(body[:u.start() - 1]))
-        or _PRINTS.match(_command_start(body, u.start())) for u in uses)
+# The read piped straight into `grep -v` of its secret lines (`cat ~/.npmrc | grep -v
+# authToken`): the config is shown without them.
+_FILTERS_SECRETS = rx(r"['\"]?(?:\s+2>\s*/dev/null)?\s*\|\s*grep\s+(?:-[a-uw-z]*v[a-z]*|--invert-match)"
+                      r"(?:\s+-[a-z]+)*\s+['\"]?[\w.:-]*(?:auth|token|password|passwd|secret|"
+                      r"_key|apikey|credential)", re.IGNORECASE)
 
 
 _CLAUSE_CUT = rx(r"[.;:!?]\s|\s[-\u2013\u2014]\s")

@@ -36,12 +36,13 @@ from linters.security.risky_commands import scan_sf505, scan_sf506, scan_sf509, 
 from linters.security.risky_urls import scan_sf507
 from linters.security.sample_files import sample_files
 from linters.security.secret_scan import scan_sf504
+from linters.security.subject_tool import names_package, subject_text
 from linters.security.security_context import Hit, SecurityText
 from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import SkillFile
 
 # Bump when a scanner changes, so cached results from an older rule set are not reused.
-SCANNER_VERSION = 12
+SCANNER_VERSION = 13
 
 Scanner = Callable[[SecurityText], Iterable[Hit]]
 SCANNERS: dict[str, Scanner] = {
@@ -142,6 +143,7 @@ def security_scan(ctx: LintContext) -> Iterator[Finding]:
         return
     purpose = offensive_purpose(ctx.skill)
     subject = cli_subject(ctx.skill)
+    about = subject_text(ctx.skill, ctx.skill_md_text)
     files = [f for f in ctx.text_files() if f.text is not None]
     paths = [f.path for f in files]
     exposed = exposed_files([(f.path, f.text or "") for f in files])
@@ -164,6 +166,13 @@ def security_scan(ctx: LintContext) -> Iterator[Finding]:
                 message += (f" (medium, not {h.severity.value}: the skill is about this CLI, so "
                             "the read is its documented command, and the value goes to no "
                             "other program or host; review it.)")
+            elif h.package and severity in (Severity.critical, Severity.high) and names_package(
+                    about, h.package):
+                # linters.security.subject_tool: the package is the tool the skill is about.
+                severity = Severity.medium
+                message += (f" (medium, not {h.severity.value}: the skill is about "
+                            f"`{h.package}`, so this is its own tool's documented use, and the "
+                            "run sends the data nowhere else; pin it all the same.)")
             elif h.script and severity in (Severity.critical, Severity.high) and (
                     own := shipped_script(h.script, f.path, paths)):
                 # linters.security.own_scripts: the runner runs the skill's own script.

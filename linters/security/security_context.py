@@ -48,6 +48,9 @@ class Hit:
     # The local script a TypeScript/JavaScript runner package (`npx tsx scripts/x.ts`) runs:
     # when the skill ships it, the data goes to the skill's own code (own_scripts).
     script: str = ""
+    # The package an unpinned run hands the data to, when the run sends it nowhere else and
+    # confirms nothing: a skill about that package runs its own tool (subject_tool).
+    package: str = ""
 
 
 @dataclass(frozen=True)
