@@ -39,6 +39,7 @@ from linters.text.markdown import MarkdownDoc
 from linters.text.path_context import Paragraph, cwd_relative, project_file
 from linters.text.nested_templates import nested_template_lines
 from linters.text.other_roots import foreign_root_of, not_the_skills
+from linters.text.other_skill_links import installs_other_skill, placeholder_path, sibling_layout
 from linters.text.path_owner import (NEAR, example_of, installed_template, names_other_file,
                                      other_skill_has, owned_by_other, placed_outside,
                                      planned_section, rooted_paths, scaffolded_from,
@@ -146,8 +147,9 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
     if named_sibling_has(skill, ref.path, para.with_lead_in()) or distributed_sibling_has(
             skill, ref.path, para.text[max(0, offset - 60):offset]):
         return False
-    if para.sentence_has(_REPO_OWNED, offset):
-        return False
+    if para.sentence_has(_REPO_OWNED, offset) or (ref.link and installs_other_skill(
+            ref.path, ref.file, para.text[slice(*para.sentence(offset))])):
+        return False  # the repository's file; another skill, installed on its own
     if para.sentence_has(_LOCATION_VARIES, offset) and not skill.exists(_top(ref.path)):
         return False  # where the user's repository keeps it, in a folder the skill lacks
     if not ref.link and cwd_relative(ref.path, skill.exists(_top(ref.path))):
@@ -157,15 +159,6 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
         ticks = len(rest) - len(rest.lstrip("`"))
         return para.sends_to_read(offset, offset + ticks + len(ref.raw))
     return True
-
-
-# A file name nobody ships: `references/X.md`, `xxx.md`, `example.py` in a sentence
-# showing the shape of a pointer.
-_PLACEHOLDER_STEM = rx(
-    r"^(?:x+|foo|bar|baz|file[-_]?name|some[-_]?file|something|whatever"
-    r"|placeholder|example|sample)$",
-    re.IGNORECASE,
-)
 
 
 # The sentence gives the path to the repository the skill lives in, not to the skill:
@@ -190,11 +183,6 @@ _LOCATION_VARIES = rx(
     r"(?:projects?|repos?|repositories|codebases?|setups?)\b",
     re.IGNORECASE,
 )
-
-
-def placeholder_path(path: str) -> bool:
-    stem = posixpath.basename(path).split(".", 1)[0]
-    return bool(_PLACEHOLDER_STEM.match(stem))
 
 
 def _top(path: str) -> str:
@@ -315,6 +303,8 @@ def _place(doc: MarkdownDoc, ref: PathRef,
 def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph | None,
                offset: int) -> str | None:
     """Why the text means a file outside the skill (`linters.text.path_owner`), or None."""
+    if ref.link and (layout := sibling_layout(ctx.skill.root, ref.file, ref.path, doc.text)):
+        return layout
     template = scaffolded_from(ctx.memo(("template_files",), lambda: template_files(ctx.skill)), ref.path)
     if template is not None:
         return (f"the skill ships `{template}`, which it installs at that path in the "

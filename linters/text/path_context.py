@@ -30,6 +30,7 @@ _HEDGE_BEFORE = rx(
     r"|\bgood\b|\bwrong\b|\binstead of\b|\brather than\b|[✓✗❌✅]|\bcreate[sd]?\b|\bgenerate[sd]?\b"
     r"|\bwrites?\b|\bsaves?\b|\bstore[sd]?\b|\badd(?:s|ed)?\b|\bnew\b|\byour\b|['’]s\W*$"
     r"|สร้าง"  # Thai "create" (Thai writes no spaces between words: no \b)
+    r"|例[:：]|例えば|例如|예[:：]|예시"  # CJK "example:", "for example" (no \b either)
     # the form of a path, not a path: "use forward slashes (`reference/guide.md`)"
     r"|\b(?:forward\s+)?slash(?:es)?\b|\bbackslash(?:es)?\b|\bpath\s+(?:style|format|syntax)\b",
     re.IGNORECASE,

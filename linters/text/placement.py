@@ -151,6 +151,18 @@ def copied_document(text: str) -> bool:
     return _CREDIT.search(text[:_OPENING_CHARS]) is not None
 
 
+# A docs site's page copied from the browser keeps, on a line of its own before each heading,
+# the zero-width space of the heading's anchor link: a few such lines mark a pasted page,
+# whose links (and the example skills it shows, their code fences lost) are the site's.
+_ZERO_WIDTH_LINE = rx(r"^[ \t]*\u200b[ \t]*$", re.MULTILINE)
+_PASTED_MARKS = 3
+
+
+def pasted_web_page(text: str) -> bool:
+    """The file is a web page pasted as text (see above)."""
+    return "\u200b" in text and len(_ZERO_WIDTH_LINE.findall(text)) >= _PASTED_MARKS
+
+
 # A file whose opening presents it as a template to copy and adapt: its title ends with
 # "Template" or its first paragraph says "this template" / "this file is a template", and the
 # opening tells the reader to copy, adapt or customise it ("# Workflow Checklist Template /
@@ -226,6 +238,9 @@ def aside_file(path: str, text: str | None) -> str | None:
         return why
     if copied_document(text):
         return "a copy of a third-party document (credited at its top)"
+    if pasted_web_page(text):
+        return ("a web page pasted as text (its headings' zero-width anchor marks kept), whose "
+                "links and example files are the site's")
     if template_document(text):
         return ("a template to copy and adapt (so its opening says), whose links are for "
                 "the adapted copy")
