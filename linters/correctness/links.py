@@ -40,6 +40,7 @@ from linters.text.path_context import Paragraph, cwd_relative, project_file
 from linters.text.nested_templates import nested_template_lines
 from linters.text.other_roots import foreign_root_of, not_the_skills
 from linters.text.other_skill_links import installs_other_skill, placeholder_path, sibling_layout
+from linters.text.project_paths import not_run_by_it, project_path
 from linters.text.path_owner import (NEAR, example_of, installed_template, names_other_file,
                                      other_skill_has, owned_by_other, placed_outside,
                                      planned_section, rooted_paths, scaffolded_from,
@@ -147,9 +148,11 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
     if named_sibling_has(skill, ref.path, para.with_lead_in()) or distributed_sibling_has(
             skill, ref.path, para.text[max(0, offset - 60):offset]):
         return False
-    if para.sentence_has(_REPO_OWNED, offset) or (ref.link and installs_other_skill(
-            ref.path, ref.file, para.text[slice(*para.sentence(offset))])):
-        return False  # the repository's file; another skill, installed on its own
+    if para.sentence_has(_REPO_OWNED, offset) or project_path(
+            doc, para, offset, ref.path, skill.exists(_top(ref.path))) or (
+            ref.link and installs_other_skill(
+                ref.path, ref.file, para.text[slice(*para.sentence(offset))])):
+        return False  # the repository's or project's file; another skill, installed alone
     if para.sentence_has(_LOCATION_VARIES, offset) and not skill.exists(_top(ref.path)):
         return False  # where the user's repository keeps it, in a folder the skill lacks
     if not ref.link and cwd_relative(ref.path, skill.exists(_top(ref.path))):
@@ -331,8 +334,8 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
     rooted = ctx.memo(("rooted_paths", ref.file),
                       lambda: rooted_paths(doc.text, ctx.skill.root.name))
     sentence = para.text[max(start, offset - NEAR):min(end, offset + NEAR)]
-    return placed_outside(rooted, sentence, ref.path) or foreign_root_of(
-        doc.text, ref.path, ctx.skill.exists(_top(ref.path)))
+    return (placed_outside(rooted, sentence, ref.path) or not_run_by_it(para, offset)
+            or foreign_root_of(doc.text, ref.path, ctx.skill.exists(_top(ref.path))))
 
 
 def _entry(doc: MarkdownDoc, f: SkillFile, line: int) -> bool:

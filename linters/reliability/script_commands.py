@@ -30,6 +30,8 @@ from linters.text.path_owner import (
     installed_template,
     other_skill_has,
     owned_by_other,
+    placed_outside,
+    rooted_paths,
     scaffolded_from,
     template_files,
 )
@@ -162,6 +164,12 @@ def _elsewhere(ctx: LintContext, rel: str, cmd: Command) -> str | None:
     placed = outside_home(homes_of(ctx), rel)
     if placed is not None:
         return f"SKILL.md places it outside the skill folder, at `{placed[0].written}`"
+    doc = ctx.doc(cmd.path)
+    if doc is not None:  # the same path in full from a root (`migrations/<project>/...`)
+        rooted = ctx.memo(("rooted_paths", cmd.path),
+                          lambda: rooted_paths(doc.text, ctx.skill.root.name))
+        if (where := placed_outside(rooted, "", rel)) is not None:
+            return where
     owner = _owner(ctx, cmd)
     if owner is not None:
         has = other_skill_has(ctx.skill.root, owner, rel)

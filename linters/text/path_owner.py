@@ -152,8 +152,9 @@ def installed_template(root: Path) -> str | None:
 # The sentence places the file at the plugin's root, not the skill's.
 _PLUGIN_ROOT_WORDS = rx(r"\bplugin[-\s]root\b|\bplugin['’]s\s+(?:own\s+|bundled\s+)?"
                         r"(?:\w+\s+){0,2}(?:references?|scripts?|files?)\b", re.IGNORECASE)
-# A path written from a root variable: `${CLAUDE_PLUGIN_ROOT}/…`, `{plugin_path}/…`.
-_ROOTED = rx(r"(?:\$\{?([A-Za-z_]+)\}?|\{([A-Za-z_]+)\})/([\w./*-]+)")
+# A path written from a root variable or a placeholder folder: `${CLAUDE_PLUGIN_ROOT}/…`,
+# `{plugin_path}/…`, `migrations/<project>/…` (a generated project's folder).
+_ROOTED = rx(r"(?:\$\{?([A-Za-z_]+)\}?|\{([A-Za-z_]+)\}|<([A-Za-z][\w-]*)>)/([\w./*-]+)")
 # A variable for the skill's own folder: a path under it is the skill's.
 _SKILL_VAR = rx(r"skill|base_?dir", re.IGNORECASE)
 
@@ -165,8 +166,9 @@ def rooted_paths(text: str, skill_name: str) -> list[tuple[str, str]]:
     own = f"skills/{skill_name}/"
     out = []
     for m in _ROOTED.finditer(text):
-        full = m.group(3).rstrip(".")
-        if not (_SKILL_VAR.search(m.group(1) or m.group(2)) or full.startswith(own)):
+        full = m.group(4).rstrip(".")
+        if not (_SKILL_VAR.search(m.group(1) or m.group(2) or m.group(3))
+                or full.startswith(own)):
             out.append((m.group(0).rstrip("."), full))
     return out
 

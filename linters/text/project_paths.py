@@ -1,0 +1,92 @@
+"""Paths of the user's project (or of a project the skill describes) that the words around
+them give as such, not as files of the skill (SF116; issue 36, holdout12).
+
+- the sentence says the repository already has the file ("Repo already has a bootstrap
+  script (`scripts/bootstrap.sh` etc.)"): one found in the user's repository;
+- the path glosses a thing the text gives as the repository's ("the repository's nightly
+  check (`scripts/check.py`)", "저장소의 주간 점검(`scripts/audit.py`)");
+- the list holding the path is led in as a sample for a typical repository ("Sample split
+  for a typical repo:") or as what a file would contain ("Root `_INDEX.md` would contain:");
+- the sentence runs over every candidate file of the kinds it lists, some by a pattern
+  ("For every candidate `Makefile`, `*.mk`, `scripts/dev.sh`: read it"): files found in the
+  project, not files the skill names;
+- `./.hooks/x.sh`: a hidden folder at the top of the working folder, which the skill lacks;
+
+And one that makes the finding a warning (`not_run_by_it`): the sentence says a tool does
+not run it ("it does **not** run `scripts/sync.py`"), what another program leaves alone,
+likely a file of the project that program works in.
+
+Not "the skill's nightly check (`scripts/check.py`)", nor a list led in with the skill's
+files: those are the skill's, and a missing one is reported.
+"""
+
+from __future__ import annotations
+
+import re
+
+from linters.text.compiled_regex import rx
+from linters.text.markdown import MarkdownDoc
+from linters.text.path_context import Paragraph
+from linters.text.path_owner import list_lead_in
+
+_REPO = r"(?:repo(?:sitory)?|project|codebase|monorepo)"
+_ALREADY_HAS = rx(rf"\b{_REPO}\s+already\s+(?:has|have|contains|includes|ships|provides)\b",
+                  re.IGNORECASE)
+# "the repository's weekly check (`" right before the path: a gloss of the repository's
+# thing; in Korean, "저장소의 주간 점검(`" (the possessive particle 의).
+_REPOS_THING = rx(rf"\b{_REPO}['’]s\s+(?:[\w-]+\s+){{0,3}}[\w-]+\s*\(\s*`?$"
+                  r"|(?:저장소|리포지토리|레포지토리|레포)의\s*(?:\S+\s+){0,3}\S*?\(\s*`?$",
+                  re.IGNORECASE)
+_GLOSS_REACH = 80
+# A list's lead-in that gives a sample of some repository's files, or what a file would
+# contain: "Sample grouping for a typical repo:", "The root index would contain:".
+_SAMPLE_LEAD = rx(rf"\b(?:for|in|of)\s+(?:a|an|the|your)\s+(?:typical|sample|example"
+                  rf"|hypothetical|given|target)\s+{_REPO}\b"
+                  r"|\bwould\s+(?:contain|include|hold|look\s+like)\s*:\s*$",
+                  re.IGNORECASE)
+_EVERY_CANDIDATE = rx(r"^\W*for\s+(?:every|each|any|all)\s+(?:candidate|matching|found)\b",
+                      re.IGNORECASE)
+_DOES_NOT_RUN = rx(r"\b(?:does\s+(?:\*\*|__)?not(?:\*\*|__)?|doesn['’]t)\s+(?:run|call|invoke"
+                   r"|execute|touch)\s+`?$|\bnever\s+(?:runs|calls|invokes|executes|touches)\s+`?$",
+                   re.IGNORECASE)
+_GLOB_SPAN = rx(r"`[^`\s]*\*[^`\s]*`")
+
+
+def project_path(doc: MarkdownDoc, para: Paragraph, offset: int, path: str,
+                 has_top: bool) -> bool:
+    """The words around the path at `offset` of `para` give it as a file of the user's
+    project (see the module's docstring). `has_top`: the skill has the path's first
+    folder."""
+    if hidden_top(path) and not has_top:
+        return True
+    start, end = para.sentence(offset)
+    before = para.text[start:offset]
+    if _ALREADY_HAS.search(before):
+        return True
+    if _REPOS_THING.search(para.text, max(start, offset - _GLOSS_REACH), offset):
+        return True
+    if _EVERY_CANDIDATE.match(before) and _GLOB_SPAN.search(para.text, start, end):
+        return True
+    line_idx, _col, _line = para.where(offset)
+    lead = list_lead_in(doc.lines, line_idx, blanks=1)
+    return lead is not None and bool(_SAMPLE_LEAD.search(lead))
+
+
+def not_run_by_it(para: Paragraph, offset: int) -> str | None:
+    """Why the path at `offset` of `para` is likely not the skill's: the words just before
+    it say a tool does not run it; None when they do not."""
+    start = max(para.sentence(offset)[0], offset - _GLOSS_REACH)
+    if _DOES_NOT_RUN.search(para.text, start, offset):
+        return "the text names it as a script another tool does not run"
+    return None
+
+
+def hidden_top(path: str) -> bool:
+    """`./.hooks/x.sh`: a path under a hidden folder at the top of the working folder."""
+    if not path.startswith("./"):
+        return False
+    rest = path
+    while rest.startswith("./"):
+        rest = rest[2:]
+    top, sep, _ = rest.partition("/")
+    return bool(sep) and top.startswith(".") and top not in (".", "..")
