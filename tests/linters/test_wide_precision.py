@@ -38,7 +38,8 @@ had been tuned on) was measured once with the rules of that time (severe 0.677, 
 0.714 on 21 findings) and then tuned on. `holdout12` (12 more, chosen after `holdout11` had
 been measured once and tuned on) was measured once with the rules of that time (severe 0.798,
 security 0.206 on 63 findings: 27 policy findings of one skill running the very CLI it
-teaches unpinned, attack payloads of an LLM red-team skill read as instructions).
+teaches unpinned, attack payloads of an LLM red-team skill read as instructions) and then
+tuned on (0.966 and 1.0).
 `holdout2` to `holdout12` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1,
@@ -173,11 +174,12 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
     return pytest.mark.xfail(strict=True, reason=f"issue 36's target is not met: {figure}")
 
 
-SEVERE_UNMET = {
-    "holdout2": _unmet("0.899 on holdout2 after tuning on it (0.568 at its one measurement): "
-                       "paths of the user's project and plugin-root files read as the skill's"),
-    "holdout12": _unmet("0.798 on holdout12 at its one measurement, before tuning on it"),
-}
+SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
+# holdout2's 0.568 severe at its one measurement read 0.899 after tuning on it until paths of
+# the user's project were read as such (0.945). holdout12's 0.798 severe and 0.206 security at
+# its one measurement (a skill running the CLI it teaches unpinned, an LLM red-team skill's
+# payload catalogue, paths of the user's repository, companion-skill links written for
+# another layout) are 0.966 and 1.0 after tuning on it.
 # holdout9's 0.661 severe and 0.667 security at its one measurement (21 names that join the
 # category folder to the skill folder, README templates' links; a recorded agent answer, a
 # printed hint read as instructions) are 0.921 and 0.909 after tuning on it. holdout10's
@@ -187,9 +189,9 @@ SEVERE_UNMET = {
 # runner on the skill's own script, a recorded test fixture, `ssh` in an op:// field name) is
 # 0.938 after tuning on it, and its 0.677 severe (another plugin's files named from its
 # `<plugin_dir>`, memory files the agent writes, OpenClaw's `homepage` key) is 0.985.
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout12": _unmet("0.206 on holdout12 at its one measurement, before tuning on it"),
-}
+# A part measured next whose figure is under a target gets its strict mark here
+# (`_unmet("...")`) until tuning meets it.
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
