@@ -8,7 +8,8 @@ an SF116 path that is one of a signature's files, whose presence identifies a ch
 skill detects ("accepted only on the full signature (`book.toml` + `scripts/x.py`)"), is
 that checkout's; and `./shop.config.json` in a text that says a command "creates
 `shop.config.json`" is made in the working folder, not shipped by the skill. What a removed copy "lacked" is
-not sent to, and "the `templates/x.yaml` template in this plugin" is the plugin's.
+not sent to, and "the `templates/x.yaml` template in this plugin" is the plugin's; a path
+given as another named skill's "його" (its, Ukrainian) is that skill's.
 """
 
 from __future__ import annotations
@@ -167,5 +168,27 @@ def test_a_template_in_this_skill_is_still_missing(tmp_path):
 
     Apply a template that pins the runtime (see the `templates/box.kata.yaml` template in
     this skill).
+    """
+    assert _sf116(tmp_path, body) == [("SKILL.md", 8, "error")]
+
+
+# --- SF116: another skill's file given as "its" in Ukrainian ---
+
+
+def test_a_file_given_as_another_skills_in_ukrainian_is_not_an_error(tmp_path):
+    body = """\
+    # Структура
+
+    Кожен висновок — з графіком (хелпери `plots.py` скіла `plan-data-set`, сценарії —
+    його `references/charts.md`).
+    """
+    assert _sf116(tmp_path, body) == []
+
+
+def test_a_file_given_as_this_skills_in_ukrainian_is_still_missing(tmp_path):
+    body = """\
+    # Структура
+
+    Кожен висновок — з графіком (сценарії — у `references/charts.md`).
     """
     assert _sf116(tmp_path, body) == [("SKILL.md", 8, "error")]
