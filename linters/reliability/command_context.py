@@ -10,7 +10,9 @@ two reasons besides folder variables (`command_dirs`):
 - it runs in the user's project, which is the agent's working folder: "run the project's
   tests with `./scripts/test.sh`", a block after "From the repository root:", a section
   "Run the project's checks"; or it is a checklist item's criterion, "- [ ]
-  `./scripts/test.sh -v` passes", met by the work under review.
+  `./scripts/test.sh -v` passes", met by the work under review;
+- its own sentence tells the agent not to use it: "`uv run scripts/setup.py` is
+  interactive, so do not rely on it for unattended runs".
 
 Inline code shown as an example ("e.g. `./scripts/x.sh`") is `Paragraph.counter_example`'s
 business. These readings run only for a script that is missing, so their cost is paid where
@@ -86,6 +88,15 @@ _VERDICT = rx(
     r"|(?:reports?|shows?|gives?)\s+no\s+(?:errors?|failures?|warnings?|issues?))\b",
     re.IGNORECASE,
 )
+# After the inline command, its own sentence tells the agent not to use it: "`uv run
+# scripts/setup.py` is interactive, so do not rely on it for unattended runs". Not "never
+# run it without a token" nor "don't run it twice": those still send the agent to it.
+_NOT_TO_USE_IT = rx(
+    r"\b(?:never|don['’]?t|do\s+not|must\s+not|should\s+not|shouldn['’]t)\s+(?:rely\s+on"
+    r"|use|run|call|invoke|execute|depend\s+on)\s+(?:it|this|that)\b"
+    r"(?!\s+(?:without|unless|until|before|after|twice|again|directly|outside|as\s|with\s))",
+    re.IGNORECASE,
+)
 _LEAD_IN_REACH = 3  # prose lines before a fence read as its lead-in
 
 
@@ -119,7 +130,8 @@ def _inline(doc: MarkdownDoc, cmd: Command, not_to_do: bool) -> bool:
     if not_to_do:
         clause = CLAUSE_CUT.split(before)[-1]
         return not _RIGHT_WAY.search(clause) or bool(_NEGATION.search(clause))
-    return bool(_project_owned(para.text[start:end]) or _NEGATION_LABEL.match(before))
+    return bool(_project_owned(para.text[start:end]) or _NEGATION_LABEL.match(before)
+                or _NOT_TO_USE_IT.search(para.text, offset, end))
 
 
 def _criterion(line: str, column: int) -> bool:

@@ -258,8 +258,9 @@ _OWNER_LIST = rx(_NAME_SPAN + r"(?:['’]s)?\s*(?:→|->|:)?\s*(?:[^\s`|]+\s+)?"
 _OWNER_PAREN = rx(_NAME_SPAN + r"(?:\s*\([^`()\n]{0,40}\))?"
                   r"(?:\s*(?:[-\u2013\u2014:]|--)\s[^`()]{0,120})?\s*$")
 # ... or named in the sentence, the path then given as "its": "the `other` skill (its
-# `references/y.md`)", "`other`'s lookup section and its `references/y.md`".
-_ITS_BEFORE = rx(r"\bits\s+`?$", re.IGNORECASE)
+# `references/y.md`)", "`other`'s lookup section and its `references/y.md`"; in Ukrainian
+# or Russian, "його" / "его" ("хелпери скіла `other`, сценарії — його `references/y.md`").
+_ITS_BEFORE = rx(r"(?:\bits|(?<!\w)(?:його|его))\s+`?$", re.IGNORECASE)
 _NAMED = rx(_NAME_SPAN)
 
 

@@ -10,7 +10,13 @@ them give as such, not as files of the skill (SF116; issue 36, holdout12).
 - the sentence runs over every candidate file of the kinds it lists, some by a pattern
   ("For every candidate `Makefile`, `*.mk`, `scripts/dev.sh`: read it"): files found in the
   project, not files the skill names;
+- `./app.config.json` in a document that says a run "creates `app.config.json`": a file
+  made in the working folder, not shipped by the skill;
 - `./.hooks/x.sh`: a hidden folder at the top of the working folder, which the skill lacks;
+- the path is one of a signature's files, whose presence identifies a checkout the
+  skill detects ("accepted only on the full signature (`mkdocs.yml` + `scripts/x.py`)");
+- a release or archive the paragraph says this folder does not hold carries it, a copy
+  lacked it, or it is "in this plugin" when the skill lacks its folder (`release_paths`);
 
 And one that makes the finding a warning (`not_run_by_it`): the sentence says a tool does
 not run it ("it does **not** run `scripts/sync.py`"), what another program leaves alone,
@@ -28,6 +34,7 @@ from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
 from linters.text.path_context import Paragraph
 from linters.text.path_owner import list_lead_in
+from linters.text.release_paths import in_another_release, said_elsewhere
 
 _REPO = r"(?:repo(?:sitory)?|project|codebase|monorepo)"
 _ALREADY_HAS = rx(rf"\b{_REPO}\s+already\s+(?:has|have|contains|includes|ships|provides)\b",
@@ -49,6 +56,12 @@ _EVERY_CANDIDATE = rx(r"^\W*for\s+(?:every|each|any|all)\s+(?:candidate|matching
 _DOES_NOT_RUN = rx(r"\b(?:does\s+(?:\*\*|__)?not(?:\*\*|__)?|doesn['’]t)\s+(?:run|call|invoke"
                    r"|execute|touch)\s+`?$|\bnever\s+(?:runs|calls|invokes|executes|touches)\s+`?$",
                    re.IGNORECASE)
+# The path is one of the files whose presence identifies another checkout: "accepted only
+# on the full 4-part signature (`mkdocs.yml` + `scripts/build.py` + ...)", or a list led in
+# by "...only if it carries the full **signature**:". Not "check the signature with `...`".
+_SIGNATURE = rx(r"\b(?:signature|fingerprint|marker\s+files?)(?:\*\*|__)?\s*\([^()]*$",
+                re.IGNORECASE)
+_SIGNATURE_LEAD = rx(r"\b(?:signature|fingerprint|marker\s+files?)\W*:\s*$", re.IGNORECASE)
 _GLOB_SPAN = rx(r"`[^`\s]*\*[^`\s]*`")
 
 
@@ -59,6 +72,8 @@ def project_path(doc: MarkdownDoc, para: Paragraph, offset: int, path: str,
     folder."""
     if hidden_top(path) and not has_top:
         return True
+    if not has_top and created_in_place(doc.text, path):
+        return True  # a file a command makes in the working folder, not one the skill ships
     start, end = para.sentence(offset)
     before = para.text[start:offset]
     if _ALREADY_HAS.search(before):
@@ -67,9 +82,15 @@ def project_path(doc: MarkdownDoc, para: Paragraph, offset: int, path: str,
         return True
     if _EVERY_CANDIDATE.match(before) and _GLOB_SPAN.search(para.text, start, end):
         return True
+    if _SIGNATURE.search(para.text, max(start, offset - 2 * _GLOSS_REACH), offset):
+        return True  # one of the files that identify a checkout the skill detects
+    if in_another_release(para, offset):
+        return True  # carried by an archived release, which this folder does not hold
+    if said_elsewhere(para, offset, path, has_top):
+        return True  # what a copy lacked, or the plugin's file
     line_idx, _col, _line = para.where(offset)
     lead = list_lead_in(doc.lines, line_idx, blanks=1)
-    return lead is not None and bool(_SAMPLE_LEAD.search(lead))
+    return lead is not None and bool(_SAMPLE_LEAD.search(lead) or _SIGNATURE_LEAD.search(lead))
 
 
 def not_run_by_it(para: Paragraph, offset: int) -> str | None:
@@ -79,6 +100,26 @@ def not_run_by_it(para: Paragraph, offset: int) -> str | None:
     if _DOES_NOT_RUN.search(para.text, start, offset):
         return "the text names it as a script another tool does not run"
     return None
+
+
+_MAKES = r"(?:creates?|generates?|writes?|produces?|scaffolds?|emits?)"
+
+
+def created_in_place(text: str, path: str) -> bool:
+    """`./wix.config.json` in a document that says a run "creates `wix.config.json`": a
+    file made in the working folder (the user's project), not one the skill ships."""
+    if not path.startswith("./"):
+        return False
+    rest = path
+    while rest.startswith("./"):
+        rest = rest[2:]
+    if not rest or rest.endswith("/"):
+        return False
+    name = re.escape(rest)
+    made = re.compile(rf"\b{_MAKES}\s+(?:an?\s+|the\s+|its\s+)?(?:new\s+)?`(?:\./)*{name}`"
+                      rf"|`(?:\./)*{name}`\s+(?:is|gets|will\s+be)\s+(?:created|generated"
+                      r"|written|scaffolded)\b", re.IGNORECASE)
+    return made.search(text) is not None
 
 
 def hidden_top(path: str) -> bool:
