@@ -176,7 +176,7 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 
 SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
 # holdout2's 0.568 severe at its one measurement read 0.899 after tuning on it until paths of
-# the user's project were read as such (0.945). holdout12's 0.798 severe and 0.206 security at
+# the user's project were read as such (0.96). holdout12's 0.798 severe and 0.206 security at
 # its one measurement (a skill running the CLI it teaches unpinned, an LLM red-team skill's
 # payload catalogue, paths of the user's repository, companion-skill links written for
 # another layout) are 0.966 and 1.0 after tuning on it.
