@@ -34,10 +34,8 @@ def read_if_present(doc: MarkdownDoc, line_no: int, para: Paragraph | None,
                     offset: int) -> bool:
     """The path at `offset` of `para` (line `line_no`) is one the text has the agent read
     only if it exists: its sentence, its list's lead-in or its section's title says so."""
-    if para is not None:
-        start, end = para.sentence(offset)
-        if _OPTIONAL.search(para.text, start, end):
-            return True
+    if para is not None and para.sentence_has(_OPTIONAL, offset):
+        return True
     lead = _lead_in(doc, line_no)
     if lead and _OPTIONAL.search(lead):
         return True

@@ -218,6 +218,12 @@ class Paragraph:
         return (self._found_before(_LINK_EXAMPLE, start, end, offset)
                 or self._hedged_anywhere(start, end))
 
+    def said_before(self, rx: re.Pattern[str], offset: int) -> bool:
+        """`rx` is found in the sentence at `offset`, before `offset` (the sentence's matches
+        found once, not searched again for each path)."""
+        start, end = self.sentence(offset)
+        return self._found_before(rx, start, end, offset)
+
     def sentence_has(self, rx: re.Pattern[str], offset: int) -> bool:
         """`rx` is found in the sentence at `offset` (searched once per sentence)."""
         return self._clause_has(rx, *self.sentence(offset))

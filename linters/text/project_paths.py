@@ -29,6 +29,7 @@ files: those are the skill's, and a missing one is reported.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
@@ -75,12 +76,12 @@ def project_path(doc: MarkdownDoc, para: Paragraph, offset: int, path: str,
     if not has_top and created_in_place(doc.text, path):
         return True  # a file a command makes in the working folder, not one the skill ships
     start, end = para.sentence(offset)
-    before = para.text[start:offset]
-    if _ALREADY_HAS.search(before):
+    if para.said_before(_ALREADY_HAS, offset):
         return True
     if _REPOS_THING.search(para.text, max(start, offset - _GLOSS_REACH), offset):
         return True
-    if _EVERY_CANDIDATE.match(before) and _GLOB_SPAN.search(para.text, start, end):
+    if (_EVERY_CANDIDATE.match(para.text[start:min(offset, start + _GLOSS_REACH)])
+            and para.sentence_has(_GLOB_SPAN, offset)):
         return True
     if _SIGNATURE.search(para.text, max(start, offset - 2 * _GLOSS_REACH), offset):
         return True  # one of the files that identify a checkout the skill detects
@@ -115,11 +116,20 @@ def created_in_place(text: str, path: str) -> bool:
         rest = rest[2:]
     if not rest or rest.endswith("/"):
         return False
-    name = re.escape(rest)
-    made = re.compile(rf"\b{_MAKES}\s+(?:an?\s+|the\s+|its\s+)?(?:new\s+)?`(?:\./)*{name}`"
-                      rf"|`(?:\./)*{name}`\s+(?:is|gets|will\s+be)\s+(?:created|generated"
-                      r"|written|scaffolded)\b", re.IGNORECASE)
-    return made.search(text) is not None
+    return rest in _made_names(text)
+
+
+# "creates `x`", "writes a new `x`", "`x` is generated": the file a command makes.
+_MADE = rx(rf"\b{_MAKES}\s+(?:an?\s+|the\s+|its\s+)?(?:new\s+)?`(?:\./)*([^`\s]+)`"
+           r"|`(?:\./)*([^`\s]+)`\s+(?:is|gets|will\s+be)\s+(?:created|generated|written"
+           r"|scaffolded)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=8)
+def _made_names(text: str) -> frozenset[str]:
+    """The file names a document says a command makes (read once per document, not once
+    per path: a document may hold thousands of paths)."""
+    return frozenset(m.group(1) or m.group(2) for m in _MADE.finditer(text))
 
 
 def hidden_top(path: str) -> bool:

@@ -40,7 +40,7 @@ def in_another_release(para: Paragraph, offset: int) -> bool:
     """The path at `offset` of `para` is given as carried by a release, version or archive
     the paragraph says this folder does not hold (see the module's docstring)."""
     start, _end = para.sentence(offset)
-    return (bool(_CARRIES.search(para.text[start:offset]))
+    return (bool(_CARRIES.search(para.text[max(start, offset - _REACH):offset]))
             and bool(_ABOUT_RELEASE.search(para.text))
             and bool(_NOT_HERE.search(para.text)))
 
@@ -60,10 +60,8 @@ def said_elsewhere(para: Paragraph, offset: int, path: str, has_top: bool) -> bo
     plugin's file when the skill lacks its first folder."""
     start, _end = para.sentence(offset)
     lead = para.text[max(start, offset - _REACH):offset]
-    lacked = None
-    for lacked in _LACKED.finditer(lead):
-        pass
-    if lacked is not None and not _BREAK.search(lead, lacked.end()):
+    lacked = list(_LACKED.finditer(lead))
+    if lacked and not _BREAK.search(lead, lacked[-1].end()):
         return True
     if has_top:
         return False
