@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from linters.security.attack_talk import Verdict
+from linters.security.credential_use import URL_HOST
 from linters.security.security_context import Line, SecurityText
 from linters.text.compiled_regex import rx
 from skillforge.models.findings import Severity
@@ -26,7 +27,6 @@ _OWN_HOSTS = {
              r"azure-api\.net)$"),
 }
 _LOCAL = rx(r"^(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])$")
-_URL_HOST = rx(r"\b[a-z][a-z0-9+.-]*://(?:[^/\s@'\"`]*@)?([^/\s:'\"`?#)]+)", re.IGNORECASE)
 # A request URL whose host is a shell variable: `"${SERVICE_URL}/mcp"`, `$URL/v1/x`.
 _VAR_URL = rx(r"(?:^|\s)[\"']?\$\{?[A-Za-z_]\w*\}?/")
 # Where the token is made for: an auth header's value or a token query parameter.
@@ -86,7 +86,7 @@ def _request_host(text: str, at: int, own: re.Pattern[str]) -> str:
     begin = max([text.rfind(s, 0, at) for s in _SEPARATORS] + [-1]) + 1
     ends = [i for i in (text.find(s, at) for s in _SEPARATORS) if i >= 0]
     stage = text[begin : min(ends) if ends else len(text)]
-    hosts = [h.lower() for h in _URL_HOST.findall(stage)]
+    hosts = [h.lower() for h in URL_HOST.findall(stage)]
     if any(not (own.search(h) or _LOCAL.match(h)) for h in hosts):
         return ""
     if hosts:

@@ -29,7 +29,8 @@ _AUTH_HEADER = rx(
     r"Api-Key|X-[\w-]*(?:Key|Token|Auth)[\w-]*)\s*:[^\"'\n]*$",
     re.IGNORECASE,
 )
-_URL_HOST = rx(r"\b[a-z][a-z0-9+.-]*://(?:[^/\s@'\"`]*@)?([^/\s:'\"`?#)]+)", re.IGNORECASE)
+# A URL's host (after any user:password@), shared with cloud_tokens.
+URL_HOST = rx(r"\b[a-z][a-z0-9+.-]*://(?:[^/\s@'\"`]*@)?([^/\s:'\"`?#)]+)", re.IGNORECASE)
 _STAGE_END = rx(r"\s(?:\||;|&&|\|\|)\s")
 # The first word of a variable that names no service: whose key it is stays unknown.
 _GENERIC = frozenset({
@@ -70,7 +71,7 @@ def header_of_own_service(text: str, opened: int, closed: int, owner: str) -> bo
     begin = max(text.rfind(s, 0, opened) for s in ("\n", ";", "&&", "|| ", "| "))
     stop = _STAGE_END.search(text, closed)
     stage = text[max(begin, 0) : stop.start() if stop else len(text)]
-    hosts = [m.group(1).lower() for m in _URL_HOST.finditer(stage)]
+    hosts = [m.group(1).lower() for m in URL_HOST.finditer(stage)]
     return bool(hosts) and all(_registered(h) == owner for h in hosts)
 
 
