@@ -20,6 +20,7 @@ import re
 from linters.text.compiled_regex import rx
 from linters.text.literal_search import finditer_at_words
 from linters.text.markdown import MarkdownDoc
+from linters.text.matches_before import MatchesBefore
 from linters.text.sections import section_title
 
 # Words that make a path an illustration rather than a reference: "e.g. `scripts/x.py`",
@@ -163,8 +164,8 @@ class Paragraph:
         self._doc = doc
         # Per sentence: a long list item with many paths is read once, not once per path.
         self._anywhere: dict[int, bool] = {}
-        # Per (pattern, where its search starts): see `_Before`.
-        self._before: dict[tuple[int, int], _Before] = {}
+        # Per (pattern, where its search starts): see `MatchesBefore`.
+        self._before: dict[tuple[int, int], MatchesBefore] = {}
         self._cuts: dict[int, list[int]] = {}
         self._clause_hits: dict[tuple[int, int, int], bool] = {}
 
@@ -288,7 +289,7 @@ class Paragraph:
         key = (id(rx), start)
         before = self._before.get(key)
         if before is None:
-            before = self._before[key] = _Before(rx, self.text, start, end)
+            before = self._before[key] = MatchesBefore(rx, self.text, start, end)
         return before.found(offset)
 
     def after_example_label(self) -> bool:
@@ -327,56 +328,6 @@ class Paragraph:
         """Line index in the document, 1-based column and the line's text of an offset."""
         i = bisect.bisect_right(self.offsets, offset) - 1  # as line_col(self.text, offset)
         return self.first + i, offset - self.offsets[i] + 1, self.lines[i]
-
-
-class _Before:
-    """Whether `rx.search(text, start, offset)` finds a match, for many offsets in one
-    sentence [start, end), in time linear in the sentence rather than in each prefix.
-
-    The sentence is searched once. A match of that search ending two characters or more
-    before `offset` is a match of the search up to `offset` too: the regexes these rules
-    use look at most one character past a match (a word boundary) and `$` holds only at
-    the end. Any other match up to `offset` ends near it, so it starts within a few words
-    of it, unless it runs through whitespace or other non-word characters (`\\s+`,
-    `\\W*$`): those are searched for directly, from the start of such a run before
-    `offset - WINDOW` (and a head of up to HEAD characters before it, such as "path" in
-    "path   format")."""
-
-    # Conditions, for the patterns searched so (checked in
-    # tests/linters/test_perf_long_paragraphs.py with the smallest sizes that meet them):
-    # WINDOW + HEAD is more than the longest match without such a run (12 characters: "for
-    # instance"), WINDOW more than the longest word after a run ("slashes" in "forward
-    # slashes") and HEAD at least the longest before one ("formatted" in "formatted as").
-    WINDOW = 48
-    HEAD = 16
-    __slots__ = ("_end", "_ends", "_rx", "_runs", "_start", "_text")
-
-    def __init__(self, rx: re.Pattern[str], text: str, start: int, end: int) -> None:
-        self._rx, self._text, self._start, self._end = rx, text, start, end
-        # finditer's matches do not overlap: their ends increase.
-        self._ends = [m.end() for m in rx.finditer(text, start, end)]
-        self._runs: list[tuple[int, int]] | None = None
-
-    def found(self, offset: int) -> bool:
-        if self._ends and self._ends[0] < offset - 1:
-            return True
-        if offset - self._start <= self.WINDOW + self.HEAD:
-            return self._rx.search(self._text, self._start, offset) is not None
-        return self._rx.search(self._text, self._window(offset), offset) is not None
-
-    def _window(self, offset: int) -> int:
-        """Where a match ending near `offset` may start, at the earliest."""
-        if self._runs is None:
-            self._runs = [m.span() for m in _NON_WORD_RUN.finditer(self._text, self._start,
-                                                                      self._end)]
-        pos = offset - self.WINDOW
-        i = bisect.bisect_left(self._runs, (pos, 0)) - 1
-        if i >= 0 and self._runs[i][0] < pos <= self._runs[i][1]:
-            pos = self._runs[i][0]  # a non-word run ends at or after pos: go to its start
-        return max(self._start, pos - self.HEAD)
-
-
-_NON_WORD_RUN = rx(r"\W+")
 
 
 # A variable rooted somewhere else (`${CLAUDE_PLUGIN_ROOT}/scripts/x.py`): bare paths on the

@@ -2,9 +2,9 @@
 
 A generated index can put tens of thousands of paths in one paragraph (issue 14: such a
 SKILL.md took tens of seconds, each path searching its whole sentence again). The judgement
-now searches each sentence once (`linters.text.path_context._Before`) and finds lines, link
-spans and headings by bisection; these tests check each shortcut against the search it
-replaces, on random texts, and time a generated worst case.
+now searches each sentence once (`linters.text.matches_before.MatchesBefore`) and finds
+lines, link spans and headings by bisection; these tests check each shortcut against the
+search it replaces, on random texts, and time a generated worst case.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from linters.text.path_context import (
     _READ_VERB,
     CLAUSE_CUT,
     Paragraph,
-    _Before,
     line_col,
 )
+from linters.text.matches_before import MatchesBefore
 from linters.text.sections import in_changelog, section_title
 from skillforge.models.findings import Severity
 from skillforge.models.lint_config import LintConfig
@@ -56,9 +56,9 @@ def test_one_search_per_sentence_answers_as_each_prefix_search(text, rx, sizes, 
     start = data.draw(st.integers(0, len(text)))
     end = data.draw(st.integers(start, len(text)))
     window, head = sizes
-    # The smallest sizes that meet `_Before`'s conditions, so that the shortcut is taken
+    # The smallest sizes that meet `MatchesBefore`'s conditions, so that the shortcut is taken
     # on short texts too.
-    small = type("Small", (_Before,), {"WINDOW": window, "HEAD": head})
+    small = type("Small", (MatchesBefore,), {"WINDOW": window, "HEAD": head})
     before = small(rx, text, start, end)
     for offset in range(start, end + 1):
         assert before.found(offset) == (rx.search(text, start, offset) is not None), (
