@@ -27,7 +27,7 @@ import re
 
 from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
-from linters.text.path_context import Paragraph
+from linters.text.path_context import Paragraph, without_dot_slash
 from linters.text.path_owner import list_lead_in
 
 # A placeholder for a folder, written as a root (`<plugin_dir>/`) or named alone in code
@@ -94,9 +94,7 @@ def not_the_skills(doc: MarkdownDoc, para: Paragraph, offset: int, path: str) ->
 def foreign_root_of(text: str, path: str, has_top: bool) -> str | None:
     """Why the missing `path` is read from another root the document `text` states for
     paths of its folder, or None. Only when the skill lacks that folder (`has_top`)."""
-    rest = path
-    while rest.startswith("./"):
-        rest = rest[2:]
+    rest = without_dot_slash(path)
     top = rest.split("/", 1)[0]
     if has_top or "/" not in rest:
         return None

@@ -335,14 +335,19 @@ class Paragraph:
 OTHER_ROOT_VAR = rx(r"\$\{?[A-Za-z_]+\}?/")
 
 
+def without_dot_slash(path: str) -> str:
+    """`path` without its leading `./` (any number of them): `././x/y` -> `x/y`."""
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
 def cwd_relative(path: str, top_exists: bool) -> bool:
     """`./x` outside the skill's folders: relative to the working directory (the user's
     project), unless the skill has its first component."""
     if not path.startswith("./"):
         return False
-    rest = path
-    while rest.startswith("./"):
-        rest = rest[2:]
+    rest = without_dot_slash(path)
     top = rest.split("/", 1)[0]
     return not top_exists and top not in ("scripts", "references", "reference", "assets",
                                           "templates")

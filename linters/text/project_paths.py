@@ -33,7 +33,7 @@ from functools import lru_cache
 
 from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
-from linters.text.path_context import Paragraph
+from linters.text.path_context import Paragraph, without_dot_slash
 from linters.text.path_owner import list_lead_in
 from linters.text.release_paths import in_another_release, said_elsewhere
 
@@ -111,9 +111,7 @@ def created_in_place(text: str, path: str) -> bool:
     file made in the working folder (the user's project), not one the skill ships."""
     if not path.startswith("./"):
         return False
-    rest = path
-    while rest.startswith("./"):
-        rest = rest[2:]
+    rest = without_dot_slash(path)
     if not rest or rest.endswith("/"):
         return False
     return rest in _made_names(text)
@@ -136,8 +134,6 @@ def hidden_top(path: str) -> bool:
     """`./.hooks/x.sh`: a path under a hidden folder at the top of the working folder."""
     if not path.startswith("./"):
         return False
-    rest = path
-    while rest.startswith("./"):
-        rest = rest[2:]
+    rest = without_dot_slash(path)
     top, sep, _ = rest.partition("/")
     return bool(sep) and top.startswith(".") and top not in (".", "..")

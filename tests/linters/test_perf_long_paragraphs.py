@@ -30,6 +30,7 @@ from linters.text.path_context import (
     line_col,
 )
 from linters.text.matches_before import MatchesBefore
+from linters.text.project_paths import _ALREADY_HAS
 from linters.text.sections import in_changelog, section_title
 from skillforge.models.findings import Severity
 from skillforge.models.lint_config import LintConfig
@@ -168,3 +169,21 @@ def test_thousands_of_broken_paths_in_one_paragraph_lint_in_linear_time(tmp_path
     assert {f.line for f in broken if f.severity == Severity.warning} == entries
     # Each path searched its whole sentence before: this took ~13 s of CPU; now ~0.5 s.
     assert spent < 2.0, spent
+
+
+# `Paragraph.said_before` puts any pattern through the one-search memo; the project-path
+# reading asks it "does the repository already have ...?" before each path. Its words, near
+# misses and long runs between them, so the memo's window has to reach back.
+_ALREADY_PIECES = ["repo", "repository", "project", "monorepo", "repos", "already", "has",
+                   "have", "includes", "provides", "has-", "the", "Repo already has",
+                   "repo" + " " * 24 + "already", "already" + "\t" * 9 + "contains", "."]
+
+
+@given(st.lists(st.sampled_from(PIECES + _ALREADY_PIECES), max_size=40).map(" ".join))
+@settings(max_examples=examples(600), deadline=None)
+def test_said_before_answers_as_a_search_of_the_sentence_up_to_the_path(text):
+    para = Paragraph(MarkdownDoc(text.replace("\n", " ")), 0)
+    for offset in range(len(para.text) + 1):
+        start, _end = para.sentence(offset)
+        expected = _ALREADY_HAS.search(para.text, start, offset) is not None
+        assert para.said_before(_ALREADY_HAS, offset) == expected, (text, offset)
