@@ -13,8 +13,8 @@ from collections.abc import Iterator
 
 from linters.text.anchor_index import AnchorIndex, declare
 from linters.text.compiled_regex import rx
-from linters.text.link_resolver import Resolver
-from linters.text.path_refs import (
+from linters.text.paths.link_resolver import Resolver
+from linters.text.paths.path_refs import (
     ANCHORS,
     DRIVE,
     PROSE_PATH,

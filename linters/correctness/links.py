@@ -9,7 +9,7 @@ What counts as a reference, in SKILL.md's body and the skill's other Markdown fi
 Fenced code is left to the command rules (SF301): a path in a shell block is a command.
 
 A path that does not resolve is reported only when the text presents it as a file of the
-skill to read or run (`linters.text.path_context`): not an example of a path or link format, a
+skill to read or run (`linters.text.paths.path_context`): not an example of a path or link format, a
 file the agent is told to write, the user's project file (`./package.json`), a file a clause
 says was removed, an index entry "(coming soon)", or a footnote. No heading switches the rule
 off: a changelog's list items record what files were, so a broken path in one is a warning
@@ -17,8 +17,8 @@ rather than an error, and every other line (a title such as "# Database migratio
 included) is checked like the rest.
 
 Whose file a path names (a block's caption, a template the skill installs, a plugin-root
-file, another skill's) is `linters.text.path_owner`'s reading. How a reference is read off
-the text is `linters.text.path_refs`; the text gates that spare
+file, another skill's) is `linters.text.paths.path_owner`'s reading. How a reference is read off
+the text is `linters.text.paths.path_refs`; the text gates that spare
 parsing a file with nothing to report are `linters.correctness.link_gates`.
 """
 
@@ -32,25 +32,25 @@ from collections.abc import Iterator
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.correctness.link_gates import all_resolve, may_refer
-from linters.text.link_resolver import Resolver, on_disk
-from linters.text.optional_paths import read_if_present
-from linters.text.outside_home import homes_of, outside_home
+from linters.text.paths.link_resolver import Resolver, on_disk
+from linters.text.paths.optional_paths import read_if_present
+from linters.text.paths.outside_home import homes_of, outside_home
 from linters.text.markdown import MarkdownDoc
-from linters.text.path_context import Paragraph, cwd_relative, project_file
+from linters.text.paths.path_context import Paragraph, cwd_relative, project_file
 from linters.text.nested_templates import nested_template_lines
-from linters.text.other_roots import foreign_root_of, not_the_skills
-from linters.text.other_skill_links import installs_other_skill, placeholder_path, sibling_layout
-from linters.text.project_paths import not_run_by_it, project_path
-from linters.text.path_owner import (NEAR, example_of, installed_template, names_other_file,
+from linters.text.paths.other_roots import foreign_root_of, not_the_skills
+from linters.text.paths.other_skill_links import installs_other_skill, placeholder_path, sibling_layout
+from linters.text.paths.project_paths import not_run_by_it, project_path
+from linters.text.paths.path_owner import (NEAR, example_of, installed_template, names_other_file,
                                      other_skill_has, owned_by_other, placed_outside,
                                      planned_section, rooted_paths, scaffolded_from,
                                      template_files)
-from linters.text.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
+from linters.text.paths.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
 from linters.text.placement import aside_file
 from linters.correctness.mention_weight import from_repo_root, prose_mention_aside
 from linters.registry import check
 from linters.text.sections import changelog_entry
-from linters.text.siblings import (distributed_sibling_has, named_sibling_has,
+from linters.text.paths.siblings import (distributed_sibling_has, named_sibling_has,
                                    sibling_from_wrong_root)
 from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import Skill, SkillFile
@@ -276,7 +276,7 @@ def broken_references(ctx: LintContext) -> Iterator[Finding]:
 
 
 def _placed_by_skill_md(ctx: LintContext, ref: PathRef) -> str | None:
-    """Where SKILL.md places the missing path outside the skill (`linters.text.outside_home`):
+    """Where SKILL.md places the missing path outside the skill (`linters.text.paths.outside_home`):
     "" when it is there on disk, the reason for a warning when it is not, None when SKILL.md
     does not place it."""
     if ref.link and "/" in ref.file:
@@ -305,7 +305,7 @@ def _place(doc: MarkdownDoc, ref: PathRef,
 
 def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph | None,
                offset: int) -> str | None:
-    """Why the text means a file outside the skill (`linters.text.path_owner`), or None."""
+    """Why the text means a file outside the skill (`linters.text.paths.path_owner`), or None."""
     if ref.link and (layout := sibling_layout(ctx.skill.root, ref.file, ref.path, doc.text)):
         return layout
     template = scaffolded_from(ctx.memo(("template_files",), lambda: template_files(ctx.skill)), ref.path)

@@ -16,8 +16,8 @@ import posixpath
 import re
 
 from linters.text.compiled_regex import rx
-from linters.text.outside_home import below_own_folder
-from linters.text.path_refs import PathRef
+from linters.text.paths.outside_home import below_own_folder
+from linters.text.paths.path_refs import PathRef
 from skillforge.models.skill import Skill
 
 

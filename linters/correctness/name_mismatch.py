@@ -5,13 +5,13 @@ category-prefixed naming scheme of a whole category folder (`skills/cloud/setup`
 from __future__ import annotations
 
 from linters.context import LintContext
-from linters.text.siblings import category_prefixed
+from linters.text.paths.siblings import category_prefixed
 from skillforge.models.findings import Finding, Severity
 
 
 def name_mismatch(ctx: LintContext, value: str, folder: str, line: int) -> Finding:
     """SF110: `name` differs from the folder's name; a warning when the name is the
-    category's scheme (`linters.text.siblings.category_prefixed`)."""
+    category's scheme (`linters.text.paths.siblings.category_prefixed`)."""
     if category_prefixed(ctx.skill.root, value):
         # `skills/cloud/setup` named `cloud-setup`, as all its category is: installers that
         # copy a skill into a folder named after `name` give it the matching folder.

@@ -10,9 +10,9 @@ from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.correctness.link_gates import link_target_starts
-from linters.text.path_refs import CONVENTIONAL_DIRS, DRIVE, MD_ESCAPE, SCHEME
+from linters.text.paths.path_refs import CONVENTIONAL_DIRS, DRIVE, MD_ESCAPE, SCHEME
 from linters.text.markdown import MarkdownDoc
-from linters.text.path_context import hedged, line_col
+from linters.text.paths.path_context import hedged, line_col
 from linters.registry import check
 from skillforge.models.findings import Finding
 from skillforge.models.skill import Skill

@@ -23,7 +23,7 @@ import unicodedata
 from linters.fixes.code_spans import code_spans, plain_line_breaks
 from linters.fixes.registry import fixer
 from linters.text.markdown import MarkdownDoc
-from linters.text.path_refs import clean_link
+from linters.text.paths.path_refs import clean_link
 from skillforge.models.findings import Finding
 from skillforge.models.fixes import Fix, TextEdit
 from skillforge.models.skill import Skill

@@ -26,7 +26,7 @@ import re
 from linters.reliability.commands import Command
 from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
-from linters.text.path_context import CLAUSE_CUT, Paragraph
+from linters.text.paths.path_context import CLAUSE_CUT, Paragraph
 from linters.text.sections import section_title
 
 # In the last clause of a block's lead-in ("Do not run this on production:", "❌ Avoid:");

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from linters.text.compiled_regex import rx
-from linters.text.outside_home import below_own_folder
+from linters.text.paths.outside_home import below_own_folder
 from linters.context import LintContext
 from linters.registry import check
 from skillforge.models.findings import Finding, Severity

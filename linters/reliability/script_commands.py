@@ -22,10 +22,10 @@ from linters.reliability.command_context import not_the_skills_run
 from linters.reliability.command_dirs import BlockShell
 from linters.reliability.commands import Command, commands, segment_run, segments, words
 from linters.context import LintContext
-from linters.text.link_resolver import enclosing_roots, on_disk
-from linters.text.outside_home import homes_of, outside_home
-from linters.text.path_context import Paragraph
-from linters.text.path_owner import (
+from linters.text.paths.link_resolver import enclosing_roots, on_disk
+from linters.text.paths.outside_home import homes_of, outside_home
+from linters.text.paths.path_context import Paragraph
+from linters.text.paths.path_owner import (
     NEAR,
     installed_template,
     other_skill_has,
@@ -153,7 +153,7 @@ def _owner(ctx: LintContext, cmd: Command) -> str | None:
 
 def _elsewhere(ctx: LintContext, rel: str, cmd: Command) -> str | None:
     """Why the script is meant somewhere else: the user's project, where the skill installs
-    it, or another skill not found beside this one (`linters.text.path_owner`), or None."""
+    it, or another skill not found beside this one (`linters.text.paths.path_owner`), or None."""
     template = scaffolded_from(ctx.memo(("template_files",), lambda: template_files(ctx.skill)), rel)
     if template is not None:
         return f"the skill ships `{template}`, which it installs there in the user's project"

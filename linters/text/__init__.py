@@ -1,5 +1,6 @@
 """The text readers every rule family shares: Markdown, literal search, compiled regexes, token
-counts, and how a path is written and read in prose.
+counts, sections; and, in `paths/`, how a path is written and read in prose (whether it is
+the skill's file, and whose it is when not).
 
 Nothing here knows a rule or makes a finding: the rule folders read a skill through these.
 """

@@ -1,4 +1,4 @@
-"""Paths the text presents as files of somewhere else than the skill (linters.text.path_owner,
+"""Paths the text presents as files of somewhere else than the skill (linters.text.paths.path_owner,
 issue 36): a caption over an example block, a file the skill installs from its templates, a
 template skill's paths, a plugin-root file. Each is kept out of the severe findings (left out
 or a warning that says why), while the same path presented as the skill's own stays an error.

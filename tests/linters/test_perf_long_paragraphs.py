@@ -2,7 +2,7 @@
 
 A generated index can put tens of thousands of paths in one paragraph (issue 14: such a
 SKILL.md took tens of seconds, each path searching its whole sentence again). The judgement
-now searches each sentence once (`linters.text.matches_before.MatchesBefore`) and finds
+now searches each sentence once (`linters.text.paths.matches_before.MatchesBefore`) and finds
 lines, link spans and headings by bisection; these tests check each shortcut against the
 search it replaces, on random texts, and time a generated worst case.
 """
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from linters.engine import lint_skill
 from linters.correctness.links import _link_spans, _Spans
 from linters.text.markdown import MarkdownDoc
-from linters.text.path_context import (
+from linters.text.paths.path_context import (
     _COUNTER_EXAMPLE,
     _HEDGE_BEFORE,
     _LINK_EXAMPLE,
@@ -29,8 +29,8 @@ from linters.text.path_context import (
     Paragraph,
     line_col,
 )
-from linters.text.matches_before import MatchesBefore
-from linters.text.project_paths import _ALREADY_HAS
+from linters.text.paths.matches_before import MatchesBefore
+from linters.text.paths.project_paths import _ALREADY_HAS
 from linters.text.sections import in_changelog, section_title
 from skillforge.models.findings import Severity
 from skillforge.models.lint_config import LintConfig

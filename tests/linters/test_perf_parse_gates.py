@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from linters.context import LintContext
 from linters.correctness.link_gates import all_resolve, link_target_starts, may_refer
-from linters.text.link_resolver import Resolver
+from linters.text.paths.link_resolver import Resolver
 from linters.correctness.links import references
-from linters.text.path_refs import ANCHORS, clean_link
+from linters.text.paths.path_refs import ANCHORS, clean_link
 from linters.text.markdown import MarkdownDoc
 from linters.reliability.reachability import _links_to_references, may_link_to_reference
 from skillforge.models.skill import Skill, SkillFile, classify

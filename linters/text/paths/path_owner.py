@@ -34,7 +34,7 @@ from pathlib import Path
 
 from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
-from linters.text.path_context import Paragraph
+from linters.text.paths.path_context import Paragraph
 from linters.text.sections import section_title
 from skillforge.models.skill import SKILL_MD, Skill
 

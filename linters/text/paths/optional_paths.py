@@ -13,7 +13,7 @@ import re
 
 from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
-from linters.text.path_context import Paragraph
+from linters.text.paths.path_context import Paragraph
 from linters.text.sections import section_title
 
 # "if available", "if it exists", "if one is present", "if a framework-specific reference

@@ -33,9 +33,9 @@ from functools import lru_cache
 
 from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
-from linters.text.path_context import Paragraph, without_dot_slash
-from linters.text.path_owner import list_lead_in
-from linters.text.release_paths import in_another_release, said_elsewhere
+from linters.text.paths.path_context import Paragraph, without_dot_slash
+from linters.text.paths.path_owner import list_lead_in
+from linters.text.paths.release_paths import in_another_release, said_elsewhere
 
 _REPO = r"(?:repo(?:sitory)?|project|codebase|monorepo)"
 _ALREADY_HAS = rx(rf"\b{_REPO}\s+already\s+(?:has|have|contains|includes|ships|provides)\b",

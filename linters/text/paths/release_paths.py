@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from linters.text.compiled_regex import rx
-from linters.text.path_context import Paragraph
+from linters.text.paths.path_context import Paragraph
 
 _HOLDER = r"(?:release|version|archive|tarball|snapshot|tag)"
 # The sentence's holder carries the path: "It carries `", "the archived release ships `".

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from skillforge.models.skill import SKILL_MD, Skill
 
 if TYPE_CHECKING:
-    from linters.text.path_refs import PathRef
+    from linters.text.paths.path_refs import PathRef
 
 
 def on_disk(base: Path, rel: str) -> bool:

@@ -16,7 +16,7 @@ from urllib.parse import unquote
 from linters.text.compiled_regex import rx
 
 if TYPE_CHECKING:
-    from linters.text.path_context import Paragraph
+    from linters.text.paths.path_context import Paragraph
 
 CONVENTIONAL_DIRS = ("scripts", "references", "reference", "assets", "templates")
 _DIRS = "|".join(CONVENTIONAL_DIRS)
@@ -56,7 +56,7 @@ class PathRef(NamedTuple):
     path: str  # cleaned: anchors, escapes and skill-root variables removed
     link: bool  # a Markdown link (resolved from its file only) or a mention (root too)
     from_root: bool = False  # written after a skill-root variable such as {baseDir}/
-    # Where a mention sits, for judging it (linters.text.path_context) only if it does not resolve.
+    # Where a mention sits, for judging it (linters.text.paths.path_context) only if it does not resolve.
     para: Paragraph | None = None
     offset: int = 0
 

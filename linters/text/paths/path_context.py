@@ -20,7 +20,7 @@ import re
 from linters.text.compiled_regex import rx
 from linters.text.literal_search import finditer_at_words
 from linters.text.markdown import MarkdownDoc
-from linters.text.matches_before import MatchesBefore
+from linters.text.paths.matches_before import MatchesBefore
 from linters.text.sections import section_title
 
 # Words that make a path an illustration rather than a reference: "e.g. `scripts/x.py`",

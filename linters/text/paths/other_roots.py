@@ -6,7 +6,7 @@ readings say it does not:
 - another root is stated for the sentence's paths: a placeholder for a folder that is not
   the skill's own (`<plugin_dir>/skills/x/SKILL.md` and `references/y.md`; "paths are
   relative to `<codex_security_dir>`"), as `${CLAUDE_PLUGIN_ROOT}/` already does in
-  `linters.text.path_context`. The skill's own placeholders (`<skill-dir>`, `{baseDir}`)
+  `linters.text.paths.path_context`. The skill's own placeholders (`<skill-dir>`, `{baseDir}`)
   state nothing of the kind;
 - the file is in the agent's memory store (`memory tree`, `MemFS`), not in the skill;
 - the list the path heads is led in as files to write ("Write targets:", "Outputs:");
@@ -27,8 +27,8 @@ import re
 
 from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
-from linters.text.path_context import Paragraph, without_dot_slash
-from linters.text.path_owner import list_lead_in
+from linters.text.paths.path_context import Paragraph, without_dot_slash
+from linters.text.paths.path_owner import list_lead_in
 
 # A placeholder for a folder, written as a root (`<plugin_dir>/`) or named alone in code
 # (`<plugin_dir>`), whose name is not the skill's own folder, nor a place the agent writes to

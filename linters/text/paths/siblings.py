@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from linters.text.compiled_regex import rx
-from linters.text.link_resolver import on_disk
+from linters.text.paths.link_resolver import on_disk
 from skillforge.models.skill import Skill
 
 
