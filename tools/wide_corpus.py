@@ -2,7 +2,7 @@
 """Rebuild the wide skills corpus (issue 36) from tests/corpus_wide/manifest.json.
 
 The manifest pins, for every repository, the commit, the split ("tune", "test", "holdout",
-"holdout2" to "holdout12"), the number of skill folders, and the skill folders dropped as
+"holdout2" to "holdout13"), the number of skill folders, and the skill folders dropped as
 duplicates. This script copies every other skill folder (a folder holding a
 regular file named SKILL.md; nested ones count on their own) at the pinned commit into
 
@@ -17,22 +17,23 @@ in a held-out split, leaves out of the sample) are neither copied nor listed. Th
 bit is kept.
 
 The held-out splits, "holdout" (repositories chosen after the tune/test figures were first
-measured; never tuned on), "holdout2" (chosen on 2026-12-05 after the first holdout was read
-and tuned on; never looked at before its one measurement), "holdout3" (chosen on 2026-12-05
-after holdout2 had been measured once and then tuned on; likewise), "holdout4" (chosen on
-2026-12-05 after holdout3 had been measured once; likewise), "holdout5" (chosen on
-2026-12-05 after holdout4 had been measured once; likewise), "holdout6" (chosen on
-2026-12-05 after holdout5 had been measured once and then tuned on; likewise), "holdout7"
-(chosen on 2026-12-05 after holdout6 had been measured once and then tuned on; likewise),
-"holdout8" (chosen on 2026-12-05 after holdout7 had been measured once and then tuned on;
-likewise), "holdout9" (chosen on 2026-12-05 after holdout8 had been measured once and then
-tuned on; likewise), "holdout10" (chosen on 2026-12-05 after holdout9 had been measured once
-and then tuned on; likewise), "holdout11" (chosen on 2026-12-06 after holdout10 had been
-measured once; likewise) and "holdout12" (chosen on 2026-12-06 after holdout11 had been
-measured once and then tuned on; likewise), take a sample of each repository: its entry's "sample" lists the skill
-paths, which must be the first SAMPLE_MAX (40) of the skill folders left after de-duplication,
-sorted by sha256("owner/name:" + path) hex digest ascending (sample_order); only those are
-copied, and a sample that does not follow the rule at the pinned commit is a failure.
+measured; never tuned on), "holdout2" (chosen on 2026-12-05 after the first holdout was read and
+tuned on; never looked at before its one measurement), "holdout3" (chosen on 2026-12-05 after
+holdout2 had been measured once and then tuned on; likewise), "holdout4" (chosen on 2026-12-05
+after holdout3 had been measured once; likewise), "holdout5" (chosen on 2026-12-05 after
+holdout4 had been measured once; likewise), "holdout6" (chosen on 2026-12-05 after holdout5 had
+been measured once and then tuned on; likewise), "holdout7" (chosen on 2026-12-05 after holdout6
+had been measured once and then tuned on; likewise), "holdout8" (chosen on 2026-12-05 after
+holdout7 had been measured once and then tuned on; likewise), "holdout9" (chosen on 2026-12-05
+after holdout8 had been measured once and then tuned on; likewise), "holdout10" (chosen on
+2026-12-05 after holdout9 had been measured once and then tuned on; likewise), "holdout11"
+(chosen on 2026-12-06 after holdout10 had been measured once; likewise), "holdout12" (chosen on
+2026-12-06 after holdout11 had been measured once and then tuned on; likewise) and "holdout13"
+(chosen on 2026-12-06 after holdout12 had been measured once and then tuned on; likewise), take
+a sample of each repository: its entry's "sample" lists the skill paths, which must be the first
+SAMPLE_MAX (40) of the skill folders left after de-duplication, sorted by sha256("owner/name:" +
+path) hex digest ascending (sample_order); only those are copied, and a sample that does not
+follow the rule at the pinned commit is a failure.
 
 Where the git data comes from:
   --mirror DIR   a folder of bare git directories (or folders holding one, e.g. DIR/owner+name/repo
@@ -73,10 +74,10 @@ DEFAULT_URL = "https://github.com/{repo}.git"
 MAX_BYTES = 1_000_000
 SPLITS = ("tune", "test", "holdout", "holdout2", "holdout3", "holdout4", "holdout5",
           "holdout6", "holdout7", "holdout8", "holdout9", "holdout10", "holdout11",
-          "holdout12")
+          "holdout12", "holdout13")
 # The held-out splits: a sample of each repository.
 SAMPLED = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6",
-           "holdout7", "holdout8", "holdout9", "holdout10", "holdout11", "holdout12")
+           "holdout7", "holdout8", "holdout9", "holdout10", "holdout11", "holdout12", "holdout13")
 SAMPLE_MAX = 40  # skill folders per held-out repository
 HEX40 = re.compile(r"[0-9a-f]{40}")
 
@@ -313,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
                "  python3 tools/wide_corpus.py                       # clone from GitHub\n"
                "  python3 tools/wide_corpus.py --mirror /srv/mirrors # use local bare git dirs\n"
                "  python3 tools/wide_corpus.py --repo mattpocock/skills --split test\n"
-               "  python3 tools/wide_corpus.py --mirror /srv/mirrors --split holdout12\n"
+               "  python3 tools/wide_corpus.py --mirror /srv/mirrors --split holdout13\n"
                "Exit status: 0 all rebuilt, 1 a repository could not be had or does not match "
                "the manifest, 2 bad arguments.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
