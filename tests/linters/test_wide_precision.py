@@ -40,7 +40,9 @@ been measured once and tuned on) was measured once with the rules of that time (
 security 0.206 on 63 findings: 27 policy findings of one skill running the very CLI it
 teaches unpinned, attack payloads of an LLM red-team skill read as instructions) and then
 tuned on (0.966 and 1.0). `holdout13` (12 more, chosen after `holdout12` had been measured
-once and tuned on) has not been measured yet: it is the next honest measurement.
+once and tuned on) was measured once with the rules of that time (severe 0.449, security
+0.273 on 11 findings: 36 Claude Code plugin skills without `name`, keys other harnesses
+document, links of reference-only copies of another project's skills).
 `holdout2` to `holdout13` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1,
@@ -175,7 +177,9 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
     return pytest.mark.xfail(strict=True, reason=f"issue 36's target is not met: {figure}")
 
 
-SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
+SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
+    "holdout13": _unmet("0.449 on holdout13 at its one measurement, before tuning on it"),
+}
 # holdout2's 0.568 severe at its one measurement read 0.899 after tuning on it until paths of
 # the user's project were read as such (0.96). holdout12's 0.798 severe and 0.206 security at
 # its one measurement (a skill running the CLI it teaches unpinned, an LLM red-team skill's
@@ -192,7 +196,9 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
 # `<plugin_dir>`, memory files the agent writes, OpenClaw's `homepage` key) is 0.985.
 # A part measured next whose figure is under a target gets its strict mark here
 # (`_unmet("...")`) until tuning meets it.
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
+    "holdout13": _unmet("0.273 on holdout13 at its one measurement, before tuning on it"),
+}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
