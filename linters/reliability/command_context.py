@@ -110,11 +110,11 @@ def not_the_skills_run(doc: MarkdownDoc, cmd: Command) -> bool:
         return _inline(doc, cmd, not_to_do)
     if _comment_says(doc, cmd):
         return True
-    lead_in = _lead_in(doc, cmd.block)
+    said = lead_in(doc, cmd.block)
     if not_to_do:
-        sentence = _last_sentence(lead_in)
-        return not _RIGHT_WAY.search(sentence) or bool(_NEGATION.search(_last_clause(lead_in)))
-    return bool(_NEGATION.search(_last_clause(lead_in)) or _project_owned(_last_sentence(lead_in)))
+        sentence = _last_sentence(said)
+        return not _RIGHT_WAY.search(sentence) or bool(_NEGATION.search(_last_clause(said)))
+    return bool(_NEGATION.search(_last_clause(said)) or _project_owned(_last_sentence(said)))
 
 
 def _inline(doc: MarkdownDoc, cmd: Command, not_to_do: bool) -> bool:
@@ -156,7 +156,7 @@ def _comment_says(doc: MarkdownDoc, cmd: Command) -> bool:
     return False
 
 
-def _lead_in(doc: MarkdownDoc, fence_line: int) -> str:
+def lead_in(doc: MarkdownDoc, fence_line: int) -> str:
     """The prose right before a block ("Do not run this:", "From the repository root:"), up
     to a blank line, a heading or code ("" if none)."""
     first = doc.first_line

@@ -21,6 +21,7 @@ from linters.text.compiled_regex import rx
 from linters.reliability.command_context import not_the_skills_run
 from linters.reliability.command_dirs import BlockShell
 from linters.reliability.commands import Command, commands, segment_run, segments, words
+from linters.reliability.repo_scripts import from_project_top, users_folder
 from linters.context import LintContext
 from linters.text.paths.link_resolver import enclosing_roots, on_disk
 from linters.text.paths.outside_home import homes_of, outside_home
@@ -118,7 +119,17 @@ def _missing(ctx: LintContext, rel: str) -> bool:
     # A skill nested in another (spark-video/references/spark-video-cast/) runs from the
     # enclosing skill's folder, as SF116 accepts its links there.
     outer = ctx.memo(("enclosing_roots",), lambda: enclosing_roots(ctx.skill.root))
-    return not any(on_disk(root, rel) for root in outer)
+    if any(on_disk(root, rel) for root in outer):
+        return False
+    # A project skill (`<repo>/.claude/skills/<name>/`) runs from the repository's top.
+    return _at_project_top(ctx, rel) is not True
+
+
+def _at_project_top(ctx: LintContext, rel: str) -> bool | str | None:
+    """`repo_scripts.from_project_top` for this skill's SKILL.md."""
+    f = ctx.skill.file("SKILL.md")
+    return from_project_top(ctx.skill.root, f.text if f is not None and f.text else "", rel,
+                            ctx.skill.exists(rel.split("/", 1)[0]))
 
 
 def _not_an_instruction(ctx: LintContext, cmd: Command) -> bool:
@@ -170,6 +181,10 @@ def _elsewhere(ctx: LintContext, rel: str, cmd: Command) -> str | None:
                           lambda: rooted_paths(doc.text, ctx.skill.root.name))
         if (where := placed_outside(rooted, "", rel)) is not None:
             return where
+    if isinstance(top := _at_project_top(ctx, rel), str):
+        return top
+    if doc is not None and (yours := users_folder(doc, cmd, ctx.skill.exists)) is not None:
+        return yours
     owner = _owner(ctx, cmd)
     if owner is not None:
         has = other_skill_has(ctx.skill.root, owner, rel)

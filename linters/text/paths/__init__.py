@@ -24,6 +24,7 @@ Whose path is it, when it is not the skill's:
 - `release_paths`: a file of another release, version or archive, or of the plugin.
 - `other_roots`: a file under another root the sentence states, in the agent's memory, to be
   written, or a name pattern to fill in.
+- `artefact_paths`: a file inside an APK, binary, image or archive the skill analyses.
 - `optional_paths`: a file the agent reads only if it exists.
 - `other_skill_links`: a link slot, another skill to install, a sibling in another layout.
 - `outside_home`: a folder SKILL.md places outside the skill's own.

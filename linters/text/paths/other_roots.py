@@ -12,7 +12,9 @@ readings say it does not:
 - the list the path heads is led in as files to write ("Write targets:", "Outputs:");
 - its name is a pattern to fill in (`import-YYYY-MM-DD.md`, `NNN-slug.md`);
 - the sentence detects it in the user's project ("checking for `scripts/aem.js` ... in
-  cwd").
+  cwd");
+- the words place it inside an artefact the skill analyses ("The APK contains
+  `assets/index.android.bundle`"): `linters.text.paths.artefact_paths`.
 
 A document that states another root for its `references/` paths once is read so
 throughout: `foreign_root_of` softens the same folder's paths elsewhere in it to a warning
@@ -27,6 +29,7 @@ import re
 
 from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
+from linters.text.paths.artefact_paths import inside_artefact
 from linters.text.paths.path_context import Paragraph, without_dot_slash
 from linters.text.paths.path_owner import list_lead_in
 
@@ -83,6 +86,8 @@ def not_the_skills(doc: MarkdownDoc, para: Paragraph, offset: int, path: str) ->
     start, _end = para.sentence(offset)
     if para.sentence_has(_IN_PROJECT, offset) and _DETECT.search(para.text, start, offset):
         return True
+    if inside_artefact(para, offset, path):
+        return True  # a file inside the APK, binary or image the skill analyses
     line_idx, col, line = para.where(offset)
     item = _ITEM.match(line)
     if item is None or item.end() < col - 1:
