@@ -14,26 +14,17 @@ it was copied. Files over 1 MB, binary files (a NUL byte in the first 8000 bytes
 submodules and blobs absent from the git data are not copied; they are listed with
 "copied": false and a "reason". Files inside a nested skill folder that the manifest drops (or,
 in a held-out split, leaves out of the sample) are neither copied nor listed. The executable
-bit is kept.
+bit is kept. Beside a taken skill folder <plugin>/skills/<skill>/, the plugin's Claude Code
+manifest <plugin>/.claude-plugin/plugin.json is copied too when the repository has one
+(wide_corpus_plugins.py); it is no skill file, so MANIFESTS.json does not list it.
 
 The held-out splits, "holdout" (repositories chosen after the tune/test figures were first
-measured; never tuned on), "holdout2" (chosen on 2026-12-05 after the first holdout was read and
-tuned on; never looked at before its one measurement), "holdout3" (chosen on 2026-12-05 after
-holdout2 had been measured once and then tuned on; likewise), "holdout4" (chosen on 2026-12-05
-after holdout3 had been measured once; likewise), "holdout5" (chosen on 2026-12-05 after
-holdout4 had been measured once; likewise), "holdout6" (chosen on 2026-12-05 after holdout5 had
-been measured once and then tuned on; likewise), "holdout7" (chosen on 2026-12-05 after holdout6
-had been measured once and then tuned on; likewise), "holdout8" (chosen on 2026-12-05 after
-holdout7 had been measured once and then tuned on; likewise), "holdout9" (chosen on 2026-12-05
-after holdout8 had been measured once and then tuned on; likewise), "holdout10" (chosen on
-2026-12-05 after holdout9 had been measured once and then tuned on; likewise), "holdout11"
-(chosen on 2026-12-06 after holdout10 had been measured once; likewise), "holdout12" (chosen on
-2026-12-06 after holdout11 had been measured once and then tuned on; likewise) and "holdout13"
-(chosen on 2026-12-06 after holdout12 had been measured once and then tuned on; likewise), take
-a sample of each repository: its entry's "sample" lists the skill paths, which must be the first
-SAMPLE_MAX (40) of the skill folders left after de-duplication, sorted by sha256("owner/name:" +
-path) hex digest ascending (sample_order); only those are copied, and a sample that does not
-follow the rule at the pinned commit is a failure.
+measured; never tuned on) and "holdout2" to "holdout13" (each chosen, on 2026-12-05 or -06,
+after the one before had been measured once, most of them then tuned on; never looked at before
+its own one measurement), take a sample of each repository: its entry's "sample" lists the skill
+paths, which must be the first SAMPLE_MAX (40) of the skill folders left after de-duplication,
+sorted by sha256("owner/name:" + path) hex digest ascending (sample_order); only those are
+copied, and a sample that does not follow the rule at the pinned commit is a failure.
 
 Where the git data comes from:
   --mirror DIR   a folder of bare git directories (or folders holding one, e.g. DIR/owner+name/repo
@@ -86,6 +77,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from wide_corpus_git import (  # noqa: E402
     Entry, RepoError, checkout_folders, clone, contents, from_mirror, list_tree, sizes,
 )
+from wide_corpus_plugins import write_plugin_manifests  # noqa: E402
 
 
 @dataclass
@@ -216,6 +208,7 @@ def build_repo(entry: dict, git_dir: Path, stage: Path, result: RepoResult) -> N
             if reason:
                 skipped.add(e.path)
         manifests[s] = {"commit": commit, "files": records, "path": s, "source_repo": repo}
+    result.copied += write_plugin_manifests(git_dir, tree, kept, stage, written)
     if "MANIFESTS.json" in written:
         raise RepoError("the repository's own MANIFESTS.json (in a skill at its root) would be "
                         "overwritten by the corpus's")

@@ -17,6 +17,7 @@ from linters.context import LintContext
 from linters.correctness.bom import bom_finding
 from linters.correctness.name_mismatch import name_mismatch
 from linters.correctness.optional_fields import plain, yaml_kind
+from linters.correctness.plugin_layout import missing_name
 from linters.registry import check
 from skillforge.models.findings import Finding, Severity
 
@@ -207,12 +208,7 @@ def name_field(ctx: LintContext) -> Iterator[Finding]:
     proposal = folder if _NAME_OK.fullmatch(folder) else suggest_name(folder) or "my-skill"
     line = ctx.fm_line("name") or 1
     if "name" not in fm.data:
-        yield ctx.finding(
-            "SF106",
-            f"The frontmatter has no `name`; add `name: {proposal}` (it must match the folder "
-            "name).",
-            line=1,
-        )
+        yield missing_name(ctx, proposal)
         return
     value = plain(fm.data["name"])
     if value is None or (isinstance(value, str) and not value.strip()):

@@ -12,9 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from linters.context import LintContext
 from linters.correctness.fences import unclosed_fence
 from linters.correctness.optional_fields import split_tools
+from linters.correctness.plugin_layout import missing_name
 from skillforge.models.findings import Severity
+from skillforge.models.lint_config import LintConfig
+from skillforge.models.skill import load_skill
 from tests.linters.correctness_skill import BODY, DESCRIPTION, findings, lint, skill_md, write_skill
 from tests.hypothesis_budget import examples
 
@@ -31,6 +35,41 @@ def test_a_valid_skill_has_no_correctness_findings(tmp_path):
 def test_missing_name_suggests_the_folder_name(tmp_path):
     [f] = lint(tmp_path, "SF106", f"description: {DESCRIPTION}\n")
     assert "`name: pdf-tools`" in f.message and f.line == 1
+
+
+def _plugin_skill(tmp_path, manifest_at: str | None):
+    """A skill without `name` at <plugin>/skills/csv-digest/, and a Claude Code plugin
+    manifest at `manifest_at` (relative to tmp_path), if any."""
+    if manifest_at is not None:
+        (tmp_path / manifest_at).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / manifest_at).write_text('{"name": "data-kit"}\n', "utf-8")
+    return lint(tmp_path, "SF106", f"description: {DESCRIPTION}\n",
+                folder="repo/plugins/data-kit/skills/csv-digest")
+
+
+def test_missing_name_in_a_claude_code_plugin_is_a_warning(tmp_path):
+    [f] = _plugin_skill(tmp_path, "repo/plugins/data-kit/.claude-plugin/plugin.json")
+    assert f.severity is Severity.warning and f.line == 1
+    assert "Claude Code takes the folder's name" in f.message
+    assert "`name: csv-digest`" in f.message
+
+
+@pytest.mark.parametrize("manifest_at", [
+    None,  # the same layout without a plugin manifest
+    "repo/.claude-plugin/plugin.json",  # a manifest two levels above the plugin root
+    "repo/plugins/data-kit/skills/.claude-plugin/plugin.json",  # beside the skill folder
+])
+def test_missing_name_outside_a_plugin_root_stays_an_error(tmp_path, manifest_at):
+    [f] = _plugin_skill(tmp_path, manifest_at)
+    assert f.severity is Severity.error
+    assert "Claude Code" not in f.message
+
+
+def test_missing_name_in_a_plugin_is_an_error_for_the_claude_ai_upload(tmp_path):
+    _plugin_skill(tmp_path, "repo/plugins/data-kit/.claude-plugin/plugin.json")
+    root = tmp_path / "repo/plugins/data-kit/skills/csv-digest"
+    ctx = LintContext(load_skill(root), LintConfig(target="claude-ai"))
+    assert missing_name(ctx, "csv-digest").severity is Severity.error
 
 
 def test_empty_name_is_missing(tmp_path):
