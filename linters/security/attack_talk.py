@@ -36,6 +36,9 @@ _WARNING_WORDS = (
     r"|dangerous|destructive|unsafe|insecure|forbidden|prohibited|harmful|risky|\brisks?\b|"
     r"\bwarn|\bavoid\b|^\W*bad\b|\bbad\s+(?:examples?|practices?|patterns?|code|ideas?)\b|"
     r"\bnever\b|\bdon'?t\b|\bdo not\b|\u274c|\u26a0"
+    # The same in Chinese and Japanese: dangerous, risk ("## 危险模式全表", a full table of
+    # dangerous patterns).
+    r"|危险|危險|危険|风险|風險|リスク"
 )
 # A heading over a catalogue of things to find: what follows is a list to look for, not to
 # do. Bare "review", "audit" or "patterns" are not enough ("## Review the output" is a step,

@@ -99,10 +99,27 @@ _DETECTION = rx(r"^\s*(?:[-*]\s+)?\[(?:critical|high|medium|low|warn(?:ing)?|err
                 r"detected|alert|flagged|suspicious)\]\s", re.IGNORECASE)
 
 
+# A line labelled as a sample of what a search or scan matches: "Sample hit: `12: ...`",
+# "Example match:", "命中样例：" (sample hits), "检出示例：", "ヒット例：". What it quotes
+# was found, not said to the agent.
+_HIT_LABEL = rx(
+    r"^\s*(?:[-*]\s+)?(?:\*\*|__)?\s*(?:(?:sample|example)\s+(?:hits?|matches?|"
+    r"detections?)|(?:hit|match)\s+(?:samples?|examples?)|"
+    r"命中(?:样例|示例|例)|(?:样例|示例)命中|(?:检出|匹配)(?:样例|示例)|"
+    r"ヒット例|検出例|マッチ例)\s*(?:\*\*|__)?\s*[:：]",
+    re.IGNORECASE)
+
+
 def detection_record(line: Line, start: int, end: int) -> str | None:
     """Why the span `start`..`end` of `line` is a quoted detection: the line is a finding
-    record opening with a severity tag, and the span sits inside a quotation on it."""
+    record opening with a severity tag, and the span sits inside a quotation on it; or the
+    line is labelled as a sample hit of a search and the span sits in its quoted code."""
     text = line.text
+    label = _HIT_LABEL.match(text)
+    if label and label.end() <= start and text[:start].count("`") % 2 == 1 \
+            and "`" in text[end:]:
+        return (f'it is quoted as a sample hit of a search ("{label.group(0).strip(" -*_")}"), '
+                "what a check finds")
     if not _DETECTION.match(text):
         return None
     before, after = text[:start], text[end:]

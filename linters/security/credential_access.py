@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
-from linters.security.attack_talk import Verdict, downgraded
+from linters.security.attack_talk import ATTACK_LINE, Verdict, downgraded
 from linters.security.credential_use import reads_no_secret, signs_own_service
 from linters.security.inert_code import weigh_command
 from linters.security.probed_paths import probed_path
@@ -227,6 +227,7 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
         # "the upload archive excludes `.env*`": named to be left out; "### Email (`.env`)":
         # a heading names its section's subject, it tells nothing to read or send.
         prose = ""
+    risk = False
     as_code = _access(kind, cmd, before, code=True)
     as_prose = _access(kind, prose, before, code=False)
     if not as_code[0] and not as_prose[0]:
@@ -247,6 +248,7 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
         clause = re.sub(r"`[^`]*`", " ", clause)
         access = bool(_FETCH_CMD.search(cmd) or _FETCH_VERB.search(clause))
         net = False
+        risk = _RISK_MODAL.search(clause) and _attack_sentence(st, line)
     elif inline:
         access, net = as_code[0] or as_prose[0], as_code[1] or as_prose[1]
     else:
@@ -255,6 +257,9 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
         return None
     default = Severity.critical if net else Severity.medium if kind == "dotenv" else Severity.high
     verdict = weigh_command(st, line, col, default, reads=True)
+    if kind == "metadata" and risk:
+        verdict = Verdict(Severity.info, "the sentence says what an attack could reach, a risk "
+                                         "to guard against")
     harmless = reads_no_secret(log.text, m.end()) if kind == "metadata" else None
     if harmless and verdict.severity != Severity.info:
         verdict = Verdict(Severity.info, f"it reads {harmless}, not a credential")
@@ -279,6 +284,21 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
         msg = (f"`{shown_command(cmd)}` reads {what}; remove it, or have the user supply the one "
                "value the skill needs through an environment variable.")
     return Hit("SF508", line.no, col + 1, verdict.severity, downgraded(msg, default, verdict))
+
+
+# "A server-side request forgery in any app can hit `169.254.169.254`": a modal of
+# possibility right before the address, whose subject is not the reader, with an attack named
+# on the line or the one before, describes a risk. "You can fetch ..." still instructs.
+_RISK_MODAL = rx(r"(?<!\byou\s)(?<!\bwe\s)(?<!\bi\s)\b(?:can|could|may|might|would)\s+"
+                 r"(?:\w+\s+){0,2}\w+[\s`]*$", re.IGNORECASE)
+_FORGERY = rx(r"request\s+forgery|attackers?\b", re.IGNORECASE)
+
+
+def _attack_sentence(st: SecurityText, line) -> bool:
+    """An attack is named on `line` or on the line before (a sentence wrapped over two)."""
+    prev = st.neighbour(line, -1)
+    text = (prev.text + " " if prev is not None else "") + line.text
+    return bool(ATTACK_LINE.search(text) or _FORGERY.search(text))
 
 
 # A clause that leaves what it names out: "the archive excludes `.git`, `.env*`, caches".

@@ -15,6 +15,7 @@ from linters.security.code_samples import injection_data
 from linters.security.inert_code import invisible_charset
 from linters.security.security_context import Hit, Line, SecurityText, short
 from linters.security.text_role import weigh
+from linters.security.unannounced import forbidden_unannounced
 from skillforge.models.findings import Severity
 
 # --- SF501 ------------------------------------------------------------------------------
@@ -179,6 +180,8 @@ def scan_sf501(st: SecurityText) -> Iterator[Hit]:
             verdict = Verdict(Severity.info, "it keeps back a claim the text has just denied")
         elif not override and _hides_failed_attempt(st, line, end):
             verdict = Verdict(Severity.info, "what it keeps back is a failed attempt, retried")
+        elif not override and (why := forbidden_unannounced(st, line, start, end)):
+            verdict = Verdict(Severity.info, why)
         else:
             verdict = weigh(st, line, start, default, end)
         seen.add(line.no)

@@ -63,6 +63,10 @@ _LOCAL_HOST = rx(
     r"[\w-]+(?=[:/]|$))",
     re.IGNORECASE,
 )
+# The anonymous login of a public server (`ftp://anonymous:anonymous@host/`): by convention
+# anyone may use it, with a stock password, so the pair is no credential.
+_ANONYMOUS_LOGIN = rx(r"(?:^|[/\s'\"])(?:anonymous|ftp):$", re.IGNORECASE)
+_ANONYMOUS_PASSWORDS = {"anonymous", "ftp", "guest", "anon"}
 _KEY_BODY = rx(r"[A-Za-z0-9+/=]{40,}")
 
 
@@ -246,6 +250,9 @@ def _not_a_secret(plugin: str, secret: str, win: _Window, st: SecurityText) -> s
         at = win.text.find(secret + "@")
         if at >= 0 and _LOCAL_HOST.match(win.text, at + len(secret)):
             return "local or example host"
+        if at >= 0 and _ANONYMOUS_LOGIN.search(win.text, max(0, at - 14), at) and \
+                secret.lower() in _ANONYMOUS_PASSWORDS:
+            return "the public anonymous login (anonymous FTP), no secret"
         if len(secret) < 6:
             return "too short to be a password"
         return None

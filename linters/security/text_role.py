@@ -70,6 +70,7 @@ from linters.security.imperative import NEGATION_WORDS, imperative, tells_to_run
 from linters.security.offered_options import offered_to_users
 from linters.security.printed_hints import message_mention
 from linters.security.records import recorded_output
+from linters.security.table_columns import avoid_column, table_header
 from linters.security.security_context import Line, SecurityText, in_inline_code, inline_span
 from skillforge.models.findings import Severity
 
@@ -251,6 +252,9 @@ def _prose_evidence(st: SecurityText, line: Line, start: int, end: int) -> str |
     negation = forbids(line, start)
     if negation:
         return f'the sentence forbids it ("{negation} ...")'
+    column = avoid_column(st, line, start)
+    if column:
+        return f'it is in the "{column}" column of a table, what not to do'
     if in_inline_code(line, start):
         span_start, span = inline_span(line, start)
         if _DESCRIBED.match(line.text[span_start + len(span):]) and \
@@ -325,19 +329,6 @@ def _outside_code(text: str, start: int, end: int) -> str:
     return text
 
 
-def _table_header(st: SecurityText, line: Line) -> Line | None:
-    """The header row of the table `line` is a row of (None off a table)."""
-    if not st.is_table_row(line):
-        return None
-    cur: Line | None = line
-    for _ in range(200):
-        prev = st.neighbour(cur, -1) if cur is not None else None
-        if prev is None or not st.is_table_row(prev):
-            break
-        cur = prev
-    return cur
-
-
 # A column that grades each row: a catalogue of findings, not a list of steps.
 _GRADE_COLUMN = rx(r"\|\s*(?:severity|risk(?:\s+level)?|threat\s+level|criticality)\s*\|",
                    re.IGNORECASE)
@@ -348,7 +339,7 @@ def _catalogue_table(st: SecurityText, line: Line) -> str | None:
     and grades them by severity, or its lead-in talks about attacks or red flags. A verb at
     the start of such a row ("| Install script with curl pipe to bash |") names a pattern,
     it does not tell the agent to run it."""
-    header = _table_header(st, line)
+    header = table_header(st, line)
     if header is None or header.no == line.no or not catalogue_text(header.text):
         return None
     if _GRADE_COLUMN.search(header.text):
@@ -366,7 +357,7 @@ def _catalogue_table(st: SecurityText, line: Line) -> str | None:
 
 def _table_evidence(st: SecurityText, line: Line) -> str | None:
     """A table row whose table has a header naming patterns, indicators or attacks."""
-    cur = _table_header(st, line)
+    cur = table_header(st, line)
     if cur is None:
         return None
     header = cur.text
