@@ -19,6 +19,7 @@ from linters.correctness.name_mismatch import name_mismatch
 from linters.correctness.optional_fields import plain, yaml_kind
 from linters.correctness.plugin_layout import missing_name
 from linters.registry import check
+from linters.text.vendored_copy import vendored_reason
 from skillforge.models.findings import Finding, Severity
 
 MAX_NAME = 64
@@ -361,13 +362,15 @@ def unknown_keys(ctx: LintContext) -> Iterator[Finding]:
                 severity=Severity.warning,
             )
             continue
-        hint = _key_hint(k)
+        hint, why = _key_hint(k), vendored_reason(ctx.skill.root, f"`{k}`")  # upstream key
         fix = (f"rename it to `{hint}`." if hint else
                "record it under `metadata:` as a string value or delete it.")
         yield ctx.finding(
             "SF112",
-            f"Unknown frontmatter key `{k}`: the spec allows only {', '.join(SPEC_KEYS)}; {fix}",
+            f"Unknown frontmatter key `{k}`: the spec allows only {', '.join(SPEC_KEYS)}; {fix}"
+            + (f" (A warning only: {why}.)" if why else ""),
             line=line,
+            severity=Severity.warning if why else None,
         )
 
 

@@ -47,6 +47,7 @@ from linters.text.paths.path_owner import (NEAR, example_of, installed_template,
                                      template_files)
 from linters.text.paths.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
 from linters.text.placement import aside_file
+from linters.text.vendored_copy import vendored_reason
 from linters.correctness.mention_weight import from_repo_root, prose_mention_aside
 from linters.registry import check
 from linters.text.sections import changelog_entry
@@ -363,6 +364,8 @@ def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool,
         fix = "add the file or fix the path"
     if elsewhere is None and guess is not None and from_repo_root(ctx.skill, ref.path, guess):
         elsewhere = f"written from the repository's root, it names this skill's `{guess}`"
+    if elsewhere is None and aside is None:
+        elsewhere = vendored_reason(ctx.skill.root, "the file, left out of the copy,")
     if elsewhere is None and aside is None and prose_mention_aside(ctx.skill, ref):
         elsewhere = ("a path named in the prose of a reference file, not a link, is often "
                      "another project's file; link it if the skill means its own")

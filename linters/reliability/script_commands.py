@@ -37,6 +37,7 @@ from linters.text.paths.path_owner import (
     template_files,
 )
 from linters.registry import check
+from linters.text.vendored_copy import vendored_reason
 from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import SCRIPT_SUFFIXES
 
@@ -191,7 +192,7 @@ def _elsewhere(ctx: LintContext, rel: str, cmd: Command) -> str | None:
         if has is not False:  # a skill beside this one without it: a broken run
             return f"the text gives it as a script of `{owner}`" + (
                 ", which has it" if has else ", not found beside this skill")
-    return None
+    return vendored_reason(ctx.skill.root, "the script, left out of the copy,")
 
 
 # A run that expects the script may be absent: `scripts/x.sh pending || echo "none"`,
