@@ -17,6 +17,7 @@ from linters.context import LintContext
 from linters.correctness.bom import bom_finding
 from linters.correctness.name_mismatch import name_mismatch
 from linters.correctness.optional_fields import plain, yaml_kind
+from linters.correctness.harness_keys import KNOWN_KEYS, harness_of, spelled_elsewhere
 from linters.correctness.plugin_layout import missing_name
 from linters.registry import check
 from linters.text.vendored_copy import vendored_reason
@@ -25,24 +26,6 @@ from skillforge.models.findings import Finding, Severity
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 SPEC_KEYS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
-# Keys Claude Code documents for skills. They are not in the Agent Skills spec, so other
-# harnesses ignore them and strict validators reject the skill, but they do something real
-# in one harness: a warning, not an error.
-CLAUDE_CODE_KEYS = (
-    "argument-hint", "disable-model-invocation", "user-invocable", "model", "effort",
-    "context", "agent", "hooks", "paths", "shell", "when_to_use", "version",
-    # `arguments`: named positional arguments for `$name` substitution (Claude Code skills
-    # docs, code.claude.com/docs/en/skills, frontmatter reference). `disallowed-tools`:
-    # tools removed while the skill is active (Claude Code 2.1.152 changelog: "skills and
-    # slash commands can set disallowed-tools in frontmatter").
-    "arguments", "disallowed-tools",
-)
-# Keys OpenClaw documents as optional skill frontmatter (openclaw/openclaw docs/tools/skills.md,
-# "Optional frontmatter keys"): `homepage` is the "Website" link of its macOS Skills UI, the
-# `command-*` keys dispatch a slash command straight to a tool. It also reads
-# `user-invocable` and `disable-model-invocation`, listed above.
-OPENCLAW_KEYS = ("homepage", "command-dispatch", "command-tool", "command-arg-mode")
-_OPENCLAW_SHARED = ("user-invocable", "disable-model-invocation")
 RESERVED_WORDS = ("anthropic", "claude")
 
 # The `name:` line of the raw frontmatter, and a generator's slot (`{{NAME}}`, `{{ name }}`).
@@ -333,7 +316,7 @@ def description_field(ctx: LintContext) -> Iterator[Finding]:
 def _key_hint(key: str) -> str | None:
     """The allowed or known key that `key` is probably a misspelling of."""
     norm = _CAMEL_HUMP.sub("-", key).lower().replace("_", "-").replace(" ", "-")
-    for known in (*SPEC_KEYS, *CLAUDE_CODE_KEYS, *OPENCLAW_KEYS):
+    for known in (*SPEC_KEYS, *KNOWN_KEYS):
         if norm == known.replace("_", "-") and key != known:
             return known
     return None
@@ -349,14 +332,14 @@ def unknown_keys(ctx: LintContext) -> Iterator[Finding]:
         if k in SPEC_KEYS:
             continue
         line = ctx.fm_line(k)
-        if k in CLAUDE_CODE_KEYS or k in OPENCLAW_KEYS:
-            harness = ("OpenClaw" if k in OPENCLAW_KEYS else
-                       "Claude Code and OpenClaw" if k in _OPENCLAW_SHARED else "Claude Code")
+        harness = harness_of(k)
+        if harness:
             where = ("move it under `metadata:` as a string" if k == "version"
                      else f"keep it only if the skill is meant for {harness}")
             yield ctx.finding(
                 "SF112",
-                f"`{k}` is not in the Agent Skills spec: {harness} reads it, but other "
+                f"`{k}` is not in the Agent Skills spec: {harness} reads it"
+                f"{spelled_elsewhere(k)}, but other "
                 f"harnesses ignore it and strict validators reject the skill, so {where}.",
                 line=line,
                 severity=Severity.warning,

@@ -1,7 +1,7 @@
 """What each SKILL.md frontmatter key means, for hovers: the Agent Skills spec's keys
-(CONTRACTS.md section 1) and the keys Claude Code documents for skills
-(`linters.correctness.correctness.CLAUDE_CODE_KEYS`, which SF112 warns about rather than rejects)
-and the ones only OpenClaw documents (`OPENCLAW_KEYS`, likewise warnings).
+(CONTRACTS.md section 1) and the keys a harness documents for skills
+(`linters.correctness.harness_keys`: Claude Code's, OpenClaw's and DeepSeek Harness's, which
+SF112 warns about rather than rejects).
 
 tests/lsp checks that every key the linter knows has an entry here.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 SPEC = "Agent Skills spec"
 CLAUDE_CODE = "Claude Code only (not in the Agent Skills spec; SF112 warns)"
 OPENCLAW = "OpenClaw only (not in the Agent Skills spec; SF112 warns)"
+DSH = "DeepSeek Harness only (not in the Agent Skills spec; SF112 warns)"
 
 # key -> (where it comes from, what it means)
 KEYS: dict[str, tuple[str, str]] = {
@@ -62,6 +63,9 @@ KEYS: dict[str, tuple[str, str]] = {
     "command-tool": (OPENCLAW, "The tool OpenClaw calls when `command-dispatch: tool` is set."),
     "command-arg-mode": (OPENCLAW, "How OpenClaw hands the command's arguments to that tool "
                          "(`raw`: the text as typed)."),
+    "whenToUse": (DSH, "More text on when to use the skill, which DeepSeek Harness keeps out of "
+                  "the model's skill catalogue; Claude Code's key for the same is `when_to_use`, "
+                  "and other harnesses ignore both."),
     "version": (CLAUDE_CODE, "A version label for the skill. Other harnesses ignore it; "
                 "`metadata: {version: \"1.2\"}` is the portable place."),
 }

@@ -1,7 +1,8 @@
 """Readings tuned on holdout11: a harness's documented keys and the role of a security hit.
 
 - SF112: the keys OpenClaw documents for skills (`homepage`, `command-dispatch`,
-  `command-tool`, `command-arg-mode`) are a warning naming OpenClaw, like Claude Code's.
+  `command-tool`, `command-arg-mode`) are a warning naming OpenClaw, like Claude Code's; and
+  (tuned on holdout13) DeepSeek Harness's `whenToUse`, naming Claude Code's `when_to_use`.
 - SF513: a script-runner package (`npx tsx`) run on a script the skill ships hands the data
   to the skill's own code: medium (linters.security.own_scripts).
 - SF515: an `op://` reference's item and field names ("ssh key/...?ssh-format=...") are no
@@ -153,3 +154,25 @@ def test_the_one_liner_elsewhere_stays_high(tmp_path, path, text):
     skill = _skill(tmp_path, "agent-setup", "Install the monitoring agent.",
                    "Run `scripts/setup.sh`.\n", {path: text})
     assert [s for p, _, s in _hits(skill, "SF506") if p == path] == ["high"]
+
+
+# --- SF112 (tuned on holdout13): DeepSeek Harness's documented `whenToUse` -------------------
+
+def test_deepseek_harness_when_to_use_is_a_warning_naming_both_spellings(tmp_path):
+    """Before: an error, "Unknown frontmatter key `whenToUse` ... rename it to `when_to_use`"."""
+    skill = _skill(tmp_path, "lockfile-audit", "Audit a project's lockfile for drift.",
+                   "Compare the lockfile with the manifest.\n",
+                   extra="whenToUse: 'When the user asks whether the lockfile is stale.'\n")
+    found = [f for f in lint_skill(skill).findings if f.rule == "SF112"]
+    assert [f.severity.value for f in found] == ["warning"]
+    assert "DeepSeek Harness reads it" in found[0].message
+    assert "`when_to_use`" in found[0].message
+
+
+@pytest.mark.parametrize("key", ["when-to-use", "WhenToUse", "whentouse"])
+def test_other_spellings_of_when_to_use_stay_errors(tmp_path, key):
+    skill = _skill(tmp_path, "lockfile-audit", "Audit a project's lockfile for drift.",
+                   "Compare the lockfile with the manifest.\n",
+                   extra=f"{key}: 'When the user asks whether the lockfile is stale.'\n")
+    assert [f.severity.value for f in lint_skill(skill).findings if f.rule == "SF112"] == [
+        "error"]

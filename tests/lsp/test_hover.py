@@ -70,7 +70,8 @@ async def test_hover_on_a_claude_code_key_and_outside_anything(lsp: Session, ski
 
 
 def test_every_key_the_linter_knows_has_a_meaning():
-    from linters.correctness.correctness import CLAUDE_CODE_KEYS, OPENCLAW_KEYS, SPEC_KEYS
+    from linters.correctness.correctness import SPEC_KEYS
+    from linters.correctness.harness_keys import KNOWN_KEYS
     from skillforge.lsp.keys import KEYS
 
-    assert set(SPEC_KEYS) | set(CLAUDE_CODE_KEYS) | set(OPENCLAW_KEYS) <= set(KEYS)
+    assert set(SPEC_KEYS) | set(KNOWN_KEYS) <= set(KEYS)

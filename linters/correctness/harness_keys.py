@@ -1,0 +1,50 @@
+"""Frontmatter keys outside the Agent Skills spec that a harness documents for skills.
+
+Such a key does something real in one harness, so SF112 reports it as a warning naming the
+harness instead of the error an unknown key gets; its fix (moving the key under `metadata:`)
+is offered for errors only, so a harness's key is never moved. Each table says where the
+harness documents its keys.
+"""
+
+from __future__ import annotations
+
+# Keys Claude Code documents for skills (code.claude.com/docs/en/skills, frontmatter
+# reference). `arguments`: named positional arguments for `$name` substitution;
+# `disallowed-tools`: tools removed while the skill is active (Claude Code 2.1.152 changelog:
+# "skills and slash commands can set disallowed-tools in frontmatter").
+CLAUDE_CODE_KEYS = (
+    "argument-hint", "disable-model-invocation", "user-invocable", "model", "effort",
+    "context", "agent", "hooks", "paths", "shell", "when_to_use", "version",
+    "arguments", "disallowed-tools",
+)
+# Keys OpenClaw documents as optional skill frontmatter (openclaw/openclaw docs/tools/skills.md,
+# "Optional frontmatter keys"): `homepage` is the "Website" link of its macOS Skills UI, the
+# `command-*` keys dispatch a slash command straight to a tool. It also reads
+# `user-invocable` and `disable-model-invocation`, listed above.
+OPENCLAW_KEYS = ("homepage", "command-dispatch", "command-tool", "command-arg-mode")
+OPENCLAW_SHARED = ("user-invocable", "disable-model-invocation")
+# Keys DeepSeek Harness (deepseek-ai/deepseek-harness, `dsh`) documents for SKILL.md: its
+# skill format is name, description and an optional `whenToUse` (more text on when to use the
+# skill, kept out of the model's catalogue), beside Claude Code's `disable-model-invocation`
+# and `user-invocable`. Claude Code spells the same idea `when_to_use`.
+DSH_KEYS = ("whenToUse",)
+
+KNOWN_KEYS = (*CLAUDE_CODE_KEYS, *OPENCLAW_KEYS, *DSH_KEYS)
+
+
+def harness_of(key: str) -> str | None:
+    """The harness (or harnesses) that documents `key` for skills, or None."""
+    if key in DSH_KEYS:
+        return "DeepSeek Harness"
+    if key in OPENCLAW_KEYS:
+        return "OpenClaw"
+    if key in OPENCLAW_SHARED:
+        return "Claude Code and OpenClaw"
+    if key in CLAUDE_CODE_KEYS:
+        return "Claude Code"
+    return None
+
+
+def spelled_elsewhere(key: str) -> str:
+    """How another harness spells the same key, said after the harness's name ('' if none)."""
+    return " (Claude Code spells it `when_to_use`)" if key == "whenToUse" else ""
