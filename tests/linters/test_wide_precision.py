@@ -42,7 +42,8 @@ teaches unpinned, attack payloads of an LLM red-team skill read as instructions)
 tuned on (0.966 and 1.0). `holdout13` (12 more, chosen after `holdout12` had been measured
 once and tuned on) was measured once with the rules of that time (severe 0.449, security
 0.273 on 11 findings: 36 Claude Code plugin skills without `name`, keys other harnesses
-document, links of reference-only copies of another project's skills).
+document, links of reference-only copies of another project's skills) and then tuned on
+(0.992 and 0.75: 3 of 4).
 `holdout2` to `holdout13` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1,
@@ -177,9 +178,14 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
     return pytest.mark.xfail(strict=True, reason=f"issue 36's target is not met: {figure}")
 
 
-SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout13": _unmet("0.449 on holdout13 at its one measurement, before tuning on it"),
-}
+SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
+# holdout13's 0.449 severe at its one measurement (36 Claude Code plugin skills without
+# `name`, DeepSeek Harness's `whenToUse`, vendored copies of another project's skills, paths
+# inside an APK the skill analyses, a project skill's repository-root scripts) is 0.992 after
+# tuning on it; its security figure, 0.273 at that measurement, is 0.75 after: 3 true of 4,
+# the fourth "never tell the user whether they are on a whitelist" (a vendor withholding a
+# business fact, read as policy), which no general reading tells from hiding what the agent
+# does from the user.
 # holdout2's 0.568 severe at its one measurement read 0.899 after tuning on it until paths of
 # the user's project were read as such (0.96). holdout12's 0.798 severe and 0.206 security at
 # its one measurement (a skill running the CLI it teaches unpinned, an LLM red-team skill's
@@ -197,7 +203,9 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
 # A part measured next whose figure is under a target gets its strict mark here
 # (`_unmet("...")`) until tuning meets it.
 SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout13": _unmet("0.273 on holdout13 at its one measurement, before tuning on it"),
+    "holdout13": _unmet("0.75 on holdout13 after tuning on it (0.273 at its one measurement): "
+                        "3 true of 4, one vendor's 'never tell the user whether ...' read as "
+                        "policy"),
 }
 
 
