@@ -159,7 +159,17 @@ def _no_secret(text: str, m: re.Match[str]) -> Verdict | None:
     if _INJECT_TO_FILE.match(text, m.start()):
         return Verdict(Severity.info, "it renders the secrets into the file it writes, into "
                                       "no variable, transcript or log")
+    if m.lastgroup == "az":
+        q = _QUERY.search(re.split(r"[|;&]", text[m.end():], maxsplit=1)[0])
+        expr = next((g for g in q.groups() if g is not None), "") if q else ""
+        if expr and "token" not in expr.lower() and "@" not in expr and "*" not in expr:
+            return Verdict(Severity.info, f"its `--query {expr[:40]}` prints only those fields, "
+                                          "not the token")
     return None
+
+
+# The JMESPath projection of an az command: `--query '{aud:resource,expires:expiresOn}'`.
+_QUERY = rx(r"""--query[= ]\s*(?:'([^']*)'|"([^"]*)"|(\S+))""")
 
 
 # What sends the value on: a network client or a remote shell anywhere on the command line.

@@ -53,6 +53,23 @@ _DISK_WRITE = rx(r">\s*/dev/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d)")
 _FORK_BOMB = rx(r"(:|\w{1,40})\s*\(\s*\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}")
 
 
+# A device named by a placeholder the reader fills in (`of=/dev/sdX`, `/dev/diskN`,
+# `/dev/<usb>`): flashing an image to a stick the user picks. The agent cannot run it as
+# written; it still wipes whatever the user names, so it stays a warning.
+_PLACEHOLDER_DEVICE = rx(r"(?:sd|hd|vd|xvd)X\b|(?:disk|rdisk|nvme|mmcblk)[NX]\b|<[\w -]{1,30}>|"
+                         r"\$\{?[A-Z_]*(?:DEV|DISK|DRIVE|USB)[A-Z_]*\}?")
+_DEVICE_AT = rx(r"/dev/(\S*)")
+
+
+def _placeholder_device(text: str, end: int) -> str | None:
+    """The placeholder device named at or after `end` (the match stops inside its name)."""
+    start = text.rfind("/dev/", 0, end + 1)
+    m = _DEVICE_AT.match(text, start) if start >= 0 else None
+    if m and _PLACEHOLDER_DEVICE.match(m.group(1)):
+        return m.group(0)
+    return None
+
+
 # `mkfs`, `dd`, `wipefs` and raw writes all name a device under /dev/.
 _SF505_ANCHORS = declare(b"rm -", b"/dev/", b"chmod", b":|:")
 
@@ -65,6 +82,11 @@ def scan_sf505(st: SecurityText) -> Iterator[Hit]:
         for m in found:
             line, col = log.where(m.start())
             verdict = weigh_command(st, line, col, Severity.critical)
+            device = _placeholder_device(log.text, m.end())
+            if device and verdict.severity is Severity.critical:
+                verdict = Verdict(Severity.warning, f"`{device}` is a placeholder the reader "
+                                  "replaces with the device they choose; have the skill ask the "
+                                  "user to confirm the device (`lsblk`) before writing", acted=True)
             if line.no in seen:
                 continue
             seen.add(line.no)
@@ -228,6 +250,13 @@ def scan_sf510(st: SecurityText) -> Iterator[Hit]:
         for m in matches(_B64_EXEC, log, spans):
             line, col = log.where(m.start())
             verdict = weigh_command(st, line, col, Severity.high)
+            if "`" in m.group() and st.is_markdown and not st.in_code(line):
+                # A sentence that names the steps in turn ("a script does `Reverse(...)`
+                # then `FromBase64String(...)`"): the match runs across prose and inline
+                # code, so no one command written there decodes and runs anything.
+                verdict = Verdict(Severity.info, "the match runs across a sentence and its "
+                                  "inline code: the text describes the steps, no one command "
+                                  "runs them")
             if line.no in seen:
                 continue
             seen.add(line.no)

