@@ -41,6 +41,7 @@ from linters.text.nested_templates import nested_template_lines
 from linters.text.paths.other_roots import foreign_root_of, not_the_skills
 from linters.text.paths.other_skill_links import installs_other_skill, placeholder_path, sibling_layout
 from linters.text.paths.project_paths import not_run_by_it, project_path
+from linters.text.paths.project_top import from_project_top
 from linters.text.paths.path_owner import (NEAR, example_of, installed_template, names_other_file,
                                      other_skill_has, owned_by_other, placed_outside,
                                      planned_section, rooted_paths, scaffolded_from,
@@ -319,6 +320,11 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
                 "where the path is the project's")
     if (example := example_of(ctx.skill, ref.path)) is not None:
         return f"the skill ships `{example}`, an example of the user's own copy at that path"
+    skill_md = ctx.skill.file("SKILL.md")
+    top = from_project_top(ctx.skill.root, skill_md.text if skill_md and skill_md.text else "",
+                           ref.path, ctx.skill.exists(_top(ref.path)))
+    if top is not None and top is not False:
+        return top if isinstance(top, str) else "it is at the repository's top"
     if planned_section(doc, ref.line):
         return "it is listed under a section of files not written yet"
     if read_if_present(doc, ref.line, para, offset):

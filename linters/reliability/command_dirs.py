@@ -75,7 +75,13 @@ def _skill_root_relative(path: str, skill: Skill) -> tuple[str | None, bool]:
     if m:
         if not names_root(m.group(0)):
             return None, True
-        return path[m.end():], True
+        rest = path[m.end():]
+        # `<SKILL_ROOT>/<this skill's name>/scripts/x.py`: the prefix names the folder of
+        # all skills, the next folder is this skill (when it has no folder of that name).
+        for name in {skill.name, skill.folder_name} - {None, ""}:
+            if rest.startswith(f"{name}/") and not skill.exists(name):
+                return rest[len(name) + 1:], True
+        return rest, True
     for name in {skill.name, skill.folder_name} - {None, ""}:
         marker = f"skills/{name}/"
         if marker in path:

@@ -13,19 +13,22 @@ silence it:
   found, nothing is reported; absent, the finding stays. A copied skill (no `.git` above
   it) cannot be checked: a warning that says what to check. Not when the skill has the
   script's first folder (`scripts/`): then the path names its own file, misspelt or lost.
+  A skill in a repository's top `skills/<name>/` that keeps the collection ("orphans not
+  linked from any SKILL.md") runs from that top the same way.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
-from pathlib import Path
 
 from linters.reliability.command_context import lead_in
 from linters.reliability.commands import Command, segments, words
 from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
+from linters.text.paths.project_top import from_project_top
+
+__all__ = ["commits_users_files", "from_project_top", "users_folder"]
 
 # "your rule set", "the user's own detections": up to three words naming what is theirs.
 _YOURS = rx(r"\b(?:your|the\s+user['’]s)\s+(?:own\s+)?((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)",
@@ -81,40 +84,32 @@ def _said_over(doc: MarkdownDoc, cmd: Command) -> str:
     return " ".join(said)
 
 
-# --- project skills --------------------------------------------------------------------
+# --- a block that commits the user's files ----------------------------------------------
 
-_AGENT_DIRS = (".claude", ".agents", ".codex", ".github")
-# The skill says it works on the repository it is kept in.
-_THIS_REPO = rx(r"\b(?:this|the\s+current|our)\s+(?:repo(?:sitory)?|codebase|monorepo)\b",
-                re.IGNORECASE)
+# `git add rules/x.yml`: the block stages a file under a relative folder.
+_GIT_ADD = rx(r"^\s*git\s+add\s+(?:-\S+\s+)*\.?/?([A-Za-z][\w.-]*)/\S")
+_BLOCK_REACH = 30  # block lines above a command searched for its `git add`
 
 
-def project_top(root: Path) -> Path | None:
-    """The repository's top for a skill kept in its `.claude/skills/<name>/` (or another
-    agent's folder), or None for a skill anywhere else."""
-    skills = root.parent
-    if skills.name != "skills" or skills.parent.name not in _AGENT_DIRS:
+def commits_users_files(doc: MarkdownDoc, cmd: Command, has: Callable[[str], bool]) -> str | None:
+    """The reason a fenced command runs in the user's repository, or None: earlier in its
+    block, `git add rules/x.yml` stages a file under a folder the skill lacks, so the block
+    works in the user's checkout, where a relative script path is read too."""
+    if cmd.inline:
         return None
-    return skills.parent.parent
+    first = doc.first_line
+    for no in range(cmd.line - 1, max(cmd.block, cmd.line - _BLOCK_REACH - 1), -1):
+        line = doc.lines[no - first] if 0 <= no - first < len(doc.lines) else ""
+        m = _GIT_ADD.match(line)
+        if m and not has(m.group(1)):
+            return (f"its block commits `{m.group(1)}/` files with git, so it likely runs "
+                    "in the user's repository; check that the script is the skill's")
+    return None
 
 
-@lru_cache(maxsize=32)
-def _says_this_repo(text: str) -> bool:
-    return bool(_THIS_REPO.search(text))
+# --- a script the text says is not written yet ------------------------------------------
 
-
-def from_project_top(root: Path, text: str, rel: str, has_top: bool) -> bool | str | None:
-    """Whether the missing script `rel` of a project skill is the repository's: True when
-    it is at the repository's top, a warning's reason when it may be (the top cannot be
-    checked), False when the checked top lacks it, None when the reading does not apply
-    (not a project skill, the skill has the script's folder, no words of this repo)."""
-    top = project_top(root)
-    if top is None or has_top or not _says_this_repo(text):
-        return None
-    if (top / rel).is_file():
-        return True
-    if (top / ".git").exists():
-        return False
-    return (f"a project skill (kept in the repository's `{root.parent.parent.name}/skills/`) "
-            f"about this repository runs from the repository's top; check that `{rel}` "
-            "exists there")
+# "(M4 — planned, not yet shipped) — `python3 scripts/replay.py`"
+PLANNED = rx(r"\bplanned\b|\bnot\s+yet\s+(?:shipped|written|implemented|available|added|"
+             r"released|built)\b|\bcoming\s+soon\b|\bunreleased\b",
+             re.IGNORECASE)

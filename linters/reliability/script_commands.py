@@ -21,7 +21,12 @@ from linters.text.compiled_regex import rx
 from linters.reliability.command_context import not_the_skills_run
 from linters.reliability.command_dirs import BlockShell
 from linters.reliability.commands import Command, commands, segment_run, segments, words
-from linters.reliability.repo_scripts import from_project_top, users_folder
+from linters.reliability.repo_scripts import (
+    PLANNED,
+    commits_users_files,
+    from_project_top,
+    users_folder,
+)
 from linters.context import LintContext
 from linters.text.paths.link_resolver import enclosing_roots, on_disk
 from linters.text.paths.outside_home import homes_of, outside_home
@@ -163,6 +168,17 @@ def _owner(ctx: LintContext, cmd: Command) -> str | None:
     return owned_by_other(para.text[start:offset], ctx.skill.root.name)
 
 
+def _planned(ctx: LintContext, cmd: Command) -> bool:
+    """The sentence holding an inline command says it is not written yet ("planned, not
+    yet shipped")."""
+    doc = ctx.doc(cmd.path)
+    idx = cmd.line - doc.first_line if doc is not None else -1
+    if not cmd.inline or doc is None or not 0 <= idx < len(doc.lines):
+        return False
+    para = Paragraph(doc, idx)
+    return para.sentence_has(PLANNED, para.offset_of(idx, cmd.column))
+
+
 def _elsewhere(ctx: LintContext, rel: str, cmd: Command) -> str | None:
     """Why the script is meant somewhere else: the user's project, where the skill installs
     it, or another skill not found beside this one (`linters.text.paths.path_owner`), or None."""
@@ -186,6 +202,10 @@ def _elsewhere(ctx: LintContext, rel: str, cmd: Command) -> str | None:
         return top
     if doc is not None and (yours := users_folder(doc, cmd, ctx.skill.exists)) is not None:
         return yours
+    if doc is not None and (ours := commits_users_files(doc, cmd, ctx.skill.exists)):
+        return ours
+    if _planned(ctx, cmd):
+        return "the text says the script is planned, not written yet"
     owner = _owner(ctx, cmd)
     if owner is not None:
         has = other_skill_has(ctx.skill.root, owner, rel)

@@ -22,7 +22,8 @@ _LIST_MARKER = rx(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 # An ATX heading, the definition `_atx_heading` implements by string operations.
 _HEADING = rx(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _SETEXT = rx(r"^ {0,3}(=+|-+)\s*$")
-_LINK = rx(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'(][^)]*)?\)")
+# A target in quotes is code, not a link: `global[r]("child_process")` in a payload.
+_LINK = rx(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?((?![\"'])[^)\s>]*)>?(?:\s+[\"'(][^)]*)?\)")
 _REF_DEF = rx(r"^ {0,3}\[([^\]]+)\]:\s*<?(\S+?)>?(?:\s+.*)?$")
 _INLINE_CODE = rx(r"(`+)(.+?)\1")
 _COMMENT_OPEN = "<!--"

@@ -8,7 +8,9 @@ ships. The words tie the path to a package, binary or image the agent works on:
 - the artefact holds it: "The APK contains `x`", "the IPA includes `x` or `y`";
 - the artefact's file: "the app's `Info.plist`", "the firmware's `etc/shadow`";
 - the path is placed in it: "`x` inside the APK", "`squashfs-root/etc/passwd` extracted
-  from the firmware image", "Inside the JAR: `META-INF/MANIFEST.MF`".
+  from the firmware image", "Inside the JAR: `META-INF/MANIFEST.MF`";
+- a marker of what the target is built with: "Identify the framework: React Native
+  (`assets/index.android.bundle`)", in parentheses after the name it marks.
 
 The artefacts: app packages (APK, IPA, AAB, JAR, WAR, DMG, MSI...), an app, a binary or
 executable, firmware, a container, disk or system image, an archive. Not the skill's or
@@ -41,7 +43,12 @@ _BEFORE = rx(
     rf"\b{_DET}\s+{_MODS}{_ARTEFACT}{_NOT_A_NOUN_AFTER}\s+(?:\w+\s+)?{_HOLD}\s+"
     r"(?:(?:an?|the)\s+)?(?:[^.;!?`\n]|`[^`\n]*`){0,80}`?$"
     rf"|\b{_ARTEFACT}['’]s\s+(?:[\w-]+\s+){{0,2}}`?$"
-    rf"|\b(?:in|inside|within)\s+{_DET}\s+{_MODS}{_ARTEFACT}\s*[,:]\s*`?$",
+    rf"|\b(?:in|inside|within)\s+{_DET}\s+{_MODS}{_ARTEFACT}\s*[,:]\s*`?$"
+    # A marker that tells what the target is built with: "Identify the framework: React
+    # Native (`assets/index.android.bundle`), Flutter (`libflutter.so`)".
+    r"|\b(?:identify|detect|recogni[sz]e|fingerprint|determine)\w*\s+(?:the\s+|its\s+|which\s+)?"
+    r"(?:framework|platform|stack|engine|runtime|toolkit|packer|obfuscator)s?\b"
+    r"(?:[^.;!?`\n]|`[^`\n]*`){0,100}\(\s*`?$",
     re.IGNORECASE,
 )
 # After the path: "` inside the APK", "` extracted from the firmware image", "` (the JS

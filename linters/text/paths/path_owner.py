@@ -92,6 +92,12 @@ def template_files(skill: Skill) -> dict[str, str]:
                 below = "/".join(parts[i + 1:])
                 out.setdefault(below, f.path)
                 out.setdefault(_TEMPLATE_MARK.sub("", below), f.path)
+                # A kit of variants (`templates/base/scripts/env-pull.sh`): the project gets
+                # `scripts/env-pull.sh`; only a path that keeps a folder, not a bare name.
+                variant = "/".join(parts[i + 2:])
+                if "/" in variant:
+                    out.setdefault(variant, f.path)
+                    out.setdefault(_TEMPLATE_MARK.sub("", variant), f.path)
     return out
 
 

@@ -1,0 +1,68 @@
+"""Project skills: a skill kept in a repository's own `.claude/skills/<name>/` (or `.agents/`,
+`.codex/`, `.github/`) whose text says it works on "this repo", or one in a repository's top
+`skills/<name>/` that keeps the collection ("orphans not linked from any SKILL.md"), runs
+from the repository's top, so `scripts/validate.py` there is the repository's file (SF116,
+SF301; issue 36, holdouts 13 and 14). When the top is on disk (it holds `.git`) the file is
+looked up there; a copied skill whose top cannot be checked gets a warning naming the
+assumption. Not when the skill has the path's first folder: then the path names its own
+file, misspelt or lost.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from linters.text.compiled_regex import rx
+
+
+_AGENT_DIRS = (".claude", ".agents", ".codex", ".github")
+# The skill says it works on the repository it is kept in.
+_THIS_REPO = rx(r"\b(?:this|the\s+current|our)\s+(?:repo(?:sitory)?|codebase|monorepo)\b",
+                re.IGNORECASE)
+
+
+def project_top(root: Path) -> Path | None:
+    """The repository's top for a skill kept in its `.claude/skills/<name>/` (or another
+    agent's folder), or None for a skill anywhere else."""
+    skills = root.parent
+    if skills.name != "skills" or skills.parent.name not in _AGENT_DIRS:
+        return None
+    return skills.parent.parent
+
+
+@lru_cache(maxsize=32)
+def _says_this_repo(text: str) -> bool:
+    return bool(_THIS_REPO.search(text))
+
+
+# A skill that keeps the collection it belongs to: "not linked from any SKILL.md",
+# "every SKILL.md in the repo" (not "the SKILL.md", "your SKILL.md").
+_KEEPS_SKILLS = rx(r"\b(?:any|every|each|all|other)\s+(?:other\s+)?SKILL\.md\b")
+
+
+@lru_cache(maxsize=32)
+def _maintains_skills(text: str) -> bool:
+    return bool(_KEEPS_SKILLS.search(text))
+
+
+def from_project_top(root: Path, text: str, rel: str, has_top: bool) -> bool | str | None:
+    """Whether the missing script `rel` of a project skill is the repository's: True when
+    it is at the repository's top, a warning's reason when it may be (the top cannot be
+    checked), False when the checked top lacks it, None when the reading does not apply
+    (not a project skill, the skill has the script's folder, no words of this repo)."""
+    top = project_top(root)
+    if top is None and root.parent.name == "skills" and _maintains_skills(text):
+        top = root.parent.parent  # `<repo>/skills/<name>/`, a skill that keeps the others
+    elif top is not None and not _says_this_repo(text):
+        top = None
+    if top is None or has_top:
+        return None
+    if (top / rel).is_file():
+        return True
+    if (top / ".git").exists():
+        return False
+    kept = "skills/" if top == root.parent.parent else f"{root.parent.parent.name}/skills/"
+    return (f"a project skill (kept in the repository's `{kept}`) about this repository "
+            f"runs from the repository's top; check that `{rel}` exists there")
