@@ -135,3 +135,15 @@ def test_a_quoted_link_target_is_code_not_a_link(tmp_path):
     Try #{global[r]("child_process")} and [the notes](missing.md).
     """
     assert severe(make_skill(tmp_path, body, _REF), "SF116") == [("SKILL.md", 8, "error")]
+
+
+def test_a_collection_keeper_inside_a_plugin_stays_an_error(tmp_path):
+    """A plugin's root is installed apart from the user's project: `scripts/x.py` there is
+    not reached by a bare relative path (the shared corpus's labels read it so)."""
+    skill = make_skill(tmp_path / "repo" / "plugins" / "fuzzing" / "skills", _KEEPER, _REF,
+                       name="tidy-skills")
+    assert severe(skill, "SF301") == [("SKILL.md", 12, "error")]
+    top = tmp_path / "repo2" / "fuzzing"
+    (top / ".claude-plugin").mkdir(parents=True)
+    skill = make_skill(top / "skills", _KEEPER, _REF, name="tidy-skills")
+    assert severe(skill, "SF301") == [("SKILL.md", 12, "error")]

@@ -47,13 +47,21 @@ def _maintains_skills(text: str) -> bool:
     return bool(_KEEPS_SKILLS.search(text))
 
 
+def _plugin_root(folder: Path) -> bool:
+    """`folder` is a plugin's root (`plugins/<x>/`, or it holds `.claude-plugin/`): the
+    plugin is installed apart from the user's project, so its root is no working directory
+    and its `scripts/` are not reached by a bare relative path."""
+    return folder.parent.name == "plugins" or (folder / ".claude-plugin").is_dir()
+
+
 def from_project_top(root: Path, text: str, rel: str, has_top: bool) -> bool | str | None:
     """Whether the missing script `rel` of a project skill is the repository's: True when
     it is at the repository's top, a warning's reason when it may be (the top cannot be
     checked), False when the checked top lacks it, None when the reading does not apply
     (not a project skill, the skill has the script's folder, no words of this repo)."""
     top = project_top(root)
-    if top is None and root.parent.name == "skills" and _maintains_skills(text):
+    if (top is None and root.parent.name == "skills" and _maintains_skills(text)
+            and not _plugin_root(root.parent.parent)):
         top = root.parent.parent  # `<repo>/skills/<name>/`, a skill that keeps the others
     elif top is not None and not _says_this_repo(text):
         top = None
