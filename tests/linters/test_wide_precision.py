@@ -46,7 +46,7 @@ document, links of reference-only copies of another project's skills) and then t
 (0.992 and 0.75: 3 of 4). `holdout14` (12 more, chosen after `holdout13` had been measured
 once and tuned on) was measured once with the rules of that time (severe 0.909, security
 0.333 on 24 findings: two pentest collections' payload catalogues read as setup steps, cloud
-CLI token commands documented as attack techniques) and has not been tuned on.
+CLI token commands documented as attack techniques) and then tuned on (0.976 and 0.571).
 `holdout2` to `holdout14` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1,
@@ -207,7 +207,9 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
 # A part measured next whose figure is under a target gets its strict mark here
 # (`_unmet("...")`) until tuning meets it.
 SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout14": _unmet("0.333 on holdout14 at its one measurement, before tuning on it"),
+    "holdout14": _unmet("0.571 on holdout14 after tuning on it (0.333 at its one measurement):"
+                        " 8 true of 14; a quoted payload's bidi characters, a pentest "
+                        "checklist's credential read, cloud token commands as techniques"),
     "holdout13": _unmet("0.75 on holdout13 after tuning on it (0.273 at its one measurement): "
                         "3 true of 4, one vendor's 'never tell the user whether ...' read as "
                         "policy"),

@@ -48,10 +48,11 @@ def _maintains_skills(text: str) -> bool:
 
 
 def _plugin_root(folder: Path) -> bool:
-    """`folder` is a plugin's root (`plugins/<x>/`, or it holds `.claude-plugin/`): the
-    plugin is installed apart from the user's project, so its root is no working directory
-    and its `scripts/` are not reached by a bare relative path."""
-    return folder.parent.name == "plugins" or (folder / ".claude-plugin").is_dir()
+    """`folder` is one plugin of a repository's `plugins/`: that plugin is installed apart
+    from the user's project, so its root is no working directory and its `scripts/` are not
+    reached by a bare relative path. (A repository that is itself one plugin is still the
+    repository its collection keeper works in.)"""
+    return folder.parent.name == "plugins"
 
 
 def from_project_top(root: Path, text: str, rel: str, has_top: bool) -> bool | str | None:
