@@ -47,8 +47,11 @@ document, links of reference-only copies of another project's skills) and then t
 once and tuned on) was measured once with the rules of that time (severe 0.909, security
 0.333 on 24 findings: two pentest collections' payload catalogues read as setup steps, cloud
 CLI token commands documented as attack techniques) and then tuned on (0.976 and 0.571).
-`holdout15` (12 more, chosen after `holdout14` had been measured once and tuned on) has not
-been measured yet: it is the next honest measurement.
+`holdout15` (12 more, chosen after `holdout14` had been measured once and tuned on) was
+measured once with the rules of that time (severe 0.955, security 1.0 on 3 findings; 6 of
+243 skills failing only on wrong or policy findings: an environment variable's default folder
+read as a script, an unshipped prompt template named SKILL.md, a Claude Code project skill
+without frontmatter) and has not been tuned on.
 `holdout2` to `holdout15` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1,
