@@ -40,6 +40,13 @@ _WARNING_WORDS = (
     # dangerous patterns).
     r"|危险|危險|危険|风险|風險|リスク"
 )
+# The attack words of a heading in Chinese and Japanese, as the English ones read ("## 凭据提取
+# / 后渗透", credential extraction / post-exploitation): attack, penetration (testing, and
+# post-exploitation), vulnerability, injection, malicious, red team, payload, bypass.
+_ATTACK_WORDS_CJK = (
+    r"|攻击|攻擊|攻撃|渗透|滲透|漏洞|脆弱性|注入|インジェクション|恶意|惡意|悪意|红队|紅隊|"
+    r"レッドチーム|ペネトレーション|载荷|載荷|ペイロード|绕过|繞過"
+)
 # A heading over a catalogue of things to find: what follows is a list to look for, not to
 # do. Bare "review", "audit" or "patterns" are not enough ("## Review the output" is a step,
 # "## Common patterns" a cookbook).
@@ -54,7 +61,8 @@ _CATALOGUE_HEADING = rx(_CATALOGUE + r"|\bpatterns?\b", re.IGNORECASE)
 # A heading that frames what follows as attacks, red flags, detection or warnings. Not
 # "Examples": every skill has one, and its commands are meant to be run; nor a symptom
 # ("## Symptom: connection refused"): a troubleshooting section holds the fix to run.
-ABOUT_HEADING = rx(_ATTACK_WORDS + _WARNING_WORDS + "|" + _CATALOGUE, re.IGNORECASE)
+ABOUT_HEADING = rx(_ATTACK_WORDS + _WARNING_WORDS + _ATTACK_WORDS_CJK + "|" + _CATALOGUE,
+                   re.IGNORECASE)
 # On a prose line: the words of talk about a pattern (attacks, a quotation "for example",
 # what makes it dangerous). Not plain "never" or "avoid": they count only where they govern
 # the spot (text_role.forbids), since hostile instructions use them too.

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from linters.text.anchor_index import declare
 from linters.security.attack_talk import Verdict, downgraded
-from linters.security.cloud_tokens import own_service_call
+from linters.security.cloud_tokens import own_service_call, stays_in_cloud
 from linters.security.credential_use import header_of_own_service
 from linters.text.compiled_regex import rx
 from linters.security.security_context import (
@@ -86,6 +86,11 @@ def scan_sf515(st: SecurityText) -> Iterator[Hit]:
             # A read whose value goes to no other program or host: a skill about this CLI
             # lists it as the tool's reference (weighed in `security_scan`).
             cli = "" if _passed_on(log.text, m) else m.lastgroup or ""
+            # A cloud's short-lived token minted in a reference (not SKILL.md's own steps)
+            # and sent to no host but the cloud's own: in a skill for attacking or assessing
+            # a cloud (linters.security.practice), a step of the technique against the cloud
+            # under test ("impersonate the service account", "confirm a Graph token is issued").
+            minted = st.path != "SKILL.md" and stays_in_cloud(m.lastgroup or "", log.text)
             yield Hit(
                 "SF515", line.no, col + 1, verdict.severity, downgraded(
                     f"`{shown_command(command_at(log.text, m.start(), m.end()))}` takes {what} out "
@@ -93,7 +98,7 @@ def scan_sf515(st: SecurityText) -> Iterator[Hit]:
                     "variables, the transcript and logs; " + instead + ", or have the user "
                     "export a scoped token in an environment variable the skill reads.",
                     Severity.high, verdict),
-                cli=cli,
+                cli=cli, on_target=minted,
             )
 
 

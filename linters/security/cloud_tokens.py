@@ -98,3 +98,26 @@ def _verdict(host: str) -> Verdict:
     return Verdict(Severity.medium, "the token is only the credential of a request to the "
                                     f"cloud's own or the user's own endpoint ({host}), where "
                                     "it was made for", acted=True)
+
+
+# What reaches a host: an HTTP client names it in a URL; a socket, a remote shell or a mailer
+# sends where no URL says.
+_CLIENT = rx(r"\b(?:curl|wget|nc|ncat|netcat|socat|ssh|scp|sftp|rsync|mail|sendmail|"
+             r"invoke-webrequest|invoke-restmethod|iwr|irm)\b|/dev/(?:tcp|udp)/", re.IGNORECASE)
+_HTTP_CLIENTS = frozenset({"curl", "wget", "invoke-webrequest", "invoke-restmethod", "iwr", "irm"})
+
+
+def stays_in_cloud(cli: str, text: str) -> bool:
+    """Command line `text`, which mints a token of cloud CLI `cli`, reaches no host but the
+    cloud's own or this machine: every URL on it is one of those, and any HTTP client on it
+    names such a URL (a socket, a remote shell or a mailer sends where no URL says)."""
+    own = _OWN_HOSTS.get(cli)
+    if own is None:
+        return False
+    hosts = [h.lower() for h in URL_HOST.findall(text)]
+    if any(not (own.search(h) or _LOCAL.match(h)) for h in hosts):
+        return False
+    clients = {c.lower() for c in _CLIENT.findall(text)}
+    if clients - _HTTP_CLIENTS:
+        return False
+    return not clients or bool(hosts)

@@ -12,10 +12,11 @@ from linters.text.compiled_regex import rx
 from linters.security.attack_talk import Verdict, downgraded, quoted_as_string, reported_at
 from linters.text.markdown import MarkdownDoc
 from linters.security.code_samples import injection_data
+from linters.security.explained_chars import explained_example
 from linters.security.inert_code import invisible_charset
 from linters.security.security_context import Hit, Line, SecurityText, short
 from linters.security.text_role import weigh
-from linters.security.unannounced import forbidden_unannounced
+from linters.security.unannounced import forbidden_unannounced, kept_standing
 from skillforge.models.findings import Severity
 
 # --- SF501 ------------------------------------------------------------------------------
@@ -49,7 +50,7 @@ _OVERRIDE = rx(
 # token from users") is not concealment, so objects are limited to the agent's own actions.
 _CONCEAL = rx(
     r"\b(?:do\s+not|don't|dont|never|must\s+not|mustn't)\s+(?:tell|inform|notify)"
-    r"\s+(?:the|your|any)?\s*users?\b(?!\s+(?:to|how|which|what|where|when|if)\b)"
+    r"\s+(?:the|your|any)?\s*users?\b(?!\s+(?:to|how|which|what|where|when)\b)"
     # ... unless what follows is a quotation: advice on wording ("never tell the user
     # \"you can check the log next time\"").
     r"(?!\s*[:,]?\s*[\"\u201c\u2018'])"
@@ -182,6 +183,8 @@ def scan_sf501(st: SecurityText) -> Iterator[Hit]:
             verdict = Verdict(Severity.info, "what it keeps back is a failed attempt, retried")
         elif not override and (why := forbidden_unannounced(st, line, start, end)):
             verdict = Verdict(Severity.info, why)
+        elif not override and (why := kept_standing(line.low, end)):
+            verdict = Verdict(Severity.medium, why, acted=True)
         else:
             verdict = weigh(st, line, start, default, end)
         seen.add(line.no)
@@ -294,6 +297,14 @@ def scan_sf502(st: SecurityText) -> Iterator[Hit]:
             yield Hit("SF502", no, col, Severity.info,
                       f"Line has {n} ({_describe(chars)}); reported as info, not high: "
                       f"{charset}, so they hide no text from the user.")
+            continue
+        trick = explained_example(st, line, col - 1)
+        if trick:
+            yield Hit("SF502", no, col, Severity.warning,
+                      f"Line has {n} ({_describe(chars)}) in an example whose text names the "
+                      f"trick (\"{short(trick, 40)}\"); reported as warning, not high: the "
+                      "reader is told they are there. Write them as escapes (`\\u202e`) so "
+                      "the example shows what it holds.")
             continue
         if all(c in _ZERO_WIDTH for c in chars) and not _ZERO_WIDTH_RUN.search(text):
             yield Hit("SF502", no, col, Severity.warning,

@@ -11,7 +11,11 @@ named in the security score, never a gate failure on their own. Findings that wo
 the skill's own user whatever its purpose (download-and-run, which installs on the user's
 machine as often as it runs on a target; a leaked secret, hidden text, an agent started with
 its permission checks off, an unconsented upload, shipped executables, a credential read from
-the user's own store) keep their severity.
+the user's own store) keep their severity. One read is the technique instead: a cloud's
+short-lived token (`gcloud auth print-access-token --impersonate-service-account=...`, `az
+account get-access-token`) minted in a reference, not SKILL.md's own steps, and sent to no host
+but the cloud's own (`linters.security.cli_credentials`): a guide to attacking or assessing
+that cloud mints it as the identity under test.
 
 Only the frontmatter counts: a line in the body cannot talk a skill into this. A
 download-and-run is target-side too when the text places it on the target: under a heading,

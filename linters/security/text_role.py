@@ -25,6 +25,8 @@ gets the same verdict in every file and every rule.
 
 SF502 (invisible characters), SF503 (hidden comments) and SF511 (the `allowed-tools` grant)
 do not ask: text nobody sees, and a policy stated in the frontmatter, have no visible role.
+SF502's one exception is an example whose text says what its characters are
+(`linters.security.explained_chars`): the reader is told, so it is a warning.
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
 """SF501's "without telling the user" read in its sentence (for `linters.security.injection`):
 a rule that forbids an unannounced act, or a sentence that the next one corrects ("Instead,
-..."), asks the agent to tell the user, it hides nothing."""
+..."), asks the agent to tell the user, it hides nothing. And what "never tell the user
+whether ..." keeps back: the user's standing in a list, tier or plan of the service is a fact
+the service decides, not an act of the agent."""
 
 from __future__ import annotations
 
@@ -44,3 +46,28 @@ def forbidden_unannounced(st: SecurityText, line: Line, start: int, end: int) ->
         if nxt is not None and _INSTEAD_OPENS.match(nxt.low):
             return 'the next sentence, "Instead, ...", says how to do it'
     return None
+
+
+# "Never tell the user whether they are on a whitelist": the told thing is the user's
+# standing, a copula with "on"/"in"/"part of" a list, tier, plan or group the service keeps.
+# Not an act: "whether they are being recorded", "if you saved it", "whether they are in the
+# logs"; and not a standing an act makes ("in the recorded group", "on a tracking list": a
+# participle names what is done to them).
+_STANDING = rx(
+    r"\s+(?:whether|if)\s+(?:they|he|she|the\s+user|their\s+account|the\s+account)\s+"
+    r"(?:are|is|were|was)(?:\s+not)?\s+((?:on|in|part\s+of)\s+"
+    r"(?:a|an|the|any|their|your|this|that)\s+((?:[a-z-]+\s+){0,2})"
+    r"(?:[a-z-]*list|tier|plan|program(?:me)?|beta|cohort|segment|trial|subscription|level|"
+    r"group)s?)\b"
+)
+_ACT_WORD = rx(r"(?:ing|ed)$")
+
+
+def kept_standing(low: str, end: int) -> str | None:
+    """Why a "never tell the user" ending at `end` keeps back no act: what follows asks
+    whether the user is on or in a list, tier or plan of the service."""
+    m = _STANDING.match(low, end)
+    if m is None or any(_ACT_WORD.search(w) for w in m.group(2).split()):
+        return None
+    return (f'what it keeps back is whether the user is "{m.group(1)[:50]}", a standing the '
+            "service decides, not an act of the agent")

@@ -43,10 +43,10 @@ tuned on (0.966 and 1.0). `holdout13` (12 more, chosen after `holdout12` had bee
 once and tuned on) was measured once with the rules of that time (severe 0.449, security
 0.273 on 11 findings: 36 Claude Code plugin skills without `name`, keys other harnesses
 document, links of reference-only copies of another project's skills) and then tuned on
-(0.992 and 0.75: 3 of 4). `holdout14` (12 more, chosen after `holdout13` had been measured
+(1.0 and 1.0). `holdout14` (12 more, chosen after `holdout13` had been measured
 once and tuned on) was measured once with the rules of that time (severe 0.909, security
 0.333 on 24 findings: two pentest collections' payload catalogues read as setup steps, cloud
-CLI token commands documented as attack techniques) and then tuned on (0.976 and 0.571).
+CLI token commands documented as attack techniques) and then tuned on (0.996 and 1.0).
 `holdout15` (12 more, chosen after `holdout14` had been measured once and tuned on) was
 measured once with the rules of that time (severe 0.955, security 1.0 on 3 findings; 6 of
 243 skills failing only on wrong or policy findings: an environment variable's default folder
@@ -190,11 +190,14 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
 # holdout13's 0.449 severe at its one measurement (36 Claude Code plugin skills without
 # `name`, DeepSeek Harness's `whenToUse`, vendored copies of another project's skills, paths
-# inside an APK the skill analyses, a project skill's repository-root scripts) is 0.992 after
-# tuning on it; its security figure, 0.273 at that measurement, is 0.75 after: 3 true of 4,
-# the fourth "never tell the user whether they are on a whitelist" (a vendor withholding a
-# business fact, read as policy), which no general reading tells from hiding what the agent
-# does from the user.
+# inside an APK the skill analyses, a project skill's repository-root scripts) is 1.0 after
+# tuning on it; its security figure, 0.273 at that measurement, is 1.0 after, once "never
+# tell the user whether they are on a whitelist" (a vendor withholding a business fact, read
+# as policy) was read as the user's standing in a list the service keeps, not an act of the
+# agent hidden from the user. holdout14's 0.909 severe and 0.333 security at its one
+# measurement (payload catalogues read as setup steps, cloud CLI token commands documented as
+# attack techniques, a payload's explained bidi characters, a Chinese post-exploitation
+# checklist) are 0.996 and 1.0 after tuning on it.
 # holdout2's 0.568 severe at its one measurement read 0.899 after tuning on it until paths of
 # the user's project were read as such (0.96). holdout12's 0.798 severe and 0.206 security at
 # its one measurement (a skill running the CLI it teaches unpinned, an LLM red-team skill's
@@ -211,14 +214,7 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
 # `<plugin_dir>`, memory files the agent writes, OpenClaw's `homepage` key) is 0.985.
 # A part measured next whose figure is under a target gets its strict mark here
 # (`_unmet("...")`) until tuning meets it.
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout14": _unmet("0.571 on holdout14 after tuning on it (0.333 at its one measurement):"
-                        " 8 true of 14; a quoted payload's bidi characters, a pentest "
-                        "checklist's credential read, cloud token commands as techniques"),
-    "holdout13": _unmet("0.75 on holdout13 after tuning on it (0.273 at its one measurement): "
-                        "3 true of 4, one vendor's 'never tell the user whether ...' read as "
-                        "policy"),
-}
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
