@@ -18,7 +18,7 @@ from linters.correctness.bom import bom_finding
 from linters.correctness.name_mismatch import name_mismatch
 from linters.correctness.optional_fields import plain, yaml_kind
 from linters.correctness.harness_keys import KNOWN_KEYS, harness_of, spelled_elsewhere
-from linters.correctness.plugin_layout import missing_name
+from linters.correctness.plugin_layout import missing_frontmatter, missing_name
 from linters.registry import check
 from linters.text.vendored_copy import vendored_reason
 from skillforge.models.findings import Finding, Severity
@@ -48,12 +48,7 @@ def load_problems(ctx: LintContext) -> Iterator[Finding]:
                 path=None,
             )
         elif issue.kind == "missing":
-            yield ctx.finding(
-                "SF102",
-                "SKILL.md has no YAML frontmatter; start the file with a `---` line, then "
-                "`name:` and `description:`, then a closing `---`.",
-                line=1,
-            )
+            yield missing_frontmatter(ctx)
         elif issue.kind == "not_top":
             yield ctx.finding(
                 "SF102",

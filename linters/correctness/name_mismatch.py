@@ -1,10 +1,12 @@
 """SF110's finding: `name` is not the folder's name. A plain mismatch is an error; the
 category-prefixed naming scheme of a whole category folder (`skills/cloud/setup` named
-`cloud-setup`, like its siblings) is a warning (issue 36, holdout9)."""
+`cloud-setup`, like its siblings) is a warning (issue 36, holdout9), and so is the mismatch of
+a SKILL.md whose description says it is no skill to install (`not_installed.py`)."""
 
 from __future__ import annotations
 
 from linters.context import LintContext
+from linters.correctness.not_installed import not_installed_sentence
 from linters.text.paths.siblings import category_prefixed
 from skillforge.models.findings import Finding, Severity
 
@@ -22,6 +24,16 @@ def name_mismatch(ctx: LintContext, value: str, folder: str, line: int) -> Findi
             "installers that copy a skill into a folder named after `name` (`npx skills`) "
             "match it, but a harness loading the skill where it is finds the folder name, so "
             f"rename the folder to `{value}`.",
+            line=line, severity=Severity.warning,
+        )
+    said = not_installed_sentence(ctx.skill.description)
+    if said is not None:
+        # A fixture or a build script's prompt: nobody installs it under its folder's name.
+        return ctx.finding(
+            "SF110",
+            f"`name` is `{value}` but the folder is `{folder}`; the description says this "
+            f"SKILL.md is no skill to install (\"{said}\"), so no harness looks it up by its "
+            "folder, but if it is ever installed, rename one so they match.",
             line=line, severity=Severity.warning,
         )
     return ctx.finding(
