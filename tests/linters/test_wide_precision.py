@@ -51,9 +51,11 @@ CLI token commands documented as attack techniques) and then tuned on (0.996 and
 measured once with the rules of that time (severe 0.955, security 1.0 on 3 findings; 6 of
 243 skills failing only on wrong or policy findings: an environment variable's default folder
 read as a script, an unshipped prompt template named SKILL.md, a Claude Code project skill
-without frontmatter) and has not been tuned on.
-`holdout16` (12 more, chosen after `holdout15` had been measured once) has not been measured
-yet: it is the next honest measurement.
+without frontmatter) and then tuned on.
+`holdout16` (12 more, chosen after `holdout15` had been measured once) was measured once with
+the rules tuned on `holdout15` except its path readings (severe 0.659, security 0 of 7: 55
+policy findings of two keys a repository's own loader or router reads, scripts of the user's
+project, test-fixture URLs marked `pragma: allowlist secret`).
 `holdout2` to `holdout16` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1,
@@ -67,7 +69,7 @@ agnix beside ours.
 from __future__ import annotations
 
 import json
-from collections import Counter
+from collections import Counter, defaultdict
 
 import pytest
 
@@ -145,7 +147,10 @@ def severe() -> dict[str, list]:
             continue
         out[split] = []
         for skill, report in iter_reports(split):
-            out[split] += severe_findings(split, report, skill)
+            found = severe_findings(split, report, skill)
+            out[split] += found
+            if not report.passed_gate:
+                _FAILING[split][skill] = found
             _DEMOTED.update((split, skill, f.path or "SKILL.md", int(f.line or 0), f.rule)
                             for f in report.findings
                             if f.rule == "SF116" and _PROSE_MENTION in f.message)
@@ -157,6 +162,8 @@ def severe() -> dict[str, list]:
 # being severe, and it stays reported with this note.
 _PROSE_MENTION = "a path named in the prose of a reference file, not a link"
 _DEMOTED: set[tuple] = set()
+# The severe findings of each skill that fails the default gate, by part.
+_FAILING: dict[str, dict[str, list]] = defaultdict(dict)
 
 
 def test_every_severe_finding_on_the_wide_corpus_is_labelled(severe):
@@ -190,7 +197,11 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
     return pytest.mark.xfail(strict=True, reason=f"issue 36's target is not met: {figure}")
 
 
-SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
+SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
+    "holdout16": _unmet("0.659 on holdout16 at its one measurement: 55 policy findings of two "
+                        "keys a repository's own loader or router reads, scripts of the user's "
+                        "project, SF504 on fixture URLs"),
+}
 # holdout13's 0.449 severe at its one measurement (36 Claude Code plugin skills without
 # `name`, DeepSeek Harness's `whenToUse`, vendored copies of another project's skills, paths
 # inside an APK the skill analyses, a project skill's repository-root scripts) is 1.0 after
@@ -217,7 +228,10 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
 # `<plugin_dir>`, memory files the agent writes, OpenClaw's `homepage` key) is 0.985.
 # A part measured next whose figure is under a target gets its strict mark here
 # (`_unmet("...")`) until tuning meets it.
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
+    "holdout16": _unmet("0 of 7 on holdout16 at its one measurement: test-fixture URLs marked "
+                        "`pragma: allowlist secret`, connection strings built from variables"),
+}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
@@ -241,3 +255,36 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
                   and any(x.label == "tp" for x in (lab, *lab.others)) and k not in reported
                   and k not in _DEMOTED)
     assert not lost, f"{len(lost)} findings labelled tp are no longer severe: {lost[:5]}"
+
+
+# Parts where some skill still fails the gate only on findings labelled wrong or policy, with
+# why; as for precision, a part measured next that has such a skill gets its strict mark here
+# until tuning removes it.
+ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
+    "test": _unmet("3 Copilot Cowork skills fail only on their `cowork:` frontmatter block, "
+                   "read as policy; no documentation found here defines the key"),
+    "holdout9": _unmet("1: an encoded PowerShell command that is a field of generated sample "
+                       "alert data (SF510)"),
+    "holdout10": _unmet("1: `export GITHUB_TOKEN=$(op read ...)` in a dotfiles recipe, read as "
+                        "policy (SF515)"),
+    "holdout12": _unmet("3: scripts of the user's infrastructure repository the text gives no "
+                        "sign of being the user's (SF301)"),
+    "holdout15": _unmet("4: an environment variable's default folder read as a script (SF301)"),
+    "holdout16": _unmet("18 at its one measurement: keys a repository's own loader reads, "
+                        "scripts of the user's project, a sibling skill linked from the root"),
+}
+
+
+@pytest.mark.parametrize("split", [pytest.param(s, marks=ONLY_WRONG_LEFT.get(s, ()))
+                                   for s in ("test", *HELD_OUT)])
+def test_no_skill_fails_the_gate_only_on_wrong_or_policy_findings(severe, split):
+    """The issue's third target: a skill the gate fails has at least one finding that is true
+    (or an artefact of the corpus copy); none fails on wrong or policy findings alone."""
+    _held_out(severe, split)  # skips a sealed part
+    labels = load_labels()
+    only_wrong = {}
+    for skill, found in _FAILING[split].items():
+        labs = {labels[s.key].of(s.message).label for s in found}
+        if found and labs <= {"fp", "policy"}:
+            only_wrong[skill] = sorted({s.key[4] for s in found})
+    assert not only_wrong, only_wrong
