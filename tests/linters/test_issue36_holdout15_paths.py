@@ -1,0 +1,60 @@
+"""Readings from the fifteenth held-out part of issue 36: paths that are not the skill's.
+
+- SF301: a path in a table cell that is a setting's value (a "Default" or "Value" column,
+  or the row of an environment variable) is not a command that runs a script; a "Command"
+  column's `./scripts/x.sh` still is;
+- SF116: the paths of a list led in by "Examples:" illustrate (a file name pattern the text
+  just gave, say), as they do when a blank line separates the label from the list; "See
+  `./reports/guide.md`" still sends the agent to a file;
+- SF116/SF301: a skill of a collection kept flat at the repository's top
+  (`<repo>/<name>/SKILL.md`, beside the other skills) that keeps the collection runs from the
+  repository's top, as one in the top `skills/` folder does: a warning.
+
+Every skill text here is written for this file; each test failed before its reading, and
+each has a twin where the skill's own missing file is still an error.
+"""
+
+from __future__ import annotations
+
+from tests.linters.rule_findings import found, severe
+from tests.linters.test_security import make_skill
+
+_REF = {"references/notes.md": "notes\n"}
+_ASSETS = {**_REF, "assets/logo.txt": "logo\n"}  # the skill has `assets/`, not the layouts
+
+_SETTINGS = """\
+# Invoice renderer
+
+Read `references/notes.md` first.
+
+## Settings
+
+| {first} | Meaning | {last} |
+|---------|---------|--------|
+| {name} | Folder of page layouts | `./assets/layouts` |
+"""
+
+
+def test_a_default_column_holds_a_settings_value_not_a_run(tmp_path):
+    body = _SETTINGS.format(first="Variable", last="Default", name="`INVOICE_LAYOUTS`")
+    assert found(make_skill(tmp_path, body, _ASSETS), "SF301") == []
+
+
+def test_a_value_column_and_an_environment_variables_row_are_settings(tmp_path):
+    body = _SETTINGS.format(first="Setting", last="Value", name="layouts")
+    assert found(make_skill(tmp_path / "a", body, _ASSETS), "SF301") == []
+    body = _SETTINGS.format(first="Name", last="Where", name="`INVOICE_LAYOUTS`")
+    assert found(make_skill(tmp_path / "b", body, _ASSETS), "SF301") == []
+
+
+def test_a_command_column_still_runs_its_script(tmp_path):
+    body = """\
+    # Invoice renderer
+
+    | Task | Command |
+    |------|---------|
+    | Render | `./scripts/render.sh` |
+    | `RENDER_ALL` | `./scripts/render-all.sh` |
+    """
+    assert severe(make_skill(tmp_path, body, _REF), "SF301") == [
+        ("SKILL.md", 10, "error"), ("SKILL.md", 11, "error")]
