@@ -58,3 +58,33 @@ def test_a_command_column_still_runs_its_script(tmp_path):
     """
     assert severe(make_skill(tmp_path, body, _REF), "SF301") == [
         ("SKILL.md", 10, "error"), ("SKILL.md", 11, "error")]
+
+
+_REPORTS = """\
+# Weekly digest
+
+## Step 1: Name the file
+
+Build the name from the parts:
+```
+{{OUT_DIR}}/{{TOPIC}}_{{YYYYMMDD}}.md
+```
+{label}
+- `./digests/billing_20250301.md`
+- `./digests/outages_20250308.md`
+
+## Step 2: Write the file
+
+Save the digest to the constructed path. See `./digests/guide.md` for the layout.
+"""
+
+
+def test_a_list_led_in_by_examples_illustrates_a_name_pattern(tmp_path):
+    skill = make_skill(tmp_path, _REPORTS.format(label="Examples:"), _REF)
+    assert severe(skill, "SF116") == [("SKILL.md", 20, "error")]  # only the guide
+
+
+def test_a_list_led_in_by_other_words_is_still_read_as_the_skills(tmp_path):
+    skill = make_skill(tmp_path, _REPORTS.format(label="Read these first:"), _REF)
+    assert severe(skill, "SF116") == [
+        ("SKILL.md", 15, "error"), ("SKILL.md", 16, "error"), ("SKILL.md", 20, "error")]
