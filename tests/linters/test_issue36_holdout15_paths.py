@@ -88,3 +88,46 @@ def test_a_list_led_in_by_other_words_is_still_read_as_the_skills(tmp_path):
     skill = make_skill(tmp_path, _REPORTS.format(label="Read these first:"), _REF)
     assert severe(skill, "SF116") == [
         ("SKILL.md", 15, "error"), ("SKILL.md", 16, "error"), ("SKILL.md", 20, "error")]
+
+
+_FLAT_KEEPER = """\
+# Add a skill
+
+Create or edit skills in this repository; every skill is `<skill-name>/SKILL.md` at the top.
+Use when editing any existing skill's SKILL.md.
+
+## Check
+
+1. **Detection**: `./scripts/count-skills.sh`
+"""
+
+
+def _flat_collection(top, body=_FLAT_KEEPER, name="add-skill"):
+    for other in ("tidy", "review"):
+        make_skill(top, "# Other\n\nA skill of the collection.\n", name=other)
+    return make_skill(top, body, _REF, name=name)
+
+
+def test_a_keeper_of_a_flat_collection_runs_from_the_repository_top(tmp_path):
+    skill = _flat_collection(tmp_path / "repo")
+    assert found(skill, "SF116") == [("SKILL.md", 13, "warning")]
+    # On disk at the checked top: a warning that says it is there.
+    top = tmp_path / "checkout"
+    (top / ".git").mkdir(parents=True)
+    (top / "scripts").mkdir()
+    (top / "scripts" / "count-skills.sh").write_text("#!/bin/sh\n", encoding="utf-8")
+    assert found(_flat_collection(top), "SF116") == [("SKILL.md", 13, "warning")]
+
+
+def test_a_flat_skill_that_does_not_keep_the_collection_stays_an_error(tmp_path):
+    body = _FLAT_KEEPER.replace("any existing skill's SKILL.md", "the notes")
+    body = body.replace("every skill is `<skill-name>/SKILL.md` at the top", "it is short")
+    skill = _flat_collection(tmp_path / "repo", body)
+    assert severe(skill, "SF116") == [("SKILL.md", 13, "error")]
+    # Alone in its folder, a keeper's words do not make that folder a repository's top.
+    alone = make_skill(tmp_path / "solo", _FLAT_KEEPER, _REF, name="add-skill")
+    assert severe(alone, "SF116") == [("SKILL.md", 13, "error")]
+    # A checked top without the script: the error stays.
+    top = tmp_path / "checkout"
+    (top / ".git").mkdir(parents=True)
+    assert severe(_flat_collection(top), "SF116") == [("SKILL.md", 13, "error")]
