@@ -28,6 +28,7 @@ from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
 from linters.text.paths.path_context import CLAUSE_CUT, Paragraph
 from linters.text.sections import section_title
+from linters.text.table_cells import cell_at
 
 # In the last clause of a block's lead-in ("Do not run this on production:", "❌ Avoid:");
 # only the last clause, so "If it fails, don't retry by hand; run:" still leads to a command.
@@ -98,6 +99,17 @@ _NOT_TO_USE_IT = rx(
     re.IGNORECASE,
 )
 _LEAD_IN_REACH = 3  # prose lines before a fence read as its lead-in
+# A table column of settings' values, and one of what to run: what its header calls it.
+_VALUE_COLUMN = rx(r"^\W*(?:default(?:\s+values?)?|values?|fallback)\W*$", re.IGNORECASE)
+_RUN_COLUMN = rx(r"\b(?:commands?|cmd|run|usage|scripts?|invo(?:ke|cation)|execute|call|how"
+                 r"|actions?|steps?)\b",
+                 re.IGNORECASE)
+# A row naming an environment variable: its first cell is one (`TEMPLATE_DIR`), or the
+# header's first column says the rows are variables.
+_ENV_NAME = rx(r"^\W*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\W*$")
+# ("Environment" alone is not: a table of environments may well say what to run in each.)
+_VARIABLES_COLUMN = rx(r"\b(?:variables?|env(?:ironment)?[\s_-]+var(?:iable)?s?)\b",
+                       re.IGNORECASE)
 
 
 def not_the_skills_run(doc: MarkdownDoc, cmd: Command) -> bool:
@@ -121,7 +133,7 @@ def _inline(doc: MarkdownDoc, cmd: Command, not_to_do: bool) -> bool:
     idx = cmd.line - doc.first_line
     if not 0 <= idx < len(doc.lines):
         return False
-    if _criterion(doc.lines[idx], cmd.column):
+    if _criterion(doc.lines[idx], cmd.column) or _setting_value(doc, cmd):
         return True
     para = Paragraph(doc, idx)
     offset = para.offset_of(idx, cmd.column)
@@ -141,6 +153,21 @@ def _criterion(line: str, column: int) -> bool:
     close = rest.find("`")
     return bool(_CHECKBOX.match(before) and close >= 0
                 and _VERDICT.match(rest[close:].lstrip("`")))
+
+
+def _setting_value(doc: MarkdownDoc, cmd: Command) -> bool:
+    """The inline command is a table cell that holds a setting's value: its column is a
+    "Default" or "Value" one, or its row names an environment variable and its column is
+    not one of commands to run."""
+    cell = cell_at(doc, cmd.line, cmd.column)
+    if cell is None or cell.index == 0:
+        return False
+    if _VALUE_COLUMN.match(cell.heading):
+        return True
+    if _RUN_COLUMN.search(cell.heading):
+        return False
+    return bool(_ENV_NAME.match(cell.row[0])
+                or (cell.header and _VARIABLES_COLUMN.search(cell.header[0])))
 
 
 def _comment_says(doc: MarkdownDoc, cmd: Command) -> bool:

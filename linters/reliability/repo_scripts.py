@@ -14,7 +14,8 @@ silence it:
   it) cannot be checked: a warning that says what to check. Not when the skill has the
   script's first folder (`scripts/`): then the path names its own file, misspelt or lost.
   A skill in a repository's top `skills/<name>/` that keeps the collection ("orphans not
-  linked from any SKILL.md") runs from that top the same way.
+  linked from any SKILL.md") runs from that top the same way, as does one of a collection
+  kept flat at the top (`<repo>/<name>/`, beside other skills).
 """
 
 from __future__ import annotations

@@ -9,7 +9,9 @@ readings say it does not:
   `linters.text.paths.path_context`. The skill's own placeholders (`<skill-dir>`, `{baseDir}`)
   state nothing of the kind;
 - the file is in the agent's memory store (`memory tree`, `MemFS`), not in the skill;
-- the list the path heads is led in as files to write ("Write targets:", "Outputs:");
+- the list the path heads is led in as files to write ("Write targets:", "Outputs:"), or
+  by a bare "Examples:" label (sample names of a pattern the text just gave, say), as a
+  label a blank line above the list already reads (`Paragraph.after_example_label`);
 - its name is a pattern to fill in (`import-YYYY-MM-DD.md`, `NNN-slug.md`);
 - the sentence detects it in the user's project ("checking for `scripts/aem.js` ... in
   cwd");
@@ -59,6 +61,8 @@ _WRITTEN_LEAD = rx(
     r"|files?)\b)",
     re.IGNORECASE,
 )
+# The bare label of a list of examples: "Examples:", "**Example:**", "e.g.:".
+_EXAMPLES_LEAD = rx(r"^\W*(?:examples?|e\.g\.)\W*$", re.IGNORECASE)
 _ITEM = rx(r"^(\s*)(?:[-*+]|\d{1,9}[.)])\s+(?:\*\*|__)?`?")
 # A file name with a part to fill in: a date, a running number, a slug.
 _TEMPLATED = rx(r"(?:^|[-_.])(?:YYYY(?:-?MM(?:-?DD)?)?|N{2,}|X{3,}|slug)(?=$|[-_.])")
@@ -93,7 +97,7 @@ def not_the_skills(doc: MarkdownDoc, para: Paragraph, offset: int, path: str) ->
     if item is None or item.end() < col - 1:
         return False  # not a list item the path heads
     lead = list_lead_in(doc.lines, line_idx, blanks=1)
-    return lead is not None and bool(_WRITTEN_LEAD.search(lead))
+    return lead is not None and bool(_WRITTEN_LEAD.search(lead) or _EXAMPLES_LEAD.match(lead))
 
 
 def foreign_root_of(text: str, path: str, has_top: bool) -> str | None:

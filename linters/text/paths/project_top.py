@@ -2,10 +2,11 @@
 `.codex/`, `.github/`) whose text says it works on "this repo", or one in a repository's top
 `skills/<name>/` that keeps the collection ("orphans not linked from any SKILL.md"), runs
 from the repository's top, so `scripts/validate.py` there is the repository's file (SF116,
-SF301; issue 36, holdouts 13 and 14). When the top is on disk (it holds `.git`) the file is
-looked up there; a copied skill whose top cannot be checked gets a warning naming the
-assumption. Not when the skill has the path's first folder: then the path names its own
-file, misspelt or lost.
+SF301; issue 36, holdouts 13 and 14). So does a keeper of a collection kept flat at the
+repository's top (`<repo>/<name>/SKILL.md` beside other skills; holdout 15). When the top
+is on disk (it holds `.git`) the file is looked up there; a copied skill whose top cannot
+be checked gets a warning naming the assumption. Not when the skill has the path's first
+folder: then the path names its own file, misspelt or lost.
 """
 
 from __future__ import annotations
@@ -38,8 +39,12 @@ def _says_this_repo(text: str) -> bool:
 
 
 # A skill that keeps the collection it belongs to: "not linked from any SKILL.md",
-# "every SKILL.md in the repo" (not "the SKILL.md", "your SKILL.md").
-_KEEPS_SKILLS = rx(r"\b(?:any|every|each|all|other)\s+(?:other\s+)?SKILL\.md\b")
+# "every SKILL.md in the repo", "any existing skill's SKILL.md" (not "the SKILL.md", "your
+# SKILL.md").
+_KEEPS_SKILLS = rx(r"\b(?:any|every|each|all|other)\s+(?:other\s+|existing\s+)?"
+                   r"(?:skills?['’]s?\s+)?SKILL\.md\b")
+# Other skills beside a skill that make its folder a collection kept flat.
+_FLAT_SIBLINGS = 2
 
 
 @lru_cache(maxsize=32)
@@ -61,17 +66,47 @@ def from_project_top(root: Path, text: str, rel: str, has_top: bool) -> bool | s
     checked), False when the checked top lacks it, None when the reading does not apply
     (not a project skill, the skill has the script's folder, no words of this repo)."""
     top = project_top(root)
-    if (top is None and root.parent.name == "skills" and _maintains_skills(text)
-            and not _plugin_root(root.parent.parent)):
-        top = root.parent.parent  # `<repo>/skills/<name>/`, a skill that keeps the others
-    elif top is not None and not _says_this_repo(text):
-        top = None
+    if top is not None:
+        top = top if _says_this_repo(text) else None
+    elif _maintains_skills(text):
+        top = _collection_top(root)
     if top is None or has_top:
         return None
     if (top / rel).is_file():
         return True
     if (top / ".git").exists():
         return False
-    kept = "skills/" if top == root.parent.parent else f"{root.parent.parent.name}/skills/"
-    return (f"a project skill (kept in the repository's `{kept}`) about this repository "
-            f"runs from the repository's top; check that `{rel}` exists there")
+    if top == root.parent:
+        kept = "a skill of a collection kept at the repository's top"
+    else:
+        where = "skills/" if top == root.parent.parent else f"{root.parent.parent.name}/skills/"
+        kept = f"a project skill (kept in the repository's `{where}`)"
+    return (f"{kept} about this repository runs from the repository's top; check that "
+            f"`{rel}` exists there")
+
+
+def _collection_top(root: Path) -> Path | None:
+    """The repository's top for a skill that keeps its collection: above the repository's
+    `skills/` folder, or the folder itself where the skills sit flat beside it; None in a
+    plugin (see `_plugin_root`)."""
+    if root.parent.name == "skills":
+        top = root.parent.parent  # `<repo>/skills/<name>/`
+    elif root.parent.name not in _AGENT_DIRS and _flat_collection(root):
+        top = root.parent  # `<repo>/<name>/`, beside the other skills
+    else:
+        return None
+    return None if _plugin_root(top) else top
+
+
+def _flat_collection(root: Path) -> bool:
+    """Other skills sit beside this one: their folder keeps a collection of skills."""
+    n = 0
+    try:
+        for d in root.parent.iterdir():
+            if d != root and (d / "SKILL.md").is_file():
+                n += 1
+                if n >= _FLAT_SIBLINGS:
+                    return True
+    except OSError:
+        return False
+    return False
