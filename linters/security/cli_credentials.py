@@ -30,6 +30,7 @@ from linters.security.security_context import (
     matches,
 )
 from linters.security.imperative import imperative
+from linters.security.profile_export import profile_export
 from linters.security.inert_code import weigh_command
 from skillforge.models.findings import Severity
 from skillforge.models.skill import Skill
@@ -83,6 +84,8 @@ def scan_sf515(st: SecurityText) -> Iterator[Hit]:
             if verdict.severity in (Severity.critical, Severity.high):
                 # A cloud token minted for a request to the cloud's or the user's own service.
                 verdict = own_service_call(st, line, log.text, m) or verdict
+            if verdict.severity in (Severity.critical, Severity.high):
+                verdict = profile_export(st, line, log.text, m) or verdict
             # A read whose value goes to no other program or host: a skill about this CLI
             # lists it as the tool's reference (weighed in `security_scan`).
             cli = "" if _passed_on(log.text, m) else m.lastgroup or ""

@@ -9,6 +9,8 @@ constant imported from a sibling module, a value of a JSON file a script loads. 
 - a file of code with an execution sink whose argument is not a literal (`os.system(cmd)`,
   `subprocess.run(x, shell=True)`, `["sh", "-c", x]`, `eval(x)`, `pty.spawn(x)`; in a shell
   script `eval "$x"`, `sh -c "$x"`, `$CMD` as a command) may run any string it holds;
+  a template whose command word is a fixed program that is no shell and whose values sit
+  in quoted arguments (`exec(`${opener} "${url}"`)`) runs that program, as an argv list does;
 - so may a file such a file reads: a module it imports (by name), a data file it names,
   or any data file of a format it reads under a computed name (`f"{step}.json"`), and so
   on through the files those read (`exposed_files`).
@@ -183,12 +185,48 @@ def code_runs_computed(text: str) -> bool:
         close = _matching(text, m.end() - 1)
         inner = text[m.end() : close - 1]
         if "${" in inner and "`" in inner:
+            if _fixed_program(inner, text):
+                continue  # `exec(`${opener} "${url}"`)`: the program is fixed
             return True  # a JavaScript template with a substitution
         if re.search(r"""\b[fF][rR]?["'][^"'\n]*\{""", inner):
             return True  # an f-string with a placeholder
         if _computed(fn, _split_args(inner)):
             return True
     return False
+
+
+# A template that is one program and quoted arguments: `${cmd} "${url}"`, `open '${path}'`.
+_TEMPLATE = rx(r"""^\s*`(?P<prog>[\w./-]+|\$\{\s*(?P<var>[A-Za-z_$][\w$]*)\s*\})"""
+               r"""(?P<args>(?:\s+(?:[\w./=:-]+|"[^"`\\]*"|'[^'`\\]*'))*)\s*`\s*$""")
+_STRING = r"""(?:"[^"\\\n]*"|'[^'\\\n]*')"""
+
+
+def _fixed_program(inner: str, text: str) -> bool:
+    """A template handed to a runner whose command word is a literal program (or a variable
+    the file binds only to literal programs, `const cmd = isMac ? "open" : "xdg-open"`), not
+    a shell, and whose substitutions all sit inside quoted arguments: it runs that program
+    with the values as its arguments, as an argv list with a literal program does."""
+    t = _TEMPLATE.match(inner)
+    if t is None or "${" in _unquoted(t.group("args")):
+        return False
+    progs = [t.group("prog")]
+    if t.group("var"):
+        binds = re.findall(rf"(?<![\w$.]){re.escape(t.group('var'))}\s*=(?!=)\s*([^;\n]+)", text)
+        if not binds:
+            return False
+        progs = []
+        for rhs in binds:
+            values = re.fullmatch(rf"(?:[^?:;\n]+\?\s*({_STRING})\s*:\s*)*({_STRING})\s*;?\s*",
+                                  rhs.strip())
+            if values is None:
+                return False
+            progs += re.findall(rf"\?\s*({_STRING})\s*:", rhs) + [values.group(2)]
+        progs = [p[1:-1] for p in progs]
+    return all(p and "$" not in p and not _SHELL_PROGRAMS.fullmatch(p) for p in progs)
+
+
+def _unquoted(args: str) -> str:
+    return re.sub(r""""[^"]*"|'[^']*'""", "", args)
 
 
 # --- a shell script that runs a computed string -----------------------------------------------
