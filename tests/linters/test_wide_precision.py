@@ -263,13 +263,8 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
     "test": _unmet("3 Copilot Cowork skills fail only on their `cowork:` frontmatter block, "
                    "read as policy; no documentation found here defines the key"),
-    "holdout9": _unmet("1: an encoded PowerShell command that is a field of generated sample "
-                       "alert data (SF510)"),
-    "holdout10": _unmet("1: `export GITHUB_TOKEN=$(op read ...)` in a dotfiles recipe, read as "
-                        "policy (SF515)"),
     "holdout12": _unmet("3: scripts of the user's infrastructure repository the text gives no "
                         "sign of being the user's (SF301)"),
-    "holdout15": _unmet("4: an environment variable's default folder read as a script (SF301)"),
     "holdout16": _unmet("18 at its one measurement: keys a repository's own loader reads, "
                         "scripts of the user's project, a sibling skill linked from the root"),
 }
