@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from linters.text.anchor_index import declare
-from linters.security.attack_talk import downgraded
+from linters.security.attack_talk import Verdict, downgraded
 from linters.text.compiled_regex import rx
 from linters.security.secret_detectors import Detector, detectors
 from linters.security.security_context import Hit, Line, SecurityText
@@ -44,6 +44,9 @@ _LINE_ANCHORS = declare(b"://", b"private key", b"_authtoken")
 _PLACEHOLDER = rx(
     r"example|sample|dummy|fake|placeholder|change[-_]?me|your[-_]|redacted|"
     r"x{4,}|X{4,}|\*{3,}|\.\.\.|<[^>]*>|\$\{?[A-Za-z_]|\{\{|%\(|replace[-_]?me|"
+    # An interpolation where the value goes: `{password}` (f-string, str.format),
+    # `#{pw}` (Ruby), `{cfg.db['pw']}`, `$(cat pw)` (a command substitution).
+    r"\{[A-Za-z_][\w.\[\]'\"]*(?:![rsa])?(?::[^{}]*)?\}|\$\(|"
     r"not[-_]?a[-_]?real|0{6,}|1234567|abcdef|insert[-_]|token[-_]?here|key[-_]?here|"
     # A value that names what it stands for: `password-value-123456`, `secret_value_1`.
     r"(?:password|passwd|secret|token|key)[-_]value\b",
@@ -68,6 +71,19 @@ _LOCAL_HOST = rx(
 _ANONYMOUS_LOGIN = rx(r"(?:^|[/\s'\"])(?:anonymous|ftp):$", re.IGNORECASE)
 _ANONYMOUS_PASSWORDS = {"anonymous", "ftp", "guest", "anon"}
 _KEY_BODY = rx(r"[A-Za-z0-9+/=]{40,}")
+# detect-secrets' own inline mark (`# pragma: allowlist secret`, in any comment syntax, or
+# `pragma: allowlist nextline secret` alone on the line before): the author reviewed the value
+# as no secret. detect-secrets skips such lines; here they are info, except for a key in an
+# issuer's format, whose form is evidence that outweighs the mark.
+_PRAGMA = rx(r"(?:#|//|/\*|<!--|--|;|%|\bREM\b)[ \t]*pragma: ?(?:allow|white)list[ -]secret",
+             re.IGNORECASE)
+_PRAGMA_NEXTLINE = rx(r"^[ \t]*(?:#|//|/\*|<!--|--|;|%)[ \t]*pragma: ?allowlist[ -]nextline[ -]"
+                      r"secret", re.IGNORECASE)
+# Detectors whose match has no issuer's form: any word can be a password in a URL or a value
+# in a query string, so the author's mark decides.
+_SHAPELESS = {"BasicAuthDetector", "UrlQueryKeyDetector"}
+_MARKED = Verdict(Severity.info, "the author marked the line `pragma: allowlist secret`, "
+                  "detect-secrets' own mark for a value reviewed as no secret", acted=True)
 
 
 # Detectors that can match without a random-looking token (found by their anchors instead).
@@ -197,6 +213,9 @@ def scan_sf504(st: SecurityText) -> Iterator[Hit]:
                 # A key in a detector's pattern list or a "Bad:" example is text about keys.
                 verdict = weigh(st, win.line, col - 1, Severity.high, col - 1 + len(secret),
                                secret=True)
+                if verdict.severity != Severity.info and det.name in _SHAPELESS and \
+                        _marked(st, win.line):
+                    verdict = _MARKED
                 yield Hit(
                     "SF504", win.line.no, col, verdict.severity, downgraded(
                         f"This looks like a real {det.label} (`{_mask(secret)}`, found by "
@@ -206,6 +225,16 @@ def scan_sf504(st: SecurityText) -> Iterator[Hit]:
                         Severity.high, verdict),
                 )
                 break
+
+
+def _marked(st: SecurityText, line: Line) -> bool:
+    """`line` carries detect-secrets' allowlist pragma, or the line before says so for it."""
+    if "pragma" in line.low and _PRAGMA.search(line.text):
+        return True
+    if line.start == 0:
+        return False
+    before = st.line_at(line.start - 1)
+    return "pragma" in before.low and bool(_PRAGMA_NEXTLINE.search(before.text))
 
 
 # Plugins whose capture group is only the token's prefix (`(ghp|gho|...)_...`, `glcbt-(..)?`):
