@@ -21,6 +21,7 @@ from linters.text.compiled_regex import rx
 from linters.reliability.command_context import not_the_skills_run
 from linters.reliability.command_dirs import BlockShell
 from linters.reliability.commands import Command, commands, segment_run, segments, words
+from linters.reliability.project_adapters import absence_handled, linked_into_project
 from linters.reliability.repo_scripts import (
     PLANNED,
     commits_users_files,
@@ -115,7 +116,7 @@ def _runs(ctx: LintContext) -> Iterator[tuple[Command, str, bool]]:
                     yield cmd, rel, run.direct
 
 
-def _missing(ctx: LintContext, rel: str) -> bool:
+def _missing(ctx: LintContext, rel: str, cmd: Command) -> bool:
     if ctx.skill.exists(rel):
         return False
     # Where SKILL.md says the scripts folder is (`$SKILL_DIR/../../scripts/x.py`), on disk.
@@ -128,14 +129,17 @@ def _missing(ctx: LintContext, rel: str) -> bool:
     if any(on_disk(root, rel) for root in outer):
         return False
     # A project skill (`<repo>/.claude/skills/<name>/`) runs from the repository's top.
-    return _at_project_top(ctx, rel) is not True
+    return _at_project_top(ctx, rel, cmd) is not True
 
 
-def _at_project_top(ctx: LintContext, rel: str) -> bool | str | None:
-    """`repo_scripts.from_project_top` for this skill's SKILL.md."""
+def _at_project_top(ctx: LintContext, rel: str, cmd: Command) -> bool | str | None:
+    """`repo_scripts.from_project_top` for this skill's SKILL.md and the command's line."""
     f = ctx.skill.file("SKILL.md")
+    doc = ctx.doc(cmd.path)
+    idx = cmd.line - doc.first_line if doc is not None else -1
+    near = doc.lines[idx] if doc is not None and 0 <= idx < len(doc.lines) else ""
     return from_project_top(ctx.skill.root, f.text if f is not None and f.text else "", rel,
-                            ctx.skill.exists(rel.split("/", 1)[0]))
+                            ctx.skill.exists(rel.split("/", 1)[0]), near)
 
 
 def _not_an_instruction(ctx: LintContext, cmd: Command) -> bool:
@@ -198,12 +202,16 @@ def _elsewhere(ctx: LintContext, rel: str, cmd: Command) -> str | None:
                           lambda: rooted_paths(doc.text, ctx.skill.root.name))
         if (where := placed_outside(rooted, "", rel)) is not None:
             return where
-    if isinstance(top := _at_project_top(ctx, rel), str):
+    if isinstance(top := _at_project_top(ctx, rel, cmd), str):
         return top
     if doc is not None and (yours := users_folder(doc, cmd, ctx.skill.exists)) is not None:
         return yours
     if doc is not None and (ours := commits_users_files(doc, cmd, ctx.skill.exists)):
         return ours
+    if doc is not None and (linked := linked_into_project(doc, rel)) is not None:
+        return linked
+    if doc is not None and (absent := absence_handled(doc, cmd)) is not None:
+        return absent
     if _planned(ctx, cmd):
         return "the text says the script is planned, not written yet"
     owner = _owner(ctx, cmd)
@@ -235,7 +243,7 @@ def script_commands(ctx: LintContext) -> Iterator[Finding]:
         first = (rel, not direct) not in seen
         seen.add((rel, direct))
         f = ctx.skill.file(rel)
-        if f is None and _missing(ctx, rel):
+        if f is None and _missing(ctx, rel, cmd):
             if not first or _not_an_instruction(ctx, cmd) or _GUARDED.search(text):
                 continue
             shown = text if len(text) <= 80 else text[:77] + "..."

@@ -1,5 +1,7 @@
 """Project skills: a skill kept in a repository's own `.claude/skills/<name>/` (or `.agents/`,
-`.codex/`, `.github/`) whose text says it works on "this repo", or one in a repository's top
+`.codex/`, `.github/`) whose text says it works on "this repo" or whose run names the
+repository ("Run repo validation: `scripts/x.py`"; holdout 16), one about "this repo" that gives the layout it sits in
+(`skills/<category>/<skill-name>/`: a skill for adding to that collection), or one in a repository's top
 `skills/<name>/` that keeps the collection ("orphans not linked from any SKILL.md"), runs
 from the repository's top, so `scripts/validate.py` there is the repository's file (SF116,
 SF301; issue 36, holdouts 13 and 14). So does a keeper of a collection kept flat at the
@@ -20,6 +22,8 @@ from linters.text.compiled_regex import rx
 
 _AGENT_DIRS = (".claude", ".agents", ".codex", ".github")
 # The skill says it works on the repository it is kept in.
+# A run's own line that names the repository: "Run repo validation", "the repository's".
+_REPO_WORD = rx(r"\brepo(?:sitory)?\b", re.IGNORECASE)
 _THIS_REPO = rx(r"\b(?:this|the\s+current|our)\s+(?:repo(?:sitory)?|codebase|monorepo)\b",
                 re.IGNORECASE)
 
@@ -60,16 +64,22 @@ def _plugin_root(folder: Path) -> bool:
     return folder.parent.name == "plugins"
 
 
-def from_project_top(root: Path, text: str, rel: str, has_top: bool) -> bool | str | None:
+def from_project_top(root: Path, text: str, rel: str, has_top: bool,
+                     near: str = "") -> bool | str | None:
     """Whether the missing script `rel` of a project skill is the repository's: True when
     it is at the repository's top, a warning's reason when it may be (the top cannot be
     checked), False when the checked top lacks it, None when the reading does not apply
-    (not a project skill, the skill has the script's folder, no words of this repo)."""
+    (not a project skill, the skill has the script's folder, no words of this repo).
+    `near` is the line that runs the script: a project skill's run there that names the
+    repository ("Run repo validation: `scripts/x.py`") is the repository's without other
+    words of "this repo"."""
     top = project_top(root)
-    if top is not None:
-        top = top if _says_this_repo(text) else None
-    elif _maintains_skills(text):
+    if top is not None and not (_says_this_repo(text) or _REPO_WORD.search(near)):
+        top = None
+    elif top is None and _maintains_skills(text):
         top = _collection_top(root)
+    elif top is None and _says_this_repo(text):
+        top = _layout_top(root, text)
     if top is None or has_top:
         return None
     if (top / rel).is_file():
@@ -79,10 +89,33 @@ def from_project_top(root: Path, text: str, rel: str, has_top: bool) -> bool | s
     if top == root.parent:
         kept = "a skill of a collection kept at the repository's top"
     else:
-        where = "skills/" if top == root.parent.parent else f"{root.parent.parent.name}/skills/"
+        where = root.parent.relative_to(top).as_posix() + "/"
         kept = f"a project skill (kept in the repository's `{where}`)"
     return (f"{kept} about this repository runs from the repository's top; check that "
             f"`{rel}` exists there")
+
+
+# A folder layout with placeholders: `skills/<category>/<skill-name>/`.
+_LAYOUT = rx(r"(?<![\w./<>-])((?:[A-Za-z.][\w.-]*/)+)((?:<[^<>/\s`]+>/?){1,3})")
+
+
+def _layout_top(root: Path, text: str) -> Path | None:
+    """The repository's top for a skill about "this repo" whose text gives the layout the
+    skill itself sits in (`skills/<category>/<skill-name>/` for `skills/flags/create/`): a
+    skill for adding to the collection that holds it, run in that repository's checkout.
+    None when no such layout fits, or in a plugin (see `_plugin_root`)."""
+    for m in _LAYOUT.finditer(text):
+        first = root  # the folder of the layout's first placeholder
+        for _ in range(m.group(2).count("<") - 1):
+            first = first.parent
+        folder = first.parent
+        for name in reversed([p for p in m.group(1).split("/") if p]):
+            if folder.name != name:
+                break
+            folder = folder.parent
+        else:
+            return None if _plugin_root(folder) else folder
+    return None
 
 
 def _collection_top(root: Path) -> Path | None:
