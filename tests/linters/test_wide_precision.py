@@ -55,7 +55,10 @@ without frontmatter) and then tuned on.
 `holdout16` (12 more, chosen after `holdout15` had been measured once) was measured once with
 the rules tuned on `holdout15` except its path readings (severe 0.659, security 0 of 7: 55
 policy findings of two keys a repository's own loader or router reads, scripts of the user's
-project, test-fixture URLs marked `pragma: allowlist secret`).
+project, test-fixture URLs marked `pragma: allowlist secret`) and then tuned on (0.729, no
+security finding left): the severe figure stays under the target, since no general reading
+tells a key one repository's own loader reads from the keys that only a repository's own
+schema defines (read as true).
 `holdout2` to `holdout16` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1,
@@ -198,9 +201,9 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 
 
 SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout16": _unmet("0.659 on holdout16 at its one measurement: 55 policy findings of two "
-                        "keys a repository's own loader or router reads, scripts of the user's "
-                        "project, SF504 on fixture URLs"),
+    "holdout16": _unmet("0.729 on holdout16 after tuning on it (0.659 at its one measurement):"
+                        " 55 policy findings of two frontmatter keys a repository's own loader "
+                        "or router reads, which no harness documents"),
 }
 # holdout13's 0.449 severe at its one measurement (36 Claude Code plugin skills without
 # `name`, DeepSeek Harness's `whenToUse`, vendored copies of another project's skills, paths
@@ -228,10 +231,7 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
 # `<plugin_dir>`, memory files the agent writes, OpenClaw's `homepage` key) is 0.985.
 # A part measured next whose figure is under a target gets its strict mark here
 # (`_unmet("...")`) until tuning meets it.
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout16": _unmet("0 of 7 on holdout16 at its one measurement: test-fixture URLs marked "
-                        "`pragma: allowlist secret`, connection strings built from variables"),
-}
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
@@ -265,8 +265,9 @@ ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
                    "read as policy; no documentation found here defines the key"),
     "holdout12": _unmet("3: scripts of the user's infrastructure repository the text gives no "
                         "sign of being the user's (SF301)"),
-    "holdout16": _unmet("18 at its one measurement: keys a repository's own loader reads, "
-                        "scripts of the user's project, a sibling skill linked from the root"),
+    "holdout16": _unmet("16 after tuning on it (18 at its one measurement): 15 on a key its "
+                        "repository's own loader reads (`targets`), 1 on a sibling skill linked "
+                        "from the skill's root"),
 }
 
 
