@@ -7,6 +7,7 @@ import re
 
 from linters.security.security_context import Line, SecurityText
 from linters.text.compiled_regex import rx
+from linters.text.table_cells import cell_at
 
 
 def table_header(st: SecurityText, line: Line) -> Line | None:
@@ -30,13 +31,11 @@ _AVOID_CELL = rx(r"^\W*(?:don'?t|do\s+not|avoid|bad|never|wrong|incorrect|anti-?
 
 def avoid_column(st: SecurityText, line: Line, start: int) -> str | None:
     """The header of the column holding 0-based `start` of a table row, when it heads a list
-    of what not to do ("| Don't | Do instead |"); None off a table or in another column."""
-    header = table_header(st, line)
-    if header is None or header.no == line.no:
+    of what not to do ("| Don't | Do instead |"); None off a table or in another column.
+    The cell is read by the shared table reader (`linters.text.table_cells`)."""
+    doc = st.doc if st.is_table_row(line) else None
+    cell = cell_at(doc, line.no, start + 1) if doc is not None else None
+    if cell is None:
         return None
-    cell = line.text[:start].replace("\\|", "").count("|") - 1
-    cells = header.text.strip().replace("\\|", "").strip("|").split("|")
-    if not 0 <= cell < len(cells):
-        return None
-    title = cells[cell].strip()
+    title = cell.heading
     return title.strip("*_ ")[:30] if _AVOID_CELL.search(title) else None
