@@ -32,9 +32,11 @@ from linters.text.table_cells import cell_at
 
 # In the last clause of a block's lead-in ("Do not run this on production:", "❌ Avoid:");
 # only the last clause, so "If it fails, don't retry by hand; run:" still leads to a command.
+# Not a reminder that asks for the step ("Don't forget to run:", "Never skip this check:").
 _NEGATION = rx(
-    r"\b(?:never|don['’]?t|do\s+not|must\s+not|should\s+not|shouldn['’]t|avoid|bad|wrong"
-    r"|incorrect|anti-?pattern)\b|[✗❌🚫]",
+    r"\b(?:(?:never|don['’]?t|do\s+not|must\s+not|should\s+not|shouldn['’]t)\b"
+    r"(?!\s+(?:forget|skip|omit|neglect|miss|overlook)\b)"
+    r"|(?:avoid|bad|wrong|incorrect|anti-?pattern)\b)|[✗❌🚫]",
     re.IGNORECASE,
 )
 _LAST_CLAUSE = rx(r"[.;!?,](?:\s|$)")
@@ -42,7 +44,7 @@ _LAST_CLAUSE = rx(r"[.;!?,](?:\s|$)")
 # one that merely holds the word (`# don't forget to rotate first`).
 _NEGATION_COMMENT = rx(
     r"^#+\s*(?:[✗❌🚫]|(?:never|don['’]?t|do\s+not|avoid|bad|wrong|incorrect)\b"
-    r"(?!\s+forget))",
+    r"(?!\s+(?:forget|skip|omit|neglect|miss|overlook)\b))",
     re.IGNORECASE,
 )
 # Inline code after a bare label: "NEVER: `./scripts/wipe.sh`", "❌ Bad - `...`".
