@@ -50,7 +50,11 @@ _OVERRIDE = rx(
 # token from users") is not concealment, so objects are limited to the agent's own actions.
 _CONCEAL = rx(
     r"\b(?:do\s+not|don't|dont|never|must\s+not|mustn't)\s+(?:tell|inform|notify)"
-    r"\s+(?:the|your|any)?\s*users?\b(?!\s+(?:to|how|which|what|where|when)\b)"
+    r"\s+(?:the|your|any)?\s*users?\b(?!\s+(?:to|how|which|where|when)\b"
+    # "what to type" governs wording; "what you changed" keeps back the agent's own act.
+    r"|\s+what\b(?!\s+(?:you|we)\s+(?:have\s+|had\s+|just\s+)?(?:did|done|changed|ran|"
+    r"run|deleted|removed|sent|uploaded|installed|modified|executed|wrote|written|pushed|"
+    r"committed|shared|collected|copied)\b))"
     # ... unless what follows is a quotation: advice on wording ("never tell the user
     # \"you can check the log next time\"").
     r"(?!\s*[:,]?\s*[\"\u201c\u2018'])"
