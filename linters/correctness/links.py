@@ -53,7 +53,7 @@ from linters.correctness.mention_weight import from_repo_root, prose_mention_asi
 from linters.registry import check
 from linters.text.sections import changelog_entry
 from linters.text.paths.siblings import (distributed_sibling_has, named_sibling_has,
-                                   sibling_from_wrong_root)
+                                   sibling_written_elsewhere)
 from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import Skill, SkillFile
 
@@ -257,7 +257,7 @@ def broken_references(ctx: LintContext) -> Iterator[Finding]:
             if not presented_as_skill_file(doc, ref, ctx.skill, paragraphs):
                 continue
             base = posixpath.dirname(ref.file) if ref.link and not ref.from_root else ""
-            if (sibling := sibling_from_wrong_root(ctx.skill, ref.path, base)) is not None:
+            if (sibling := sibling_written_elsewhere(ctx.skill, ref.path, base)) is not None:
                 seen.add(key)
                 yield ctx.finding(
                     "SF116", f"{ref.file} {'links to' if ref.link else 'mentions'} `{ref.raw}`, "

@@ -47,6 +47,34 @@ def sibling_from_wrong_root(skill: Skill, path: str, base: str) -> tuple[str, st
     return None
 
 
+def sibling_from_skill_root(skill: Skill, path: str, base: str) -> tuple[str, str] | None:
+    """A link in a subfolder's file (`base`) written from the skill's root, the way the
+    Agent Skills spec words file references (`../flag-cleanup/SKILL.md` in
+    `references/checklist.md`): (the sibling's name, the path that finds the file from
+    `base`) when, read from the root, it names a file of a skill beside this one, and the
+    skill's SKILL.md gives the same link, so the file repeats a link written from the
+    root. A climb to a sibling SKILL.md never uses miscounts its levels: a broken link."""
+    main = skill.file("SKILL.md")
+    if not base or main is None or f"]({path})" not in (main.text or ""):
+        return None
+    parts = posixpath.normpath(path.removeprefix("./")).split("/")
+    if len(parts) < 3 or parts[0] != ".." or ".." in parts[1:]:
+        return None
+    by_name = {s.name: s for s in sibling_skills(skill.root)}
+    sibling, rest = by_name.get(parts[1]), "/".join(parts[2:])
+    if sibling is None or not on_disk(sibling, rest):
+        return None
+    works = os.path.relpath(sibling / rest, skill.root.resolve() / base).replace(os.sep, "/")
+    return sibling.name, works
+
+
+def sibling_written_elsewhere(skill: Skill, path: str, base: str) -> tuple[str, str] | None:
+    """A sibling skill's file named from another folder than `base`: the repository's
+    root, the skills' folder, or this skill's root (see the two readings above)."""
+    return sibling_from_wrong_root(skill, path, base) or sibling_from_skill_root(skill, path,
+                                                                                 base)
+
+
 # The words just before a path that hand it out to every product or skill ("per-product
 # `references/catalog.md`", "each skill's `SKILL.md`"): the file of each sibling, not this
 # skill's.
