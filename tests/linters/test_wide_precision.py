@@ -268,9 +268,8 @@ ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
                    "read as policy; no documentation found here defines the key"),
     "holdout12": _unmet("3: scripts of the user's infrastructure repository the text gives no "
                         "sign of being the user's (SF301)"),
-    "holdout16": _unmet("16 after tuning on it (18 at its one measurement): 15 on a key its "
-                        "repository's own loader reads (`targets`), 1 on a sibling skill linked "
-                        "from the skill's root"),
+    "holdout16": _unmet("15 after tuning on it (18 at its one measurement), all on a key its "
+                        "repository's own loader reads (`targets`)"),
 }
 
 
