@@ -59,8 +59,14 @@ project, test-fixture URLs marked `pragma: allowlist secret`) and then tuned on 
 security finding left): the severe figure stays under the target, since no general reading
 tells a key one repository's own loader reads from the keys that only a repository's own
 schema defines (read as true).
-`holdout17` (12 more, chosen after `holdout16` had been measured once and tuned on) has not been
-measured yet: it is the next honest measurement.
+`holdout17` (12 more, chosen after `holdout16` had been measured once and tuned on) was
+measured once with the rules of that time (severe 0.904, security 0.818 on 11 findings: both
+targets met at a first reading; 11 of 247 skills failing only on wrong findings: shared
+scripts a repository's installer copies beside the skills, paths of the workspace a project's
+skills run in, test-fixture SKILL.md files). 77 of its findings that both readers called wrong
+are artefacts: linted in a real checkout of the pinned commit they are not there (targets
+outside the skill folder, the class earlier parts read as artefact); read as wrong, severe
+precision would be 0.747.
 `holdout2` to `holdout17` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1,
@@ -270,6 +276,9 @@ ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
                         "sign of being the user's (SF301)"),
     "holdout16": _unmet("15 after tuning on it (18 at its one measurement), all on a key its "
                         "repository's own loader reads (`targets`)"),
+    "holdout17": _unmet("11 at its one measurement: shared scripts an installer copies beside "
+                        "the skills, paths of the workspace a project's skills run in, "
+                        "test-fixture SKILL.md files"),
 }
 
 
