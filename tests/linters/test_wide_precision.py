@@ -53,7 +53,7 @@ measured once with the rules of that time (severe 0.955, security 1.0 on 3 findi
 read as a script, an unshipped prompt template named SKILL.md, a Claude Code project skill
 without frontmatter) and then tuned on.
 `holdout16` (12 more, chosen after `holdout15` had been measured once) was measured once with
-the rules tuned on `holdout15` except its path readings (severe 0.659, security 0 of 7: 55
+the rules tuned on `holdout15` except its path readings (severe 0.657, security 0 of 7: 55
 policy findings of two keys a repository's own loader or router reads, scripts of the user's
 project, test-fixture URLs marked `pragma: allowlist secret`) and then tuned on (0.729, no
 security finding left): the severe figure stays under the target, since no general reading
@@ -210,7 +210,7 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 
 
 SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout16": _unmet("0.729 on holdout16 after tuning on it (0.659 at its one measurement):"
+    "holdout16": _unmet("0.729 on holdout16 after tuning on it (0.657 at its one measurement):"
                         " 55 policy findings of two frontmatter keys a repository's own loader "
                         "or router reads, which no harness documents"),
 }
@@ -274,8 +274,8 @@ ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
                    "read as policy; no documentation found here defines the key"),
     "holdout12": _unmet("3: scripts of the user's infrastructure repository the text gives no "
                         "sign of being the user's (SF301)"),
-    "holdout16": _unmet("15 after tuning on it (18 at its one measurement), all on a key its "
-                        "repository's own loader reads (`targets`)"),
+    "holdout16": _unmet("16 after tuning on it: 15 on a key its repository's own loader reads "
+                        "(`targets`), 1 on a prose mention of the repository's CI script"),
     "holdout17": _unmet("11 at its one measurement: shared scripts an installer copies beside "
                         "the skills, paths of the workspace a project's skills run in, "
                         "test-fixture SKILL.md files"),
