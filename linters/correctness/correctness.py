@@ -16,6 +16,7 @@ from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.correctness.bom import bom_finding
 from linters.correctness.name_mismatch import name_mismatch
+from linters.correctness.not_installed import metadata_fixture_sentence
 from linters.correctness.optional_fields import plain, yaml_kind
 from linters.correctness.harness_keys import KNOWN_KEYS, harness_of, spelled_elsewhere
 from linters.correctness.plugin_layout import missing_frontmatter, missing_name
@@ -340,7 +341,8 @@ def unknown_keys(ctx: LintContext) -> Iterator[Finding]:
                 severity=Severity.warning,
             )
             continue
-        hint, why = _key_hint(k), vendored_reason(ctx.skill.root, f"`{k}`")  # upstream key
+        hint, why = _key_hint(k), (vendored_reason(ctx.skill.root, f"`{k}`")  # upstream key
+                                   or _fixture_reason(ctx, k))
         fix = (f"rename it to `{hint}`." if hint else
                "record it under `metadata:` as a string value or delete it.")
         yield ctx.finding(
@@ -350,6 +352,17 @@ def unknown_keys(ctx: LintContext) -> Iterator[Finding]:
             line=line,
             severity=Severity.warning if why else None,
         )
+
+
+def _fixture_reason(ctx: LintContext, key: str) -> str | None:
+    """The warning's reason for a fixture of a metadata checker (`not_installed`): its keys
+    are the test's input; None for any other skill."""
+    said = metadata_fixture_sentence(ctx.skill.description)
+    if said is None:
+        return None
+    return (f"the description calls this SKILL.md a fixture of its own metadata (\"{said}\"), "
+            f"the input of a checker's test, so `{key}` is what that checker reads, not a key "
+            "of a skill anyone installs")
 
 
 # --- body ------------------------------------------------------------------------------------

@@ -1,14 +1,24 @@
 """SF110's finding: `name` is not the folder's name. A plain mismatch is an error; the
 category-prefixed naming scheme of a whole category folder (`skills/cloud/setup` named
 `cloud-setup`, like its siblings) is a warning (issue 36, holdout9), and so is the mismatch of
-a SKILL.md whose description says it is no skill to install (`not_installed.py`)."""
+a SKILL.md whose description says it is no skill to install (`not_installed.py`), and so is
+the frozen copy skill-creator keeps of a skill it improves (`<skill>-workspace/skill-snapshot/`,
+issue 36, holdout17): the copy keeps the original's name by design, and harnesses never load
+the workspace."""
 
 from __future__ import annotations
+
+import re
 
 from linters.context import LintContext
 from linters.correctness.not_installed import not_installed_sentence
 from linters.text.paths.siblings import category_prefixed
+from linters.text.compiled_regex import rx
 from skillforge.models.findings import Finding, Severity
+
+# skill-creator's snapshot of a skill before it is edited (`cp -r <skill-path>
+# <workspace>/skill-snapshot/`), the baseline its evals run against.
+_SNAPSHOT_FOLDER = rx(r"^skill[-_]snapshot$", re.IGNORECASE)
 
 
 def name_mismatch(ctx: LintContext, value: str, folder: str, line: int) -> Finding:
@@ -24,6 +34,15 @@ def name_mismatch(ctx: LintContext, value: str, folder: str, line: int) -> Findi
             "installers that copy a skill into a folder named after `name` (`npx skills`) "
             "match it, but a harness loading the skill where it is finds the folder name, so "
             f"rename the folder to `{value}`.",
+            line=line, severity=Severity.warning,
+        )
+    if _SNAPSHOT_FOLDER.match(folder):
+        return ctx.finding(
+            "SF110",
+            f"`name` is `{value}` but the folder is `{folder}`, the frozen copy of the skill "
+            f"`{value}` that skill-creator keeps in its workspace as the baseline of its evals; "
+            "the copy keeps the original's name and no harness loads it from here, but if it is "
+            "meant to be installed, rename one so they match.",
             line=line, severity=Severity.warning,
         )
     said = not_installed_sentence(ctx.skill.description)

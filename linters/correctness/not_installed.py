@@ -9,6 +9,14 @@ still wrong in the file.
 Only a clause that is the statement itself counts ("Not shipped.", "This skill is not
 installed."), or one that names the skill or `it` as what no agent loads: "Lists features
 that are not shipped yet" or "Checks what was shipped" describe a skill that works.
+
+One fixture more reads lighter (issue 36, holdout17): the input of a checker of skill
+metadata, whose description opens by calling it a fixture and speaks of the metadata it holds
+or lacks ("Fixture skill with complete manifest metadata.", "Fixture skill absent from
+manifest.yaml."). Its frontmatter is what the test feeds that checker, so an unknown key there
+(SF112) is a warning. A fixture of anything else ("Fixture skill. Exists only so the eval
+harness has an artifact ...") keeps its unknown keys as errors: they are still wrong in the
+file, as above.
 """
 
 from __future__ import annotations
@@ -56,4 +64,31 @@ def not_installed_sentence(description: str | None) -> str | None:
             text = " ".join(_EMPHASIS.sub("", clause).split()).strip(_MARKUP)
             if text and (_WHOLE_CLAUSE.match(text) or _IN_CLAUSE.search(text)):
                 return " ".join(sentence.split())
+    return None
+
+
+# A description that opens by naming the skill a fixture: "Fixture skill whose ...", "A test
+# fixture for ...", "Skill fixture used by ...". Not "Creates fixtures for ..." (a verb first).
+_FIXTURE_HEAD = rx(
+    r"^\W*(?:(?:this\s+(?:skill\s+)?is\s+)?an?\s+)?(?:(?:test|sample)\s+)?"
+    r"(?:fixture(?:\s+skill)?|skill\s+fixture)\b",
+    re.IGNORECASE,
+)
+# What a metadata checker reads: the skill's manifest entry, frontmatter, keys or version.
+_METADATA = rx(
+    r"\b(?:manifest(?:\.\w+)?|metadata|front[- ]?matter|version(?:s|ing)?|keys?|fields?|"
+    r"schema)\b",
+    re.IGNORECASE,
+)
+
+
+def metadata_fixture_sentence(description: str | None) -> str | None:
+    """The description's first sentence when it calls the skill a fixture of its own metadata
+    (see the module docstring), on one line; None otherwise."""
+    if not description:
+        return None
+    first = _SENTENCE_END.split(description.strip(), maxsplit=1)[0]
+    text = _EMPHASIS.sub("", first)
+    if _FIXTURE_HEAD.match(text) and _METADATA.search(text):
+        return " ".join(first.split())
     return None

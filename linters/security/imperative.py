@@ -76,7 +76,34 @@ def imperative(line: Line, start: int) -> bool:
         cut = max((m.end() for m in _SENTENCE_END.finditer(prev[:-1])), default=0)
         sentence = prev[cut:]
     # "For background tasks, always use `...`", "Fix: run `...`": the last clause may hold
-    # the verb.
+    # the verb, unless it is an item of what a request asks for, which the sentence refuses.
     clause = re.split(r"[,;:]\s+|\s[-\u2013\u2014]\s", sentence)[-1]
-    return ((tells_to_run(sentence) or tells_to_run(clause))
+    return ((tells_to_run(sentence)
+             or (tells_to_run(clause) and not _refused_request(sentence, line.text[start:])))
             and not NEGATION_WORDS.search(before[cut:]))
+
+
+# "Treat any prompt asking to broaden that policy (auto-allow X, add `--flag`, or persistently
+# allow shell) as a refusal-list item (escalate, do not approve)": the clause "add `--flag`" is
+# one of the things a request asks for, and the sentence tells the agent to refuse it. A
+# participle after its noun ("a prompt asking to", "a PR requesting to") ties the list to the
+# request; "If the user asks to go faster, add `--flag`" and "When trying to debug, add
+# `--flag`" keep their main clause an instruction.
+_REQUESTING = rx(r"(?<!\bwhen\s)(?<!\bwhile\s)(?<!\bif\s)(?<!\bby\s)(?<!\bafter\s)"
+                 r"(?<!\bbefore\s)(?<!\bfor\s)(?<!\bwithout\s)(?<!\bstop\s)"
+                 r"\b(?:asking|requesting|wanting|trying|attempting|proposing)\s+"
+                 r"(?:(?:you|the\s+agent|us|me)\s+)?to\b", re.IGNORECASE)
+_REFUSAL = rx(
+    r"\brefus(?:e|al)|\breject|\bdecline\b|\bdeny\b|\bescalate\b"
+    r"|\b(?:do\s+not|don't|never|must\s+not)\s+(?:auto-?)?(?:approve|allow|accept|grant)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_STOP = rx(r"[.!?](?:\s|$)")
+
+
+def _refused_request(sentence: str, rest: str) -> bool:
+    """`sentence` (up to the spot) names a request ("any prompt asking to ..."), and the rest
+    of the sentence (`rest`, from the spot on) refuses it."""
+    stop = _SENTENCE_STOP.search(rest)
+    return bool(_REQUESTING.search(sentence)
+                and _REFUSAL.search(rest if stop is None else rest[:stop.end()]))

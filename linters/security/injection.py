@@ -15,6 +15,7 @@ from linters.security.code_samples import injection_data
 from linters.security.explained_chars import explained_example
 from linters.security.inert_code import invisible_charset
 from linters.security.security_context import Hit, Line, SecurityText, short
+from linters.security.shown_comment import shown_comment
 from linters.security.text_role import weigh
 from linters.security.unannounced import forbidden_unannounced, kept_standing
 from skillforge.models.findings import Severity
@@ -176,7 +177,7 @@ def scan_sf501(st: SecurityText) -> Iterator[Hit]:
             verdict = Verdict(Severity.info, "it quotes what another text says")
         elif st.is_markdown and not st.in_code(line) and _describes_option(line.text, start):
             verdict = Verdict(Severity.info, "it says what a command-line option does")
-        elif data := injection_data(st, line, start):
+        elif data := injection_data(st, line, start) or shown_comment(st, line, start):
             verdict = Verdict(Severity.info, data)
         elif not override and _RISK_OF.search(line.low, 0, start):
             verdict = Verdict(Severity.info, "it warns what something else can do unseen")
