@@ -67,8 +67,12 @@ skills run in, test-fixture SKILL.md files). 77 of its findings that both reader
 are artefacts: linted in a real checkout of the pinned commit they are not there (targets
 outside the skill folder, the class earlier parts read as artefact); read as wrong, severe
 precision would be 0.747.
-`holdout18` (12 more, chosen after `holdout17` had been measured once) has not been measured
-yet: it is the next honest measurement.
+`holdout18` (12 more, chosen after `holdout17` had been measured once) was measured once with
+the rules tuned on `holdout17` except its path readings (severe 0.3: 39 tp, 9 fp, 82 policy;
+no security finding; 33 of 177 skills failing only on wrong or policy findings): 81 of the
+policy findings are frontmatter keys Hermes Agent documents for SKILL.md (`author`,
+`platforms`, `prerequisites`) in skills written for Hermes, and the wrong ones are a project
+skill's runs of its repository's scripts.
 `holdout2` to `holdout18` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1,
@@ -212,6 +216,8 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 
 
 SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
+    "holdout18": _unmet("0.3 on holdout18 at its one measurement: 81 policy findings of keys "
+                        "Hermes Agent documents, in skills written for Hermes"),
     "holdout16": _unmet("0.729 on holdout16 after tuning on it (0.657 at its one measurement):"
                         " 55 policy findings of two frontmatter keys a repository's own loader "
                         "or router reads, which no harness documents"),
@@ -278,6 +284,8 @@ ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
                         "sign of being the user's (SF301)"),
     "holdout16": _unmet("16 after tuning on it: 15 on a key its repository's own loader reads "
                         "(`targets`), 1 on a prose mention of the repository's CI script"),
+    "holdout18": _unmet("33 at its one measurement: 27 skills written for Hermes Agent on the "
+                        "keys it documents, 6 project skills running their repository's scripts"),
     "holdout17": _unmet("11 at its one measurement: shared scripts an installer copies beside "
                         "the skills, paths of the workspace a project's skills run in, "
                         "test-fixture SKILL.md files"),
