@@ -328,7 +328,7 @@ def unknown_keys(ctx: LintContext) -> Iterator[Finding]:
         if k in SPEC_KEYS:
             continue
         line = ctx.fm_line(k)
-        harness = harness_of(k)
+        harness = harness_of(k, ctx.skill.frontmatter.data)
         if harness:
             where = ("move it under `metadata:` as a string" if k == "version"
                      else f"keep it only if the skill is meant for {harness}")

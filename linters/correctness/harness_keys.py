@@ -29,11 +29,28 @@ OPENCLAW_SHARED = ("user-invocable", "disable-model-invocation")
 # and `user-invocable`. Claude Code spells the same idea `when_to_use`.
 DSH_KEYS = ("whenToUse",)
 
+# Keys Hermes Agent (NousResearch/hermes-agent, website/docs/developer-guide/creating-skills.md)
+# documents as top-level SKILL.md frontmatter beside the spec's: `author`, `platforms` (the
+# operating systems a skill is offered on), `required_environment_variables` (asked for
+# when the skill loads) and the older `prerequisites` it still reads. Hermes keeps the rest
+# under its own `metadata.hermes` map, which is how a skill shows it is written for Hermes;
+# `author` on its own is read as an unknown key, as in any other skill.
+HERMES_KEYS = ("author", "platforms", "required_environment_variables", "prerequisites")
+
 KNOWN_KEYS = (*CLAUDE_CODE_KEYS, *OPENCLAW_KEYS, *DSH_KEYS)
 
 
-def harness_of(key: str) -> str | None:
-    """The harness (or harnesses) that documents `key` for skills, or None."""
+def for_hermes(frontmatter: dict | None) -> bool:
+    """The frontmatter carries Hermes Agent's own `metadata.hermes` map."""
+    meta = (frontmatter or {}).get("metadata")
+    return isinstance(meta, dict) and isinstance(meta.get("hermes"), dict)
+
+
+def harness_of(key: str, frontmatter: dict | None = None) -> str | None:
+    """The harness (or harnesses) that documents `key` for skills, or None. Hermes Agent's
+    keys count only in a skill written for Hermes (`for_hermes`)."""
+    if key in HERMES_KEYS and key not in CLAUDE_CODE_KEYS and for_hermes(frontmatter):
+        return "Hermes Agent"
     if key in DSH_KEYS:
         return "DeepSeek Harness"
     if key in OPENCLAW_KEYS:
