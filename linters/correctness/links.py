@@ -40,7 +40,8 @@ from linters.text.paths.path_context import Paragraph, cwd_relative, project_fil
 from linters.text.nested_templates import nested_template_lines
 from linters.text.paths.other_roots import foreign_root_of, not_the_skills
 from linters.text.paths.other_skill_links import installs_other_skill, placeholder_path, sibling_layout
-from linters.text.paths.project_paths import not_run_by_it, project_path
+from linters.text.paths.project_paths import (LOCATION_VARIES, REPO_OWNED, not_run_by_it,
+                                              project_path)
 from linters.text.paths.project_top import from_project_top
 from linters.text.paths.path_owner import (NEAR, example_of, installed_template, names_other_file,
                                      other_skill_has, owned_by_other, placed_outside,
@@ -150,12 +151,12 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
     if named_sibling_has(skill, ref.path, para.with_lead_in()) or distributed_sibling_has(
             skill, ref.path, para.text[max(0, offset - 60):offset]):
         return False
-    if para.sentence_has(_REPO_OWNED, offset) or project_path(
+    if para.sentence_has(REPO_OWNED, offset) or project_path(
             doc, para, offset, ref.path, skill.exists(_top(ref.path))) or (
             ref.link and installs_other_skill(
                 ref.path, ref.file, para.text[slice(*para.sentence(offset))])):
         return False  # the repository's or project's file; another skill, installed alone
-    if para.sentence_has(_LOCATION_VARIES, offset) and not skill.exists(_top(ref.path)):
+    if para.sentence_has(LOCATION_VARIES, offset) and not skill.exists(_top(ref.path)):
         return False  # where the user's repository keeps it, in a folder the skill lacks
     if not ref.link and cwd_relative(ref.path, skill.exists(_top(ref.path))):
         if project_file(ref.path):
@@ -164,30 +165,6 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
         ticks = len(rest) - len(rest.lstrip("`"))
         return para.sends_to_read(offset, offset + ticks + len(ref.raw))
     return True
-
-
-# The sentence gives the path to the repository the skill lives in, not to the skill:
-# "The commands are the repository's own: its check runner, `scripts/validate_repo.py`",
-# "skipped in a repository where `scripts/validate_repo.py` is detected", "Prefer
-# project-local scripts (`./scripts/run_gate.sh`, `make test`)".
-_REPO_OWNED = rx(
-    r"\b(?:repository|repo|project|codebase)['’]s\s+own\b"
-    r"|\bin\s+(?:a|the|any|your)\s+(?:repository|repo|project|codebase)\s+(?:where|that\s+has)\b"
-    r"|\b(?:project|repo|repository|workspace)[-\s]local\b",
-    re.IGNORECASE,
-)
-
-
-# The sentence says where the file is depends on the repository at hand: "Script location
-# varies: `scripts/Init.s.sol` or `scripts/solidity/Init.s.sol`", "the folder differs between
-# projects". A skill's own file has one place; this names the user's, wherever it is.
-_LOCATION_VARIES = rx(
-    r"\b(?:locations?|paths?|places?|folders?|director(?:y|ies)|layouts?)\s+(?:(?:may|can"
-    r"|might|will|often)\s+)?(?:vary|varies|differs?)\b"
-    r"|\b(?:vary|varies|differs?)\s+(?:by|per|between|across|from)\s+(?:the\s+|one\s+)?"
-    r"(?:projects?|repos?|repositories|codebases?|setups?)\b",
-    re.IGNORECASE,
-)
 
 
 def _top(path: str) -> str:
