@@ -42,6 +42,7 @@ from linters.text.paths.other_roots import foreign_root_of, not_the_skills
 from linters.text.paths.other_skill_links import installs_other_skill, placeholder_path, sibling_layout
 from linters.text.paths.project_paths import (LOCATION_VARIES, REPO_OWNED, not_run_by_it,
                                               project_path)
+from linters.text.paths.local_files import local_file
 from linters.text.paths.project_top import from_project_top
 from linters.text.paths.path_owner import (NEAR, example_of, installed_template, names_other_file,
                                      other_skill_has, owned_by_other, placed_outside,
@@ -297,6 +298,8 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
                 "where the path is the project's")
     if (example := example_of(ctx.skill, ref.path)) is not None:
         return f"the skill ships `{example}`, an example of the user's own copy at that path"
+    if (local := local_file(ref.path, para, offset)) is not None:
+        return local
     skill_md = ctx.skill.file("SKILL.md")
     top = from_project_top(ctx.skill.root, skill_md.text if skill_md and skill_md.text else "",
                            ref.path, ctx.skill.exists(_top(ref.path)))

@@ -1,0 +1,91 @@
+"""Readings from the seventeenth held-out part of issue 36: paths a skill names that are not
+files it ships (SF116, SF301), each a warning that names the assumption, never silenced:
+
+- the user's own local file: a `.env` (where a project keeps its secrets, never committed),
+  or a path the words at it keep out of git or on the user's machine ("(gitignored, lives
+  on his machine)"), or say the user provides ("if the user provides `assets/logo.png`",
+  in Vietnamese "nếu user cung cấp").
+
+Every skill text here is written for this file; each test failed before its reading, and
+each has a twin where the skill's own missing file is still an error.
+"""
+
+from __future__ import annotations
+
+from tests.linters.rule_findings import found, severe
+from tests.linters.test_security import make_skill
+
+_REF = {"references/notes.md": "notes\n"}
+
+# --- the user's own local files ---------------------------------------------------------
+
+_GITIGNORED = """\
+# Reading list
+
+Read `references/notes.md` first.
+
+## For Dana
+
+Dana's reading log is in `references/dana-reading-log.xlsx` (gitignored, lives on her
+machine). Load it when she asks for her history.
+"""
+
+
+def test_a_file_the_text_keeps_out_of_git_is_a_warning(tmp_path):
+    skill = make_skill(tmp_path, _GITIGNORED, _REF, name="reading-list")
+    assert found(skill, "SF116") == [("SKILL.md", 12, "warning")]
+
+
+def test_the_same_file_without_those_words_stays_an_error(tmp_path):
+    body = _GITIGNORED.replace("(gitignored, lives on her\nmachine)", "(one sheet per year)")
+    skill = make_skill(tmp_path, body, _REF, name="reading-list")
+    assert severe(skill, "SF116") == [("SKILL.md", 12, "error")]
+
+
+_ENV_LINK = """\
+# Query the warehouse
+
+Read `references/notes.md` first.
+
+| Setting | Value |
+|---|---|
+| Credentials | `DB_HOST/DB_USER/DB_PASSWORD` in [`warehouse/.env`](../../warehouse/.env) |
+| Config template | [`warehouse/.env.example`](../../warehouse/.env.example) |
+"""
+
+
+def test_a_missing_env_file_is_the_users_secrets_file(tmp_path):
+    skill = make_skill(tmp_path / "team" / "skills", _ENV_LINK, _REF, name="warehouse-query")
+    # `.env` is the user's own secrets file: a warning; the committed template stays an error.
+    assert found(skill, "SF116") == [("SKILL.md", 12, "warning"), ("SKILL.md", 13, "error")]
+
+
+_USER_LOGO = """\
+# Monthly report
+
+Read `references/notes.md` first.
+
+| Don't | Do instead |
+|---|---|
+| Embed images other than the logo | The brand logo (if the user provides `assets/brand-logo.png`) is allowed. Charts stay pure HTML |
+| Use another palette | The palette of `assets/report-theme.css` |
+"""
+
+
+def test_a_file_the_user_provides_is_a_warning(tmp_path):
+    skill = make_skill(tmp_path, _USER_LOGO, _REF, name="monthly-report")
+    # The skill's own stylesheet, named without such words, is still an error.
+    assert found(skill, "SF116") == [("SKILL.md", 12, "warning"), ("SKILL.md", 13, "error")]
+
+
+def test_a_file_the_user_provides_in_vietnamese(tmp_path):
+    body = _USER_LOGO.replace("if the user provides", "nếu user cung cấp")
+    skill = make_skill(tmp_path, body, _REF, name="monthly-report")
+    assert found(skill, "SF116") == [("SKILL.md", 12, "warning"), ("SKILL.md", 13, "error")]
+
+
+def test_user_words_that_do_not_govern_the_path_keep_the_error(tmp_path):
+    body = _USER_LOGO.replace("The brand logo (if the user provides `assets/brand-logo.png`)",
+                              "If the user provides a name, the logo `assets/brand-logo.png`")
+    skill = make_skill(tmp_path, body, _REF, name="monthly-report")
+    assert severe(skill, "SF116") == [("SKILL.md", 12, "error"), ("SKILL.md", 13, "error")]
