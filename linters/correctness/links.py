@@ -43,7 +43,7 @@ from linters.text.paths.other_skill_links import installs_other_skill, placehold
 from linters.text.paths.project_paths import (LOCATION_VARIES, REPO_OWNED, not_run_by_it,
                                               project_path)
 from linters.text.paths.local_files import local_file
-from linters.text.paths.project_top import from_project_top
+from linters.text.paths.project_top import climbs_to_project_top, from_project_top
 from linters.text.paths.path_owner import (NEAR, example_of, installed_template, names_other_file,
                                      other_skill_has, owned_by_other, placed_outside,
                                      planned_section, rooted_paths, scaffolded_from,
@@ -301,8 +301,11 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
     if (local := local_file(ref.path, para, offset)) is not None:
         return local
     skill_md = ctx.skill.file("SKILL.md")
-    top = from_project_top(ctx.skill.root, skill_md.text if skill_md and skill_md.text else "",
-                           ref.path, ctx.skill.exists(_top(ref.path)))
+    text = skill_md.text if skill_md and skill_md.text else ""
+    base = "" if ref.from_root else posixpath.dirname(ref.file)
+    top = climbs_to_project_top(ctx.skill.root, posixpath.normpath(posixpath.join(base, ref.path)))
+    if top is None:
+        top = from_project_top(ctx.skill.root, text, ref.path, ctx.skill.exists(_top(ref.path)))
     if top is not None and top is not False:
         return top if isinstance(top, str) else "it is at the repository's top"
     if planned_section(doc, ref.line):

@@ -4,7 +4,11 @@ files it ships (SF116, SF301), each a warning that names the assumption, never s
 - the user's own local file: a `.env` (where a project keeps its secrets, never committed),
   or a path the words at it keep out of git or on the user's machine ("(gitignored, lives
   on his machine)"), or say the user provides ("if the user provides `assets/logo.png`",
-  in Vietnamese "nếu user cung cấp").
+  in Vietnamese "nếu user cung cấp");
+- a project skill (`<repo>/.claude/skills/<name>/`) about "this project" (in Vietnamese
+  "dự án này", "của dự án") runs from the repository's top, as one about "this repo" does;
+  a link of a project skill that climbs to the repository's top (`../../../docs/x.md`)
+  names the repository's file, which a copied skill cannot check.
 
 Every skill text here is written for this file; each test failed before its reading, and
 each has a twin where the skill's own missing file is still an error.
@@ -89,3 +93,79 @@ def test_user_words_that_do_not_govern_the_path_keep_the_error(tmp_path):
                               "If the user provides a name, the logo `assets/brand-logo.png`")
     skill = make_skill(tmp_path, body, _REF, name="monthly-report")
     assert severe(skill, "SF116") == [("SKILL.md", 12, "error"), ("SKILL.md", 13, "error")]
+
+
+# --- project skills ---------------------------------------------------------------------
+
+_PROJECT_VI = """\
+# Kiểm tra số liệu
+
+Đọc `references/notes.md` trước.
+
+Kiến trúc dự án này đã gom số liệu vào bảng tổng hợp.
+
+| Nguồn | File |
+|---|---|
+| Từ điển | [`data/glossary.md`](data/glossary.md) |
+"""
+
+
+def test_a_project_skill_about_this_project_in_vietnamese_runs_from_the_top(tmp_path):
+    agent = tmp_path / "repo" / ".claude" / "skills"
+    skill = make_skill(agent, _PROJECT_VI, _REF, name="kiem-tra")
+    assert found(skill, "SF116") == [("SKILL.md", 14, "warning")]
+    # With the repository's top on disk the file is looked up there.
+    (tmp_path / "repo" / ".git").mkdir()
+    assert severe(skill, "SF116") == [("SKILL.md", 14, "error")]
+    (tmp_path / "repo" / "data").mkdir()
+    (tmp_path / "repo" / "data" / "glossary.md").write_text("terms\n")
+    assert severe(skill, "SF116") == []  # a warning: "it is at the repository's top"
+
+
+def test_a_project_skill_about_this_project_in_english(tmp_path):
+    body = _PROJECT_VI.replace("Kiến trúc dự án này đã gom số liệu vào bảng tổng hợp.",
+                               "The tables of this project are denormalised already.")
+    skill = make_skill(tmp_path / "repo" / ".claude" / "skills", body, _REF, name="kiem-tra")
+    assert found(skill, "SF116") == [("SKILL.md", 14, "warning")]
+
+
+def test_a_project_skill_without_project_words_stays_an_error(tmp_path):
+    body = _PROJECT_VI.replace("Kiến trúc dự án này đã gom", "Kiến trúc đã gom")
+    skill = make_skill(tmp_path / "repo" / ".claude" / "skills", body, _REF, name="kiem-tra")
+    assert severe(skill, "SF116") == [("SKILL.md", 14, "error")]
+    # Nor does "this project" lift a skill that is not kept in a repository's agent folder.
+    body = _PROJECT_VI.replace("Kiến trúc dự án này đã gom số liệu vào bảng tổng hợp.",
+                               "The tables of this project are denormalised already.")
+    skill = make_skill(tmp_path / "repo" / "skills", body, _REF, name="kiem-tra")
+    assert severe(skill, "SF116") == [("SKILL.md", 14, "error")]
+
+
+_CLIMB = """\
+# Release notes
+
+Read `references/notes.md` first.
+
+The per-team mapping is in [the team README](../../../teams/core/README.md).
+The agent folder's index is [the index](../../INDEX.md).
+"""
+
+
+def test_a_project_skills_link_to_the_repositorys_top_is_a_warning_in_a_copy(tmp_path):
+    skill = make_skill(tmp_path / "repo" / ".claude" / "skills", _CLIMB, _REF,
+                       name="release-notes")
+    # `../../../teams/...` names the repository's top, which a copy cannot check; the link
+    # that climbs only into `.claude/` names no file of the repository's top: an error.
+    assert found(skill, "SF116") == [("SKILL.md", 10, "warning"), ("SKILL.md", 11, "error")]
+    (tmp_path / "repo" / ".git").mkdir()
+    assert severe(skill, "SF116") == [("SKILL.md", 10, "error"), ("SKILL.md", 11, "error")]
+    # Words of "this project" do not read the short climb from the repository's top either.
+    body = _CLIMB.replace("first.", "first. It documents this project's releases.")
+    skill = make_skill(tmp_path / "copy" / ".claude" / "skills", body, _REF,
+                       name="release-notes")
+    assert found(skill, "SF116") == [("SKILL.md", 10, "warning"), ("SKILL.md", 11, "error")]
+
+
+def test_the_same_climb_outside_an_agent_folder_stays_an_error(tmp_path):
+    skill = make_skill(tmp_path / "repo" / "tools" / "skills", _CLIMB, _REF,
+                       name="release-notes")
+    assert severe(skill, "SF116") == [("SKILL.md", 10, "error"), ("SKILL.md", 11, "error")]
