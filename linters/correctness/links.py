@@ -28,6 +28,7 @@ import bisect
 import posixpath
 import re
 from collections.abc import Iterator
+from pathlib import PurePosixPath
 
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
@@ -44,6 +45,7 @@ from linters.text.paths.project_paths import (LOCATION_VARIES, REPO_OWNED, not_r
                                               project_path)
 from linters.text.paths.local_files import local_file
 from linters.text.paths.project_top import climbs_to_project_top, from_project_top
+from linters.text.paths.shared_helpers import synced_beside
 from linters.text.paths.path_owner import (NEAR, example_of, installed_template, names_other_file,
                                      other_skill_has, owned_by_other, placed_outside,
                                      planned_section, rooted_paths, scaffolded_from,
@@ -57,7 +59,7 @@ from linters.text.sections import changelog_entry
 from linters.text.paths.siblings import (distributed_sibling_has, named_sibling_has,
                                    sibling_written_elsewhere)
 from skillforge.models.findings import Finding, Severity
-from skillforge.models.skill import Skill, SkillFile
+from skillforge.models.skill import SCRIPT_SUFFIXES, Skill, SkillFile
 
 OUTPUT_SAMPLE_DIRS = ("examples", "example", "samples", "sample")
 # A file that is a changelog by its name (not by its title): its list items are entries.
@@ -308,6 +310,9 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
         top = from_project_top(ctx.skill.root, text, ref.path, ctx.skill.exists(_top(ref.path)))
     if top is not None and top is not False:
         return top if isinstance(top, str) else "it is at the repository's top"
+    if PurePosixPath(ref.path).suffix.lower() in SCRIPT_SUFFIXES and (
+            shared := synced_beside(text, ref.path)):
+        return shared
     if planned_section(doc, ref.line):
         return "it is listed under a section of files not written yet"
     if read_if_present(doc, ref.line, para, offset):

@@ -8,7 +8,10 @@ files it ships (SF116, SF301), each a warning that names the assumption, never s
 - a project skill (`<repo>/.claude/skills/<name>/`) about "this project" (in Vietnamese
   "dự án này", "của dự án") runs from the repository's top, as one about "this repo" does;
   a link of a project skill that climbs to the repository's top (`../../../docs/x.md`)
-  names the repository's file, which a copied skill cannot check.
+  names the repository's file, which a copied skill cannot check;
+- a helper shared by a collection's skills: a script run with this skill's own name
+  (`scripts/check_prereqs.sh release-notes`), or a `scripts/` helper of a skill whose text
+  says shared files are synced into the skills' install root.
 
 Every skill text here is written for this file; each test failed before its reading, and
 each has a twin where the skill's own missing file is still an error.
@@ -169,3 +172,56 @@ def test_the_same_climb_outside_an_agent_folder_stays_an_error(tmp_path):
     skill = make_skill(tmp_path / "repo" / "tools" / "skills", _CLIMB, _REF,
                        name="release-notes")
     assert severe(skill, "SF116") == [("SKILL.md", 10, "error"), ("SKILL.md", 11, "error")]
+
+
+# --- helpers shared by a collection's skills --------------------------------------------
+
+_OWN_NAME = """\
+# Release notes
+
+Read `references/notes.md` first.
+
+## Validation
+
+- Before drafting, run **`scripts/check_prereqs.sh release-notes`**.
+- Then run **`scripts/render_notes.sh draft`**.
+"""
+
+
+def test_a_script_given_this_skills_own_name_is_a_shared_helper(tmp_path):
+    core = tmp_path / "repo" / "skills" / "core"
+    skill = make_skill(core, _OWN_NAME, _REF, name="release-notes")
+    # The helper given the skill's name is shared; the skill's own renderer stays an error.
+    assert found(skill, "SF301") == [("SKILL.md", 12, "warning"), ("SKILL.md", 13, "error")]
+
+
+_SYNCED = """\
+# Ticket triage
+
+Read `references/notes.md` first.
+
+Resolve the tracker with the synced **`TRACKER-ACCESS.md`** (shared files are synced into
+the skills install root next to every skill).
+
+1. Run **`scripts/tracker_config.py --env`** to find the runtime defaults file.
+2. Use **`scripts/resolve_paths.py`** when you need absolute paths.
+3. Scaffold the defaults from **`templates/tracker.env.example`**.
+"""
+
+
+def test_a_helper_of_a_skill_that_says_shared_files_are_synced_beside_it(tmp_path):
+    core = tmp_path / "repo" / "skills" / "core"
+    skill = make_skill(core, _SYNCED, _REF, name="ticket-triage")
+    assert found(skill, "SF301") == [("SKILL.md", 13, "warning")]
+    # A `scripts/` helper mentioned is the same; a missing template stays an error.
+    assert found(skill, "SF116") == [("SKILL.md", 14, "warning"), ("SKILL.md", 15, "error")]
+
+
+def test_the_same_helpers_without_synced_words_stay_errors(tmp_path):
+    body = _SYNCED.replace("with the synced **`TRACKER-ACCESS.md`** (shared files are synced "
+                           "into\nthe skills install root next to every skill)",
+                           "with **`TRACKER-ACCESS.md`**")
+    core = tmp_path / "repo" / "skills" / "core"
+    skill = make_skill(core, body, _REF, name="ticket-triage")
+    assert severe(skill, "SF301") == [("SKILL.md", 12, "error")]
+    assert severe(skill, "SF116") == [("SKILL.md", 13, "error"), ("SKILL.md", 14, "error")]
