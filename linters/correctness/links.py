@@ -28,6 +28,7 @@ import bisect
 import posixpath
 import re
 from collections.abc import Iterator
+from pathlib import PurePosixPath
 
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
@@ -40,8 +41,11 @@ from linters.text.paths.path_context import Paragraph, cwd_relative, project_fil
 from linters.text.nested_templates import nested_template_lines
 from linters.text.paths.other_roots import foreign_root_of, not_the_skills
 from linters.text.paths.other_skill_links import installs_other_skill, placeholder_path, sibling_layout
-from linters.text.paths.project_paths import not_run_by_it, project_path
-from linters.text.paths.project_top import from_project_top
+from linters.text.paths.project_paths import (LOCATION_VARIES, REPO_OWNED, not_run_by_it,
+                                              project_path)
+from linters.text.paths.local_files import local_file
+from linters.text.paths.project_top import climbs_to_project_top, from_project_top
+from linters.text.paths.shared_helpers import synced_beside
 from linters.text.paths.path_owner import (NEAR, example_of, installed_template, names_other_file,
                                      other_skill_has, owned_by_other, placed_outside,
                                      planned_section, rooted_paths, scaffolded_from,
@@ -55,7 +59,7 @@ from linters.text.sections import changelog_entry
 from linters.text.paths.siblings import (distributed_sibling_has, named_sibling_has,
                                    sibling_written_elsewhere)
 from skillforge.models.findings import Finding, Severity
-from skillforge.models.skill import Skill, SkillFile
+from skillforge.models.skill import SCRIPT_SUFFIXES, Skill, SkillFile
 
 OUTPUT_SAMPLE_DIRS = ("examples", "example", "samples", "sample")
 # A file that is a changelog by its name (not by its title): its list items are entries.
@@ -150,12 +154,12 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
     if named_sibling_has(skill, ref.path, para.with_lead_in()) or distributed_sibling_has(
             skill, ref.path, para.text[max(0, offset - 60):offset]):
         return False
-    if para.sentence_has(_REPO_OWNED, offset) or project_path(
+    if para.sentence_has(REPO_OWNED, offset) or project_path(
             doc, para, offset, ref.path, skill.exists(_top(ref.path))) or (
             ref.link and installs_other_skill(
                 ref.path, ref.file, para.text[slice(*para.sentence(offset))])):
         return False  # the repository's or project's file; another skill, installed alone
-    if para.sentence_has(_LOCATION_VARIES, offset) and not skill.exists(_top(ref.path)):
+    if para.sentence_has(LOCATION_VARIES, offset) and not skill.exists(_top(ref.path)):
         return False  # where the user's repository keeps it, in a folder the skill lacks
     if not ref.link and cwd_relative(ref.path, skill.exists(_top(ref.path))):
         if project_file(ref.path):
@@ -164,30 +168,6 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
         ticks = len(rest) - len(rest.lstrip("`"))
         return para.sends_to_read(offset, offset + ticks + len(ref.raw))
     return True
-
-
-# The sentence gives the path to the repository the skill lives in, not to the skill:
-# "The commands are the repository's own: its check runner, `scripts/validate_repo.py`",
-# "skipped in a repository where `scripts/validate_repo.py` is detected", "Prefer
-# project-local scripts (`./scripts/run_gate.sh`, `make test`)".
-_REPO_OWNED = rx(
-    r"\b(?:repository|repo|project|codebase)['’]s\s+own\b"
-    r"|\bin\s+(?:a|the|any|your)\s+(?:repository|repo|project|codebase)\s+(?:where|that\s+has)\b"
-    r"|\b(?:project|repo|repository|workspace)[-\s]local\b",
-    re.IGNORECASE,
-)
-
-
-# The sentence says where the file is depends on the repository at hand: "Script location
-# varies: `scripts/Init.s.sol` or `scripts/solidity/Init.s.sol`", "the folder differs between
-# projects". A skill's own file has one place; this names the user's, wherever it is.
-_LOCATION_VARIES = rx(
-    r"\b(?:locations?|paths?|places?|folders?|director(?:y|ies)|layouts?)\s+(?:(?:may|can"
-    r"|might|will|often)\s+)?(?:vary|varies|differs?)\b"
-    r"|\b(?:vary|varies|differs?)\s+(?:by|per|between|across|from)\s+(?:the\s+|one\s+)?"
-    r"(?:projects?|repos?|repositories|codebases?|setups?)\b",
-    re.IGNORECASE,
-)
 
 
 def _top(path: str) -> str:
@@ -320,11 +300,19 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
                 "where the path is the project's")
     if (example := example_of(ctx.skill, ref.path)) is not None:
         return f"the skill ships `{example}`, an example of the user's own copy at that path"
+    if (local := local_file(ref.path, para, offset)) is not None:
+        return local
     skill_md = ctx.skill.file("SKILL.md")
-    top = from_project_top(ctx.skill.root, skill_md.text if skill_md and skill_md.text else "",
-                           ref.path, ctx.skill.exists(_top(ref.path)))
+    text = skill_md.text if skill_md and skill_md.text else ""
+    base = "" if ref.from_root else posixpath.dirname(ref.file)
+    top = climbs_to_project_top(ctx.skill.root, posixpath.normpath(posixpath.join(base, ref.path)))
+    if top is None:
+        top = from_project_top(ctx.skill.root, text, ref.path, ctx.skill.exists(_top(ref.path)))
     if top is not None and top is not False:
         return top if isinstance(top, str) else "it is at the repository's top"
+    if PurePosixPath(ref.path).suffix.lower() in SCRIPT_SUFFIXES and (
+            shared := synced_beside(text, ref.path)):
+        return shared
     if planned_section(doc, ref.line):
         return "it is listed under a section of files not written yet"
     if read_if_present(doc, ref.line, para, offset):

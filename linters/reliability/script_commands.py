@@ -32,6 +32,7 @@ from linters.context import LintContext
 from linters.text.paths.link_resolver import enclosing_roots, on_disk
 from linters.text.paths.outside_home import homes_of, outside_home
 from linters.text.paths.path_context import Paragraph
+from linters.text.paths.shared_helpers import given_own_name, synced_beside
 from linters.text.paths.path_owner import (
     NEAR,
     installed_template,
@@ -142,6 +143,19 @@ def _at_project_top(ctx: LintContext, rel: str, cmd: Command) -> bool | str | No
                             ctx.skill.exists(rel.split("/", 1)[0]), near)
 
 
+def _shared_helper(ctx: LintContext, rel: str, cmd: Command) -> str | None:
+    """`linters.text.paths.shared_helpers`: the run gives the script this skill's own name,
+    or SKILL.md says shared files are synced beside the skills."""
+    names = {ctx.skill.root.name, ctx.skill.name or ""}
+    for seg in segments(cmd.text):
+        ws = words(seg)
+        at = next((i for i, w in enumerate(ws) if w.strip("\"'").endswith(rel)), None)
+        if at is not None and (own := given_own_name(ws[at + 1:], names)) is not None:
+            return own
+    f = ctx.skill.file("SKILL.md")
+    return synced_beside(f.text if f is not None and f.text else "", rel)
+
+
 def _not_an_instruction(ctx: LintContext, cmd: Command) -> bool:
     """The text shows the command as an example, a thing not to do or a run in the user's
     project, not as the skill's instruction to run its script."""
@@ -204,6 +218,8 @@ def _elsewhere(ctx: LintContext, rel: str, cmd: Command) -> str | None:
             return where
     if isinstance(top := _at_project_top(ctx, rel, cmd), str):
         return top
+    if (shared := _shared_helper(ctx, rel, cmd)) is not None:
+        return shared
     if doc is not None and (yours := users_folder(doc, cmd, ctx.skill.exists)) is not None:
         return yours
     if doc is not None and (ours := commits_users_files(doc, cmd, ctx.skill.exists)):

@@ -286,9 +286,6 @@ ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
                         "(`targets`), 1 on a prose mention of the repository's CI script"),
     "holdout18": _unmet("33 at its one measurement: 27 skills written for Hermes Agent on the "
                         "keys it documents, 6 project skills running their repository's scripts"),
-    "holdout17": _unmet("11 at its one measurement: shared scripts an installer copies beside "
-                        "the skills, paths of the workspace a project's skills run in, "
-                        "test-fixture SKILL.md files"),
 }
 
 

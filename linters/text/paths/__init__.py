@@ -26,6 +26,9 @@ Whose path is it, when it is not the skill's:
   written, or a name pattern to fill in.
 - `artefact_paths`: a file inside an APK, binary, image or archive the skill analyses.
 - `optional_paths`: a file the agent reads only if it exists.
+- `local_files`: the user's own local file (a `.env`, a file kept out of git or one the
+  user provides).
+- `shared_helpers`: a helper several skills of a collection share, kept outside each.
 - `other_skill_links`: a link slot, another skill to install, a sibling in another layout.
 - `outside_home`: a folder SKILL.md places outside the skill's own.
 

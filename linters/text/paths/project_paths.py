@@ -17,6 +17,8 @@ them give as such, not as files of the skill (SF116; issue 36, holdout12).
   skill detects ("accepted only on the full signature (`mkdocs.yml` + `scripts/x.py`)");
 - a release or archive the paragraph says this folder does not hold carries it, a copy
   lacked it, or it is "in this plugin" when the skill lacks its folder (`release_paths`);
+- the sentence calls it the repository's own (`REPO_OWNED`: "the repository's own",
+  "project-local") or says where it is varies between projects (`LOCATION_VARIES`).
 
 And one that makes the finding a warning (`not_run_by_it`): the sentence says a tool does
 not run it ("it does **not** run `scripts/sync.py`"), what another program leaves alone,
@@ -64,6 +66,26 @@ _SIGNATURE = rx(r"\b(?:signature|fingerprint|marker\s+files?)(?:\*\*|__)?\s*\([^
                 re.IGNORECASE)
 _SIGNATURE_LEAD = rx(r"\b(?:signature|fingerprint|marker\s+files?)\W*:\s*$", re.IGNORECASE)
 _GLOB_SPAN = rx(r"`[^`\s]*\*[^`\s]*`")
+# The sentence gives the path to the repository the skill lives in, not to the skill:
+# "The commands are the repository's own: its check runner, `scripts/validate_repo.py`",
+# "skipped in a repository where `scripts/validate_repo.py` is detected", "Prefer
+# project-local scripts (`./scripts/run_gate.sh`, `make test`)".
+REPO_OWNED = rx(
+    r"\b(?:repository|repo|project|codebase)['’]s\s+own\b"
+    r"|\bin\s+(?:a|the|any|your)\s+(?:repository|repo|project|codebase)\s+(?:where|that\s+has)\b"
+    r"|\b(?:project|repo|repository|workspace)[-\s]local\b",
+    re.IGNORECASE,
+)
+# The sentence says where the file is depends on the repository at hand: "Script location
+# varies: `scripts/Init.s.sol` or `scripts/solidity/Init.s.sol`", "the folder differs between
+# projects". A skill's own file has one place; this names the user's, wherever it is.
+LOCATION_VARIES = rx(
+    r"\b(?:locations?|paths?|places?|folders?|director(?:y|ies)|layouts?)\s+(?:(?:may|can"
+    r"|might|will|often)\s+)?(?:vary|varies|differs?)\b"
+    r"|\b(?:vary|varies|differs?)\s+(?:by|per|between|across|from)\s+(?:the\s+|one\s+)?"
+    r"(?:projects?|repos?|repositories|codebases?|setups?)\b",
+    re.IGNORECASE,
+)
 
 
 def project_path(doc: MarkdownDoc, para: Paragraph, offset: int, path: str,

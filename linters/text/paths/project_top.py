@@ -1,14 +1,18 @@
 """Project skills: a skill kept in a repository's own `.claude/skills/<name>/` (or `.agents/`,
 `.codex/`, `.github/`) whose text says it works on "this repo" or whose run names the
-repository ("Run repo validation: `scripts/x.py`"; holdout 16), one about "this repo" that gives the layout it sits in
-(`skills/<category>/<skill-name>/`: a skill for adding to that collection), or one in a repository's top
-`skills/<name>/` that keeps the collection ("orphans not linked from any SKILL.md"), runs
-from the repository's top, so `scripts/validate.py` there is the repository's file (SF116,
-SF301; issue 36, holdouts 13 and 14). So does a keeper of a collection kept flat at the
-repository's top (`<repo>/<name>/SKILL.md` beside other skills; holdout 15). When the top
-is on disk (it holds `.git`) the file is looked up there; a copied skill whose top cannot
-be checked gets a warning naming the assumption. Not when the skill has the path's first
-folder: then the path names its own file, misspelt or lost.
+repository ("Run repo validation: `scripts/x.py`"; holdout 16), one about "this repo" that
+gives the layout it sits in (`skills/<category>/<skill-name>/`: a skill for adding to that
+collection), or one in a repository's top `skills/<name>/` that keeps the collection
+("orphans not linked from any SKILL.md"), runs from the repository's top, so
+`scripts/validate.py` there is the repository's file (SF116, SF301; issue 36, holdouts 13
+and 14); so does a project skill about "this project" (holdout 17: in a repository's own
+agent folder the project is that repository). So does a keeper of a collection kept flat
+at the repository's top (`<repo>/<name>/SKILL.md` beside other skills; holdout 15). When
+the top is on disk (it holds `.git`) the file is looked up there; a copied skill whose top
+cannot be checked gets a warning naming the assumption. Not when the skill has the path's
+first folder: then the path names its own file, misspelt or lost. A project skill's path
+that climbs to the repository's top (`../../../docs/x.md`) names the repository's file
+without words (`climbs_to_project_top`; holdout 17).
 """
 
 from __future__ import annotations
@@ -24,8 +28,16 @@ _AGENT_DIRS = (".claude", ".agents", ".codex", ".github")
 # The skill says it works on the repository it is kept in.
 # A run's own line that names the repository: "Run repo validation", "the repository's".
 _REPO_WORD = rx(r"\brepo(?:sitory)?\b", re.IGNORECASE)
-_THIS_REPO = rx(r"\b(?:this|the\s+current|our)\s+(?:repo(?:sitory)?|codebase|monorepo)\b",
+_THIS_REPO = rx(r"\b(?:this|the\s+current|our)\s+(?:repo(?:sitory)?|codebase|monorepo)\b"
+                # Vietnamese: "repo này" (this repo), "codebase hiện tại" (the current one)
+                r"|(?<!\w)(?:repo(?:sitory)?|codebase|monorepo)\s+(?:này|hiện\s+tại)(?!\w)",
                 re.IGNORECASE)
+# In a skill kept in a repository's own agent folder, "this project" is that repository too
+# (elsewhere it is as often the user's project the skill is used on). In Vietnamese "dự án
+# này" (this project), "dự án hiện tại" (the current project), "của dự án" (the project's).
+_THIS_PROJECT = rx(r"\b(?:this|the\s+current|our)\s+project\b|\bthe\s+project['’]s\b"
+                   r"|(?<!\w)dự\s+án\s+(?:này|hiện\s+tại)(?!\w)|(?<!\w)của\s+dự\s+án(?!\w)",
+                   re.IGNORECASE)
 
 
 def project_top(root: Path) -> Path | None:
@@ -40,6 +52,11 @@ def project_top(root: Path) -> Path | None:
 @lru_cache(maxsize=32)
 def _says_this_repo(text: str) -> bool:
     return bool(_THIS_REPO.search(text))
+
+
+@lru_cache(maxsize=32)
+def _says_this_project(text: str) -> bool:
+    return bool(_THIS_PROJECT.search(text))
 
 
 # A skill that keeps the collection it belongs to: "not linked from any SKILL.md",
@@ -72,9 +89,13 @@ def from_project_top(root: Path, text: str, rel: str, has_top: bool,
     (not a project skill, the skill has the script's folder, no words of this repo).
     `near` is the line that runs the script: a project skill's run there that names the
     repository ("Run repo validation: `scripts/x.py`") is the repository's without other
-    words of "this repo"."""
+    words of "this repo". A project skill's path that climbs out of it (`../x`) is read
+    from where it climbs to (`climbs_to_project_top`), not from the top."""
     top = project_top(root)
-    if top is not None and not (_says_this_repo(text) or _REPO_WORD.search(near)):
+    if top is not None and rel.startswith("../"):
+        return None
+    if top is not None and not (_says_this_repo(text) or _says_this_project(text)
+                                or _REPO_WORD.search(near)):
         top = None
     elif top is None and _maintains_skills(text):
         top = _collection_top(root)
@@ -93,6 +114,26 @@ def from_project_top(root: Path, text: str, rel: str, has_top: bool,
         kept = f"a project skill (kept in the repository's `{where}`)"
     return (f"{kept} about this repository runs from the repository's top; check that "
             f"`{rel}` exists there")
+
+
+def climbs_to_project_top(root: Path, target: str) -> bool | str | None:
+    """A path of a project skill that climbs out of it exactly to the repository's top
+    (`../../../docs/x.md` from `<repo>/.claude/skills/<name>/`; `target` is read from the
+    skill's root) names the repository's file, words or none. True when it is there, False
+    when the checked top (it holds `.git`) lacks it, a warning's reason when the top cannot
+    be checked (a copied skill), None when the reading does not apply."""
+    top = project_top(root)
+    parts = target.split("/")
+    if top is None or len(parts) < 4 or parts[:3] != ["..", "..", ".."] or parts[3] == "..":
+        return None
+    rest = "/".join(parts[3:])
+    if (top / rest).exists():
+        return True
+    if (top / ".git").exists():
+        return False
+    where = root.parent.relative_to(top).as_posix() + "/"
+    return (f"a project skill (kept in the repository's `{where}`) names the repository's "
+            f"top with `../../../`; check that `{rest}` exists there")
 
 
 # A folder layout with placeholders: `skills/<category>/<skill-name>/`.
