@@ -66,13 +66,15 @@ scripts a repository's installer copies beside the skills, paths of the workspac
 skills run in, test-fixture SKILL.md files). 77 of its findings that both readers called wrong
 are artefacts: linted in a real checkout of the pinned commit they are not there (targets
 outside the skill folder, the class earlier parts read as artefact); read as wrong, severe
-precision would be 0.747.
+precision would be 0.747. Then tuned on: 1.0 and 1.0, no skill failing only on wrong findings.
 `holdout18` (12 more, chosen after `holdout17` had been measured once) was measured once with
 the rules tuned on `holdout17` except its path readings (severe 0.3: 39 tp, 9 fp, 82 policy;
 no security finding; 33 of 177 skills failing only on wrong or policy findings): 81 of the
 policy findings are frontmatter keys Hermes Agent documents for SKILL.md (`author`,
 `platforms`, `prerequisites`) in skills written for Hermes, and the wrong ones are a project
-skill's runs of its repository's scripts.
+skill's runs of its repository's scripts. Then tuned on for the Hermes keys only (0.796; the
+same keys in Hermes skills of `holdout4` and `test`, read as true before, are relabelled
+policy).
 `holdout2` to `holdout18` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1,
@@ -216,8 +218,8 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 
 
 SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout18": _unmet("0.3 on holdout18 at its one measurement: 81 policy findings of keys "
-                        "Hermes Agent documents, in skills written for Hermes"),
+    "holdout18": _unmet("0.796 on holdout18 after tuning on it (0.3 at its one measurement): "
+                        "9 wrong findings, 8 of them a project skill running its repository's scripts"),
     "holdout16": _unmet("0.729 on holdout16 after tuning on it (0.657 at its one measurement):"
                         " 55 policy findings of two frontmatter keys a repository's own loader "
                         "or router reads, which no harness documents"),
@@ -278,14 +280,15 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # why; as for precision, a part measured next that has such a skill gets its strict mark here
 # until tuning removes it.
 ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
-    "test": _unmet("3 Copilot Cowork skills fail only on their `cowork:` frontmatter block, "
-                   "read as policy; no documentation found here defines the key"),
     "holdout12": _unmet("3: scripts of the user's infrastructure repository the text gives no "
                         "sign of being the user's (SF301)"),
     "holdout16": _unmet("16 after tuning on it: 15 on a key its repository's own loader reads "
                         "(`targets`), 1 on a prose mention of the repository's CI script"),
-    "holdout18": _unmet("33 at its one measurement: 27 skills written for Hermes Agent on the "
-                        "keys it documents, 6 project skills running their repository's scripts"),
+    "holdout18": _unmet("6 after tuning on it (33 at its one measurement): project skills "
+                        "running their repository's scripts"),
+    "test": _unmet("4: 3 Copilot Cowork skills fail only on their `cowork:` frontmatter block, "
+                   "read as policy, and a Hermes developer skill on a run of the Hermes "
+                   "repository's test script (SF301)"),
 }
 
 
