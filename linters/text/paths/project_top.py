@@ -12,7 +12,12 @@ the top is on disk (it holds `.git`) the file is looked up there; a copied skill
 cannot be checked gets a warning naming the assumption. Not when the skill has the path's
 first folder: then the path names its own file, misspelt or lost. A project skill's path
 that climbs to the repository's top (`../../../docs/x.md`) names the repository's file
-without words (`climbs_to_project_top`; holdout 17).
+without words (`climbs_to_project_top`; holdout 17). A project skill without words of this
+repo, but whose text names files in folders it does not have (`trading-desk/state/x.md`,
+`.claude/skills/other/notes.md`: at least two, written from the repository's top, its
+working folder) and which has no `scripts/` of its own, runs the repository's `scripts/`
+too (`written_from_top`; holdout 18). Only `scripts/`: its other missing files (a
+reference, a template) stay its own.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from linters.text.compiled_regex import rx
+from linters.text.paths.path_refs import CONVENTIONAL_DIRS
 
 
 _AGENT_DIRS = (".claude", ".agents", ".codex", ".github")
@@ -94,9 +100,12 @@ def from_project_top(root: Path, text: str, rel: str, has_top: bool,
     top = project_top(root)
     if top is not None and rel.startswith("../"):
         return None
+    shown = None  # a path of the text written from the repository's top
     if top is not None and not (_says_this_repo(text) or _says_this_project(text)
                                 or _REPO_WORD.search(near)):
-        top = None
+        shown = written_from_top(root, text) if rel.startswith("scripts/") else None
+        if shown is None:
+            top = None
     elif top is None and _maintains_skills(text):
         top = _collection_top(root)
     elif top is None and _says_this_repo(text):
@@ -107,6 +116,11 @@ def from_project_top(root: Path, text: str, rel: str, has_top: bool,
         return True
     if (top / ".git").exists():
         return False
+    if shown is not None:
+        where = root.parent.relative_to(top).as_posix() + "/"
+        return (f"a project skill (kept in the repository's `{where}`) whose paths are "
+                f"written from the repository's top (`{shown}`) runs from there; check "
+                f"that `{rel}` exists there")
     if top == root.parent:
         kept = "a skill of a collection kept at the repository's top"
     else:
@@ -134,6 +148,27 @@ def climbs_to_project_top(root: Path, target: str) -> bool | str | None:
     where = root.parent.relative_to(top).as_posix() + "/"
     return (f"a project skill (kept in the repository's `{where}`) names the repository's "
             f"top with `../../../`; check that `{rest}` exists there")
+
+
+# A concrete relative file path in a code span: `trading-desk/config/limits.json`,
+# `.claude/skills/other/notes.md` (no `./`, `../`, placeholder, glob, variable or URL).
+_SPAN_PATH = rx(r"`((?:\.?[\w-][\w.-]*/)+[\w-][\w.-]*\.[A-Za-z0-9]{1,8})`")
+_FROM_TOP_MIN = 2  # one such path may be a lost folder of the skill's own
+
+
+@lru_cache(maxsize=32)
+def written_from_top(root: Path, text: str) -> str | None:
+    """The first of the paths a project skill's text writes from the repository's top, its
+    working folder, or None when it names fewer than two: files in folders the skill does
+    not have, other than a skill's own folders (`scripts/`, `references/`, ...)."""
+    found: list[str] = []
+    for m in _SPAN_PATH.finditer(text):
+        path = m.group(1)
+        first = path.split("/", 1)[0]
+        if first in CONVENTIONAL_DIRS or path in found or (root / first).exists():
+            continue
+        found.append(path)
+    return found[0] if len(found) >= _FROM_TOP_MIN else None
 
 
 # A folder layout with placeholders: `skills/<category>/<skill-name>/`.
