@@ -72,9 +72,10 @@ the rules tuned on `holdout17` except its path readings (severe 0.3: 39 tp, 9 fp
 no security finding; 33 of 177 skills failing only on wrong or policy findings): 81 of the
 policy findings are frontmatter keys Hermes Agent documents for SKILL.md (`author`,
 `platforms`, `prerequisites`) in skills written for Hermes, and the wrong ones are a project
-skill's runs of its repository's scripts. Then tuned on for the Hermes keys only (0.796; the
+skill's runs of its repository's scripts. Then tuned on for the Hermes keys (0.796; the
 same keys in Hermes skills of `holdout4` and `test`, read as true before, are relabelled
-policy).
+policy) and for a project skill whose paths are written from the repository's top (0.951:
+39 tp, 1 fp, 1 policy).
 `holdout2` to `holdout18` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1,
@@ -218,8 +219,6 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 
 
 SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout18": _unmet("0.796 on holdout18 after tuning on it (0.3 at its one measurement): "
-                        "9 wrong findings, 8 of them a project skill running its repository's scripts"),
     "holdout16": _unmet("0.729 on holdout16 after tuning on it (0.657 at its one measurement):"
                         " 55 policy findings of two frontmatter keys a repository's own loader "
                         "or router reads, which no harness documents"),
@@ -284,8 +283,8 @@ ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
                         "sign of being the user's (SF301)"),
     "holdout16": _unmet("16 after tuning on it: 15 on a key its repository's own loader reads "
                         "(`targets`), 1 on a prose mention of the repository's CI script"),
-    "holdout18": _unmet("6 after tuning on it (33 at its one measurement): project skills "
-                        "running their repository's scripts"),
+    "holdout18": _unmet("1 after tuning on it (33 at its one measurement): a Claude Code "
+                        "project skill without frontmatter (SF102, read as policy)"),
     "test": _unmet("4: 3 Copilot Cowork skills fail only on their `cowork:` frontmatter block, "
                    "read as policy, and a Hermes developer skill on a run of the Hermes "
                    "repository's test script (SF301)"),
