@@ -23,7 +23,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from linters.fixes.code_spans import code_spans, paragraph_at, plain_line_breaks
+from linters.text.code_spans import code_spans, paragraph_at, plain_line_breaks
 from linters.fixes.registry import fixer
 from linters.text.paths.link_resolver import file_index, meant_file
 from linters.text.markdown import MarkdownDoc

@@ -20,7 +20,7 @@ import posixpath
 import re
 import unicodedata
 
-from linters.fixes.code_spans import code_spans, plain_line_breaks
+from linters.text.code_spans import code_spans, plain_line_breaks
 from linters.fixes.registry import fixer
 from linters.text.markdown import MarkdownDoc
 from linters.text.paths.path_refs import clean_link

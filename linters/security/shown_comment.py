@@ -18,13 +18,13 @@ import re
 
 from linters.security.imperative import tells_to_run
 from linters.security.security_context import Line, SecurityText, short
+from linters.text.code_spans import code_spans
 from linters.text.compiled_regex import rx
 
 # A paragraph's lines are read this far back and forward from the hit.
 _REACH = 12
 _QUOTE_MARKS = rx(r"^[ \t]{0,3}(?:>[ \t]?)*")
 _BLOCK_START = rx(r"^\s*(?:#|```|~~~|\|)")
-_BACKTICKS = rx(r"`+")
 _WHOLE_COMMENT = rx(r"^\s*<!--.*-->\s*$", re.DOTALL)
 _SENTENCE_END = rx(r"[.!?](?:\*\*|__)?\s+")
 # Verbs that put text somewhere, besides the run verbs of `tells_to_run`.
@@ -41,7 +41,7 @@ def shown_comment(st: SecurityText, line: Line, start: int) -> str | None:
     para, at = _paragraph(st, line, start)
     if at is None:
         return None
-    for a, b in _code_spans(para):
+    for a, b in code_spans(para):
         if a <= at < b:
             inner = para[a:b].strip("`")
             if not _WHOLE_COMMENT.match(inner):
@@ -88,21 +88,3 @@ def _prose(text: str) -> bool:
 def _unquoted(text: str) -> str:
     marks = _QUOTE_MARKS.match(text)
     return text[marks.end():] if marks else text
-
-
-def _code_spans(text: str) -> list[tuple[int, int]]:
-    """[start, end) of each CommonMark code span of one paragraph, backticks included: a run
-    of backticks opens one that the next run of the same length closes."""
-    runs = [m.span() for m in _BACKTICKS.finditer(text)]
-    spans: list[tuple[int, int]] = []
-    i = 0
-    while i < len(runs):
-        a, b = runs[i]
-        close = next((k for k in range(i + 1, len(runs))
-                      if runs[k][1] - runs[k][0] == b - a), None)
-        if close is None:
-            i += 1
-            continue
-        spans.append((a, runs[close][1]))
-        i = close + 1
-    return spans

@@ -29,7 +29,7 @@ from markdown_it import MarkdownIt
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from linters.fixes.code_spans import code_spans
+from linters.text.code_spans import code_spans
 from skillforge.models.findings import Finding
 
 MARKDOWN = (".md", ".markdown", ".mdx")
