@@ -76,6 +76,9 @@ skill's runs of its repository's scripts. Then tuned on for the Hermes keys (0.7
 same keys in Hermes skills of `holdout4` and `test`, read as true before, are relabelled
 policy) and for a project skill whose paths are written from the repository's top (0.951:
 39 tp, 1 fp, 1 policy).
+The figures above are as read at each measurement. 153 findings of `holdout2` to `holdout13`
+first labelled artefact were read again after tests/corpus_wide/real_checkout.py showed a full
+checkout still gives them (117 true, 36 wrong); the README's table counts them.
 `holdout2` to `holdout18` stay sealed: each is left out, even where built, unless its own
 variable (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1,
@@ -279,8 +282,18 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # why; as for precision, a part measured next that has such a skill gets its strict mark here
 # until tuning removes it.
 ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
-    "holdout12": _unmet("3: scripts of the user's infrastructure repository the text gives no "
-                        "sign of being the user's (SF301)"),
+    "holdout12": _unmet("7: scripts of the user's infrastructure repository the text gives no "
+                        "sign of being the user's (3), and a collection's validator run 'when "
+                        "editing this skills pack' from the repository's top (4; read as "
+                        "artefact until the real-checkout check)"),
+    # Found by tests/corpus_wide/real_checkout.py: findings read as artefact that a real
+    # checkout still gives, read again as wrong: files of the plugin the text says are the
+    # plugin's (`(plugin) ./references/...`, "the plugin's bundled ...").
+    "holdout2": _unmet("1: a plugin's bundled reference named from the plugin's folder (SF116)"),
+    "holdout6": _unmet("2: a plugin's references and source file named from the plugin's "
+                       "folder (SF116)"),
+    "holdout11": _unmet("1: a plugin's source file named as where a behaviour comes from "
+                        "(SF116)"),
     "holdout16": _unmet("16 after tuning on it: 15 on a key its repository's own loader reads "
                         "(`targets`), 1 on a prose mention of the repository's CI script"),
     "holdout18": _unmet("1 after tuning on it (33 at its one measurement): a Claude Code "
