@@ -49,7 +49,7 @@ def for_hermes(frontmatter: dict | None) -> bool:
 def harness_of(key: str, frontmatter: dict | None = None) -> str | None:
     """The harness (or harnesses) that documents `key` for skills, or None. Hermes Agent's
     keys count only in a skill written for Hermes (`for_hermes`)."""
-    if key in HERMES_KEYS and key not in CLAUDE_CODE_KEYS and for_hermes(frontmatter):
+    if key in HERMES_KEYS and for_hermes(frontmatter):
         return "Hermes Agent"
     if key in DSH_KEYS:
         return "DeepSeek Harness"

@@ -137,10 +137,13 @@ def climbs_to_project_top(root: Path, target: str) -> bool | str | None:
     when the checked top (it holds `.git`) lacks it, a warning's reason when the top cannot
     be checked (a copied skill), None when the reading does not apply."""
     top = project_top(root)
-    parts = target.split("/")
-    if top is None or len(parts) < 4 or parts[:3] != ["..", "..", ".."] or parts[3] == "..":
+    if top is None:
         return None
-    rest = "/".join(parts[3:])
+    depth = len(root.relative_to(top).parts)  # <agent>/skills/<name>: the climb to the top
+    parts = target.split("/")
+    if len(parts) <= depth or parts[:depth] != [".."] * depth or parts[depth] == "..":
+        return None
+    rest = "/".join(parts[depth:])
     if (top / rest).exists():
         return True
     if (top / ".git").exists():
