@@ -76,8 +76,12 @@ skill's runs of its repository's scripts. Then tuned on for the Hermes keys (0.7
 same keys in Hermes skills of `holdout4` and `test`, read as true before, are relabelled
 policy) and for a project skill whose paths are written from the repository's top (0.951:
 39 tp, 1 fp, 1 policy).
-`holdout19` (12 more, chosen after `holdout18` had been measured once and then tuned on) has not
-been measured yet: it is the next honest measurement.
+`holdout19` (12 more, chosen after `holdout18` had been measured once and then tuned on) was
+measured once with the rules of that time (severe 0.98: 775 tp, 10 fp, 6 policy; security
+0.333, 1 of 3; 6 of 188 skills failing only on wrong or policy findings): the wrong ones are a
+check that a revoked key no longer gets a cloud token, a chezmoi source name, a placeholder
+script name and a synced copy of a tool-installed skill; the policy ones are names that differ
+from their folders in a repository installed only into Claude Code.
 The figures above are as read at each measurement. 153 findings of `holdout2` to `holdout13`
 first labelled artefact were read again after tests/corpus_wide/real_checkout.py showed a full
 checkout still gives them (117 true, 36 wrong); the README's table counts them.
@@ -254,7 +258,10 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
 # `<plugin_dir>`, memory files the agent writes, OpenClaw's `homepage` key) is 0.985.
 # A part measured next whose figure is under a target gets its strict mark here
 # (`_unmet("...")`) until tuning meets it.
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
+    "holdout19": _unmet("0.333 (1 of 3) on holdout19 at its one measurement: a check that a "
+                        "revoked key no longer gets a Google Cloud token, read as a token read"),
+}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
@@ -298,6 +305,10 @@ ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
                         "(SF116)"),
     "holdout16": _unmet("16 after tuning on it: 15 on a key its repository's own loader reads "
                         "(`targets`), 1 on a prose mention of the repository's CI script"),
+    "holdout19": _unmet("6 at its one measurement: a revoked key's token check (2, SF515), a "
+                        "chezmoi source name and a placeholder script name (SF301), a synced "
+                        "copy of a tool-installed skill (SF116), a name differing from its "
+                        "folder in a Claude Code-only repository (SF110, policy)"),
     "holdout18": _unmet("1 after tuning on it (33 at its one measurement): a Claude Code "
                         "project skill without frontmatter (SF102, read as policy)"),
     "test": _unmet("4: 3 Copilot Cowork skills fail only on their `cowork:` frontmatter block, "
