@@ -20,6 +20,7 @@ from linters.correctness.not_installed import metadata_fixture_sentence
 from linters.correctness.optional_fields import plain, yaml_kind
 from linters.correctness.harness_keys import KNOWN_KEYS, harness_of, spelled_elsewhere
 from linters.correctness.plugin_layout import missing_frontmatter, missing_name
+from linters.correctness.repo_keys import documented_by_repository, repository_key
 from linters.registry import check
 from linters.text.vendored_copy import vendored_reason
 from skillforge.models.findings import Finding, Severity
@@ -340,6 +341,11 @@ def unknown_keys(ctx: LintContext) -> Iterator[Finding]:
                 line=line,
                 severity=Severity.warning,
             )
+            continue
+        documented = documented_by_repository(ctx.skill.root, k)
+        if documented:  # the repository's own harness reads it (repo_keys)
+            yield ctx.finding("SF112", repository_key(k, *documented), line=line,
+                              severity=Severity.warning)
             continue
         hint, why = _key_hint(k), (vendored_reason(ctx.skill.root, f"`{k}`")  # upstream key
                                    or _fixture_reason(ctx, k))

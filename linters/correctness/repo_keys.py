@@ -1,0 +1,138 @@
+"""SF112: a frontmatter key that the skill's own repository documents as its harness's
+extension (issue 36, holdout16).
+
+A repository that is itself a harness (an agent application with a skill loader) may add a
+key to the SKILL.md format and document it beside the spec's: a Markdown document at the
+repository's top or in its `docs/` shows a frontmatter sample (`name:`, `description:`, then
+`targets: [...]   # AI-REO extension: which agents receive this skill`) or a field table
+(`| targets | No (AI-REO extension) | ... |`). Such a key does something real in that
+repository's harness, as a key Claude Code documents does in Claude Code, so it is a warning
+naming the document. The line or row that documents the key must say it is an extension or
+that a loader reads it: many skill collections document a schema of their own (`tags`,
+`domain`, `author` next to name and description in CONTRIBUTING.md) that no harness reads,
+and those keys stay errors (readers of every part labelled them true).
+
+The documents are looked for in the folders above the skill, up to the repository's top (a
+folder holding `.git`) and at most four levels up (`<repo>/plugins/<p>/skills/<skill>/`), and
+never in the user's home folder. A copied skill whose repository is not on disk keeps its
+error.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+from linters.text.compiled_regex import rx
+
+_LEVELS = 4
+_MAX_BYTES = 512 * 1024
+_FENCE = rx(r"^\s{0,3}(`{3,}|~{3,})")
+# The documenting line or row says the key is the harness's own: "AI-REO extension",
+# "extension field", "read by the skill loader".
+_EXTENSION = rx(r"\bextensions?\b|\bloader\b", re.IGNORECASE)
+
+
+def _key_line(key: str) -> re.Pattern[str]:
+    return re.compile(r"^" + re.escape(key) + r"\s*:")
+
+
+def _row_key(line: str) -> str | None:
+    """The first cell of a Markdown table row, without backticks or bold (`| `name` | ...`)."""
+    m = re.match(r"^\s*\|\s*([`*]*)([\w.-]+)\1\s*\|", line)
+    return m.group(2) if m else None
+
+
+def _blocks(lines: list[str]) -> list[list[str]]:
+    """The lines of each fenced code block."""
+    found: list[list[str]] = []
+    current: list[str] | None = None
+    fence = ""
+    for line in lines:
+        m = _FENCE.match(line)
+        if current is None and m:
+            current, fence = [], m.group(1)
+        elif current is not None and m and m.group(1).startswith(fence[0] * len(fence)):
+            found.append(current)
+            current = None
+        elif current is not None:
+            current.append(line)
+    return found
+
+
+def documenting_line(text: str, key: str) -> str | None:
+    """The line of a Markdown document that documents `key` as a SKILL.md frontmatter key
+    of a harness (a frontmatter sample in a code block with `name:` and `description:`, or a
+    field table with rows for both), saying it is an extension or that a loader reads it;
+    None if the document does not."""
+    lines = text.splitlines()
+    own = _key_line(key)
+    for block in _blocks(lines):
+        keys = {m.group(1) for m in (re.match(r"^([\w.-]+)\s*:", ln) for ln in block) if m}
+        if {"name", "description"} <= keys:
+            for line in block:
+                if own.match(line) and _EXTENSION.search(line):
+                    return line.strip()
+    rows = {_row_key(line) for line in lines}
+    if {"name", "description"} <= rows:
+        for line in lines:
+            if _row_key(line) == key and _EXTENSION.search(line):
+                return line.strip()
+    return None
+
+
+def _docs(folder: Path) -> list[Path]:
+    """The Markdown documents of `folder` and of its `docs/` (no SKILL.md)."""
+    found = []
+    for where in (folder, folder / "docs"):
+        try:
+            entries = sorted(where.iterdir())
+        except OSError:
+            continue
+        found += [p for p in entries if p.suffix.lower() == ".md"
+                  and p.name.upper() != "SKILL.MD" and p.is_file()]
+    return found
+
+
+@functools.lru_cache(maxsize=64)
+def _read(path: str, mtime: float) -> str:
+    try:
+        p = Path(path)
+        if p.stat().st_size > _MAX_BYTES:
+            return ""
+        return p.read_text("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def documented_by_repository(root: Path, key: str) -> tuple[str, str] | None:
+    """(the document, relative to the folder it was found in, and its documenting line) for
+    a key the skill's own repository documents as its harness's extension, or None."""
+    try:
+        real = root.resolve()
+        home = Path.home().resolve()
+    except (OSError, RuntimeError):
+        return None
+    for folder in list(real.parents)[:_LEVELS]:
+        if folder == home:
+            return None
+        for doc in _docs(folder):
+            try:
+                text = _read(str(doc), doc.stat().st_mtime)
+            except OSError:
+                continue
+            line = documenting_line(text, key)
+            if line is not None:
+                return doc.relative_to(folder).as_posix(), line
+        if (folder / ".git").exists():
+            return None
+    return None
+
+
+def repository_key(key: str, doc: str, shown: str) -> str:
+    """SF112's warning for a key the skill's repository documents (`documented_by_repository`)."""
+    return (f"`{key}` is not in the Agent Skills spec: this skill's repository documents it in "
+            f"{doc} as its own harness's frontmatter key (`{shown[:80]}`), but other harnesses "
+            "ignore it and strict validators reject the skill, so keep it only if the skill is "
+            "meant for that harness.")
