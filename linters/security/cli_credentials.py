@@ -31,6 +31,7 @@ from linters.security.security_context import (
 )
 from linters.security.imperative import imperative
 from linters.security.profile_export import profile_export
+from linters.security.revoked_check import revoked_check
 from linters.security.inert_code import weigh_command
 from skillforge.models.findings import Severity
 from skillforge.models.skill import Skill
@@ -79,8 +80,8 @@ def scan_sf515(st: SecurityText) -> Iterator[Hit]:
             seen.add(line.no)
             what, instead = _READS[m.lastgroup or "gh"]
             verdict = _named(st, line, col) or _piped_home(log.text, m) or _sent_home(
-                log.text, m) or _no_secret(log.text, m) or weigh_command(
-                st, line, col, Severity.high, reads=True)
+                log.text, m) or _no_secret(log.text, m) or revoked_check(
+                st, line, log.text, m) or weigh_command(st, line, col, Severity.high, reads=True)
             if verdict.severity in (Severity.critical, Severity.high):
                 # A cloud token minted for a request to the cloud's or the user's own service.
                 verdict = own_service_call(st, line, log.text, m) or verdict
