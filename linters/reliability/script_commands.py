@@ -21,6 +21,7 @@ from linters.text.compiled_regex import rx
 from linters.reliability.command_context import not_the_skills_run
 from linters.reliability.command_dirs import BlockShell
 from linters.reliability.commands import Command, commands, segment_run, segments, words
+from linters.reliability.placeholder_runs import placeholder_run
 from linters.reliability.project_adapters import absence_handled, linked_into_project
 from linters.reliability.repo_scripts import (
     PLANNED,
@@ -29,6 +30,7 @@ from linters.reliability.repo_scripts import (
     users_folder,
 )
 from linters.context import LintContext
+from linters.text.paths.chezmoi import chezmoi_source, installs_executable
 from linters.text.paths.link_resolver import enclosing_roots, on_disk
 from linters.text.paths.outside_home import homes_of, outside_home
 from linters.text.paths.path_context import Paragraph
@@ -98,6 +100,8 @@ def _runs(ctx: LintContext) -> Iterator[tuple[Command, str, bool]]:
             if shell.step(seg, ws) or "/" not in seg and shell.cwd in ("", None):
                 continue
             run = segment_run(ws)
+            if run is not None and placeholder_run(ws, run.path):
+                continue  # `scripts/script_name.py [arguments]`: the shape of every run
             if run is not None:
                 if run.direct:
                     suffix = PurePosixPath(run.path).suffix.lower()
@@ -259,6 +263,9 @@ def script_commands(ctx: LintContext) -> Iterator[Finding]:
         first = (rel, not direct) not in seen
         seen.add((rel, direct))
         f = ctx.skill.file(rel)
+        # A chezmoi source tree keeps `jira-sync` as `executable_jira-sync`.
+        source = chezmoi_source(ctx.skill, rel) if f is None else None
+        f = ctx.skill.file(source) if source is not None else f
         if f is None and _missing(ctx, rel, cmd):
             if not first or _not_an_instruction(ctx, cmd) or _GUARDED.search(text):
                 continue
@@ -277,7 +284,7 @@ def script_commands(ctx: LintContext) -> Iterator[Finding]:
             continue
         interpreter = _INTERPRETER.get(f.suffix, "bash")
         fixes = []
-        if not f.executable:
+        if not f.executable and not (source and installs_executable(source)):
             fixes.append(f"run `chmod +x {rel}` (git keeps the bit)")
         if f.text is not None and not f.text.startswith("#!"):
             fixes.append(f"add a first line such as `#!/usr/bin/env {interpreter}`")
@@ -286,6 +293,6 @@ def script_commands(ctx: LintContext) -> Iterator[Finding]:
                 "SF305",
                 f"SKILL.md runs {rel} directly, so it needs a shebang line and the run bit; "
                 f"{' and '.join(fixes)}, or put the interpreter in front (`{interpreter} {rel}`).",
-                path=rel,
+                path=f.path,
                 line=1,
             )

@@ -11,6 +11,7 @@ import posixpath
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from linters.text.paths.chezmoi import chezmoi_source
 from skillforge.models.skill import SKILL_MD, Skill
 
 if TYPE_CHECKING:
@@ -110,14 +111,18 @@ class Resolver:
         base, target = self._target(ref)
         if target == ".." or target.startswith("../"):
             return False
-        if self.skill.exists(target):
+        if self._has(target):
             return True
         if not ref.link and base:
             # Agents resolve a mentioned path from the skill root, wherever it is written.
             root_rel = posixpath.normpath(ref.path)
-            if not root_rel.startswith("..") and self.skill.exists(root_rel):
+            if not root_rel.startswith("..") and self._has(root_rel):
                 return True
         return False
+
+    def _has(self, path: str) -> bool:
+        """The skill has `path`, as written or as a chezmoi source tree installs it."""
+        return self.skill.exists(path) or chezmoi_source(self.skill, path) is not None
 
     def _outside(self, ref: PathRef) -> bool:
         _base, target = self._target(ref)
