@@ -219,8 +219,8 @@ def name_field(ctx: LintContext) -> Iterator[Finding]:
         )
         return
     problems = name_problems(value)
+    fixed = suggest_name(value) if problems else ""
     if problems:
-        fixed = suggest_name(value)
         hint = f", for example `{fixed}`" if fixed else ""
         yield ctx.finding(
             "SF108",
@@ -236,7 +236,7 @@ def name_field(ctx: LintContext) -> Iterator[Finding]:
             line=line,
         )
     if unicodedata.normalize("NFC", value) != unicodedata.normalize("NFC", folder):
-        yield name_mismatch(ctx, value, folder, line)
+        yield name_mismatch(ctx, value, folder, line, sf108_fix=fixed)
     if "<" in value or ">" in value:
         yield ctx.finding(
             "SF117",
