@@ -5,7 +5,7 @@ a SKILL.md whose description says it is no skill to install (`not_installed.py`)
 the frozen copy skill-creator keeps of a skill it improves (`<skill>-workspace/skill-snapshot/`,
 issue 36, holdout17): the copy keeps the original's name by design, and harnesses never load
 the workspace. A name that differs from its folder only in the characters SF108 reports
-(`starwave:tasks` in `starwave-tasks`: SF108's fix gives the folder's name) is a warning
+(`starwave:tasks` in `starwave-tasks`: each run of them read as `-` gives the folder) is a warning
 pointing to SF108's error, one defect reported once as an error (issue 36, holdout19)."""
 
 from __future__ import annotations
@@ -26,11 +26,13 @@ _SNAPSHOT_FOLDER = rx(r"^skill[-_]snapshot$", re.IGNORECASE)
 def name_mismatch(ctx: LintContext, value: str, folder: str, line: int,
                   sf108_fix: str = "") -> Finding:
     """SF110: `name` differs from the folder's name; a warning when the name is the
-    category's scheme (`linters.text.paths.siblings.category_prefixed`), or when SF108's
-    fix of the name's characters (`sf108_fix`) is the folder's name: one defect, one error."""
+    category's scheme (`linters.text.paths.siblings.category_prefixed`), or when the name
+    with each run of the characters SF108 disallows as a hyphen (`sf108_fix`) is the
+    folder's name: one defect, one error."""
     if sf108_fix and sf108_fix == folder:
         # `starwave:tasks` in `starwave-tasks`: the names differ only in the characters
-        # SF108 reports on this line, and its fix makes them match.
+        # SF108 reports on this line, and its fix makes them match. A difference in case
+        # (`Report Writer` in `report-writer`) is in the letters themselves: still an error.
         return ctx.finding(
             "SF110",
             f"`name` is `{value}` but the folder is `{folder}`; they differ only in the "

@@ -1,9 +1,10 @@
 """Issue 36, holdout19: SF110 repeating SF108's defect.
 
-A name that differs from its folder only in the characters SF108 reports (`ledger:sync` in
-the folder `ledger-sync`: SF108's own fix gives the folder's name) is one defect: SF108's
-error, and SF110 a warning pointing to it. A name that differs otherwise (`ledger-sync` in
-`ledger`, `ledger:push` in `ledger-sync`) keeps SF110's error.
+A name that differs from its folder only in the characters SF108 disallows (`ledger:sync` in
+the folder `ledger-sync`: each run of them read as `-` gives the folder's name) is one
+defect: SF108's error, and SF110 a warning pointing to it. A name that differs otherwise
+(`ledger-sync` in `ledger`, `ledger:push` in `ledger-sync`, `Ledger Sync` in `ledger-sync`,
+whose letters differ in case) keeps SF110's error.
 
 Every skill text here is written for this file; the first test failed before the reading.
 """
@@ -18,7 +19,7 @@ from tests.linters.correctness_skill import lint
 _DESCRIPTION = "Syncs the team ledger with the bank export. Use when the books are stale."
 
 
-@pytest.mark.parametrize("name", ["ledger:sync", "ledger_sync", "Ledger Sync"])
+@pytest.mark.parametrize("name", ["ledger:sync", "ledger_sync", "ledger sync", "ledger: sync"])
 def test_a_name_off_only_in_sf108s_characters_is_a_warning(tmp_path, name):
     """Before: SF110 error "`name` is `ledger:sync` but the folder is `ledger-sync`"."""
     fm = f'name: "{name}"\ndescription: {_DESCRIPTION}\n'
@@ -30,7 +31,8 @@ def test_a_name_off_only_in_sf108s_characters_is_a_warning(tmp_path, name):
 
 @pytest.mark.parametrize("name, folder", [
     ("ledger-sync", "ledger"),  # a valid name, another word
-    ("ledger:push", "ledger-sync"),  # SF108's fix gives another name
+    ("ledger:push", "ledger-sync"),  # another word after the colon
+    ("Ledger Sync", "ledger-sync"),  # the letters differ in case
 ])
 def test_any_other_mismatch_stays_an_error(tmp_path, name, folder):
     fm = f'name: "{name}"\ndescription: {_DESCRIPTION}\n'
