@@ -177,7 +177,6 @@ def _join(items: list[str]) -> str:
 _BRACKETS = rx(r"\S*[<>]\S*")
 _TAG = rx(r"<([^<>\s]+)>")
 _CAMEL_HUMP = rx(r"(?<=[a-z])(?=[A-Z])")
-_DISALLOWED_RUN = rx(r"[^A-Za-z0-9-]+")
 
 
 @check("SF106", "SF108", "SF109", "SF110", "SF117", "SF121")
@@ -220,9 +219,6 @@ def name_field(ctx: LintContext) -> Iterator[Finding]:
         )
         return
     problems = name_problems(value)
-    # The name with each run of characters SF108 disallows as a hyphen (`starwave:tasks` ->
-    # `starwave-tasks`); letters keep their case.
-    dashed = _DISALLOWED_RUN.sub("-", value) if problems else ""
     if problems:
         fixed = suggest_name(value)
         hint = f", for example `{fixed}`" if fixed else ""
@@ -240,7 +236,7 @@ def name_field(ctx: LintContext) -> Iterator[Finding]:
             line=line,
         )
     if unicodedata.normalize("NFC", value) != unicodedata.normalize("NFC", folder):
-        yield name_mismatch(ctx, value, folder, line, sf108_fix=dashed)
+        yield name_mismatch(ctx, value, folder, line)
     if "<" in value or ">" in value:
         yield ctx.finding(
             "SF117",

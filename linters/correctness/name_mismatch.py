@@ -4,9 +4,7 @@ category-prefixed naming scheme of a whole category folder (`skills/cloud/setup`
 a SKILL.md whose description says it is no skill to install (`not_installed.py`), and so is
 the frozen copy skill-creator keeps of a skill it improves (`<skill>-workspace/skill-snapshot/`,
 issue 36, holdout17): the copy keeps the original's name by design, and harnesses never load
-the workspace. A name that differs from its folder only in the characters SF108 reports
-(`starwave:tasks` in `starwave-tasks`: each run of them read as `-` gives the folder) is a warning
-pointing to SF108's error, one defect reported once as an error (issue 36, holdout19)."""
+the workspace."""
 
 from __future__ import annotations
 
@@ -23,23 +21,9 @@ from skillforge.models.findings import Finding, Severity
 _SNAPSHOT_FOLDER = rx(r"^skill[-_]snapshot$", re.IGNORECASE)
 
 
-def name_mismatch(ctx: LintContext, value: str, folder: str, line: int,
-                  sf108_fix: str = "") -> Finding:
+def name_mismatch(ctx: LintContext, value: str, folder: str, line: int) -> Finding:
     """SF110: `name` differs from the folder's name; a warning when the name is the
-    category's scheme (`linters.text.paths.siblings.category_prefixed`), or when the name
-    with each run of the characters SF108 disallows as a hyphen (`sf108_fix`) is the
-    folder's name: one defect, one error."""
-    if sf108_fix and sf108_fix == folder:
-        # `starwave:tasks` in `starwave-tasks`: the names differ only in the characters
-        # SF108 reports on this line, and its fix makes them match. A difference in case
-        # (`Report Writer` in `report-writer`) is in the letters themselves: still an error.
-        return ctx.finding(
-            "SF110",
-            f"`name` is `{value}` but the folder is `{folder}`; they differ only in the "
-            f"characters SF108 reports on this line, and its fix (`name: {folder}`) makes them "
-            "match, since harnesses install and look up a skill by its folder name.",
-            line=line, severity=Severity.warning,
-        )
+    category's scheme (`linters.text.paths.siblings.category_prefixed`)."""
     if category_prefixed(ctx.skill.root, value):
         # `skills/cloud/setup` named `cloud-setup`, as all its category is: installers that
         # copy a skill into a folder named after `name` give it the matching folder.
