@@ -81,7 +81,11 @@ measured once with the rules of that time (severe 0.98: 775 tp, 10 fp, 6 policy;
 0.333, 1 of 3; 6 of 188 skills failing only on wrong or policy findings): the wrong ones are a
 check that a revoked key no longer gets a cloud token, a chezmoi source name, a placeholder
 script name and a synced copy of a tool-installed skill; the policy ones are names that differ
-from their folders in a repository installed only into Claude Code.
+from their folders in a repository installed only into Claude Code. Then tuned on for the
+revoked key's check, the chezmoi source name and the placeholder script name (severe 0.985:
+775 tp, 6 fp, 6 policy; security 1.0, 1 of 1; 2 skills failing only on wrong or policy
+findings). SF110 on a name off from its folder only by a colon stays an error: the same shape
+in `holdout15` is labelled true.
 The figures above are as read at each measurement. 153 findings of `holdout2` to `holdout13`
 first labelled artefact were read again after tests/corpus_wide/real_checkout.py showed a full
 checkout still gives them (117 true, 36 wrong); the README's table counts them.
@@ -258,10 +262,9 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
 # `<plugin_dir>`, memory files the agent writes, OpenClaw's `homepage` key) is 0.985.
 # A part measured next whose figure is under a target gets its strict mark here
 # (`_unmet("...")`) until tuning meets it.
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout19": _unmet("0.333 (1 of 3) on holdout19 at its one measurement: a check that a "
-                        "revoked key no longer gets a Google Cloud token, read as a token read"),
-}
+# holdout19's 0.333 security at its one measurement (a check that a revoked key no longer
+# gets a Google Cloud token, read as a token read) is 1.0 after tuning on it.
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
@@ -305,10 +308,9 @@ ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
                         "(SF116)"),
     "holdout16": _unmet("16 after tuning on it: 15 on a key its repository's own loader reads "
                         "(`targets`), 1 on a prose mention of the repository's CI script"),
-    "holdout19": _unmet("6 at its one measurement: a revoked key's token check (2, SF515), a "
-                        "chezmoi source name and a placeholder script name (SF301), a synced "
-                        "copy of a tool-installed skill (SF116), a name differing from its "
-                        "folder in a Claude Code-only repository (SF110, policy)"),
+    "holdout19": _unmet("2 after tuning on it (6 at its one measurement): a synced copy of "
+                        "a tool-installed skill (SF116) and a name differing from its folder "
+                        "in a Claude Code-only repository (SF110, policy)"),
     "holdout18": _unmet("1 after tuning on it (33 at its one measurement): a Claude Code "
                         "project skill without frontmatter (SF102, read as policy)"),
     "test": _unmet("4: 3 Copilot Cowork skills fail only on their `cowork:` frontmatter block, "
