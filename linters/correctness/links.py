@@ -36,6 +36,7 @@ from linters.correctness.link_gates import all_resolve, may_refer
 from linters.text.paths.link_resolver import Resolver, on_disk
 from linters.text.paths.optional_paths import read_if_present
 from linters.text.paths.outside_home import homes_of, outside_home
+from linters.text.paths.owner_roots import at_owner_root
 from linters.text.markdown import MarkdownDoc
 from linters.text.paths.path_context import Paragraph, cwd_relative, project_file
 from linters.text.nested_templates import nested_template_lines
@@ -310,6 +311,8 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
         top = from_project_top(ctx.skill.root, text, ref.path, ctx.skill.exists(_top(ref.path)))
     if top is not None and top is not False:
         return top if isinstance(top, str) else "it is at the repository's top"
+    if (owner := at_owner_root(ctx.skill.root, doc, para, offset, ref.path)) is not None:
+        return owner  # the plugin's or the repository's file, found where the words put it
     if PurePosixPath(ref.path).suffix.lower() in SCRIPT_SUFFIXES and (
             shared := synced_beside(text, ref.path)):
         return shared

@@ -15,7 +15,11 @@ silence it:
   script's first folder (`scripts/`): then the path names its own file, misspelt or lost.
   A skill in a repository's top `skills/<name>/` that keeps the collection ("orphans not
   linked from any SKILL.md") runs from that top the same way, as does one of a collection
-  kept flat at the top (`<repo>/<name>/`, beside other skills).
+  kept flat at the top (`<repo>/<name>/`, beside other skills). A run whose line or block
+  lead-in names the repository ("Run the repo's validator:"), or of a tool named for the
+  collection's skills (`scripts/validate-skills.py`), is the repository's maintainer step
+  when the script is at the repository's top on disk: a warning that says where
+  (`project_top.collection_run`).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import PurePosixPath
 
 from linters.text.compiled_regex import rx
-from linters.reliability.command_context import not_the_skills_run
+from linters.reliability.command_context import lead_in, not_the_skills_run
 from linters.reliability.command_dirs import BlockShell
 from linters.reliability.commands import Command, commands, segment_run, segments, words
 from linters.reliability.placeholder_runs import placeholder_run
@@ -143,8 +143,9 @@ def _at_project_top(ctx: LintContext, rel: str, cmd: Command) -> bool | str | No
     doc = ctx.doc(cmd.path)
     idx = cmd.line - doc.first_line if doc is not None else -1
     near = doc.lines[idx] if doc is not None and 0 <= idx < len(doc.lines) else ""
+    lead = lead_in(doc, cmd.block) if doc is not None and not cmd.inline else ""
     return from_project_top(ctx.skill.root, f.text if f is not None and f.text else "", rel,
-                            ctx.skill.exists(rel.split("/", 1)[0]), near)
+                            ctx.skill.exists(rel.split("/", 1)[0]), near, lead)
 
 
 def _shared_helper(ctx: LintContext, rel: str, cmd: Command) -> str | None:

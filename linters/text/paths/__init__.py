@@ -22,6 +22,8 @@ Whose path is it, when it is not the skill's:
   plugin's root or of another skill.
 - `project_paths`: a file of the user's project (or of a project the skill describes).
 - `release_paths`: a file of another release, version or archive, or of the plugin.
+- `owner_roots`: the plugin's or the repository's file, by the words ("the plugin's
+  `references/x.md`") or as a cited source, found at the plugin's root or repository's top.
 - `other_roots`: a file under another root the sentence states, in the agent's memory, to be
   written, or a name pattern to fill in.
 - `artefact_paths`: a file inside an APK, binary, image or archive the skill analyses.

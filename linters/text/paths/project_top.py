@@ -17,7 +17,12 @@ repo, but whose text names files in folders it does not have (`trading-desk/stat
 `.claude/skills/other/notes.md`: at least two, written from the repository's top, its
 working folder) and which has no `scripts/` of its own, runs the repository's `scripts/`
 too (`written_from_top`; holdout 18). Only `scripts/`: its other missing files (a
-reference, a template) stay its own.
+reference, a template) stay its own. Any skill of a repository (in its `skills/` collection
+or its agent folder) whose run's line or block lead-in names the repository or the
+collection ("Run the repo's validator", "when editing this skills pack"), or that runs a
+tool named for the collection's skills (`scripts/validate-skills.py`), runs a maintainer's
+step from the repository's top: a warning when the file is there on disk, the skill's
+scripts folder or not (`collection_run`; holdout 12); a copy keeps its finding.
 """
 
 from __future__ import annotations
@@ -88,7 +93,17 @@ def _plugin_root(folder: Path) -> bool:
 
 
 def from_project_top(root: Path, text: str, rel: str, has_top: bool,
-                     near: str = "") -> bool | str | None:
+                     near: str = "", lead: str = "") -> bool | str | None:
+    """`_from_project_top`, or else `collection_run` with the run's line and the lead-in of
+    its block (`lead`)."""
+    found = _from_project_top(root, text, rel, has_top, near)
+    if found is None:
+        return collection_run(root, rel, f"{near} {lead}")
+    return found
+
+
+def _from_project_top(root: Path, text: str, rel: str, has_top: bool,
+                      near: str = "") -> bool | str | None:
     """Whether the missing script `rel` of a project skill is the repository's: True when
     it is at the repository's top, a warning's reason when it may be (the top cannot be
     checked), False when the checked top lacks it, None when the reading does not apply
@@ -153,6 +168,34 @@ def climbs_to_project_top(root: Path, target: str) -> bool | str | None:
             f"top with `../../../`; check that `{rest}` exists there")
 
 
+# The run's line or its lead-in names the repository or the collection the skill is part
+# of: "Run the repo's validator", "when editing this skills pack".
+_NAMES_REPO = rx(r"\brepo(?:sitory)?\b|\bmonorepo\b|\b(?:this|our)\s+(?:skills?\s+)?(?:pack|collection)\b"
+                 r"|\bthe\s+skills?\s+(?:pack|collection)\b", re.IGNORECASE)
+# A tool named for the skills of a collection, not for one skill's task: `validate-skills.py`,
+# `lint_skills.sh`, `check-all-skills.mjs`.
+_COLLECTION_TOOL = rx(r"^(?:validate|lint|check|test|verify|audit)[-_](?:all[-_])?skills\b",
+                      re.IGNORECASE)
+
+
+def collection_run(root: Path, rel: str, said: str) -> str | None:
+    """Why the missing file `rel` is a maintainer's tool of the repository that holds the
+    skill at `root`, run from the repository's top, or None: the words of its run (`said`:
+    its line, its block's lead-in) name the repository or the collection, or the tool's name
+    says it works on the collection's skills, and the file is there on disk (at the folder
+    that holds `.git`, or above the repository's `skills/` collection). A copied skill
+    cannot be checked: its finding stays."""
+    if rel.startswith("../") or not (_NAMES_REPO.search(said)
+                                     or _COLLECTION_TOOL.match(rel.rsplit("/", 1)[-1])):
+        return None
+    for top in (git_top(root), project_top(root), collection_top(root)):
+        if top is not None and (top / rel).is_file():
+            back = "../" * len(root.relative_to(top).parts)
+            return (f"a maintainer's step of the repository the skill is kept in, run from "
+                    f"its top, where `{rel}` is (`{back}{rel}` from the skill)")
+    return None
+
+
 # A concrete relative file path in a code span: `trading-desk/config/limits.json`,
 # `.claude/skills/other/notes.md` (no `./`, `../`, placeholder, glob, variable or URL).
 _SPAN_PATH = rx(r"`((?:\.?[\w-][\w.-]*/)+[\w-][\w.-]*\.[A-Za-z0-9]{1,8})`")
@@ -194,6 +237,28 @@ def _layout_top(root: Path, text: str) -> Path | None:
             folder = folder.parent
         else:
             return None if _plugin_root(folder) else folder
+    return None
+
+
+def collection_top(root: Path) -> Path | None:
+    """The repository's top above the collection that holds the skill at `root` (its
+    `skills/` folder, or skills kept flat beside it), or None (see `_collection_top`)."""
+    return _collection_top(root)
+
+
+_GIT_CLIMB = 8  # folders above a skill searched for the repository's `.git`
+
+
+def git_top(root: Path) -> Path | None:
+    """The nearest folder above the skill at `root` that holds `.git`: the top of the
+    repository the skill is checked out in, or None (a copied skill)."""
+    folder = root.parent
+    for _ in range(_GIT_CLIMB):
+        if (folder / ".git").exists():
+            return folder
+        if folder.parent == folder:
+            return None
+        folder = folder.parent
     return None
 
 
