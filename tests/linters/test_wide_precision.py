@@ -56,9 +56,11 @@ without frontmatter) and then tuned on.
 the rules tuned on `holdout15` except its path readings (severe 0.657, security 0 of 7: 55
 policy findings of two keys a repository's own loader or router reads, scripts of the user's
 project, test-fixture URLs marked `pragma: allowlist secret`) and then tuned on (0.729, no
-security finding left): the severe figure stays under the target, since no general reading
-tells a key one repository's own loader reads from the keys that only a repository's own
-schema defines (read as true).
+security finding left; 0.791 once the 15 `targets` findings, warnings in a full checkout
+where the repository's docs/skills.md documents the key as its loader's extension, were
+relabelled artefacts of the copy): the severe figure stays under the target, since
+`model-tier` is documented with no word that anything reads it, like the keys only a
+repository's own schema defines (read as true).
 `holdout17` (12 more, chosen after `holdout16` had been measured once and tuned on) was
 measured once with the rules of that time (severe 0.904, security 0.818 on 11 findings: both
 targets met at a first reading; 11 of 247 skills failing only on wrong findings: shared
