@@ -25,6 +25,7 @@ import re
 from pathlib import Path
 
 from linters.text.compiled_regex import rx
+from linters.text.paths.project_top import folders_up
 
 _LEVELS = 4
 _MAX_BYTES = 512 * 1024
@@ -114,7 +115,7 @@ def documented_by_repository(root: Path, key: str) -> tuple[str, str] | None:
         home = Path.home().resolve()
     except (OSError, RuntimeError):
         return None
-    for folder in list(real.parents)[:_LEVELS]:
+    for folder in folders_up(real.parent, _LEVELS):
         if folder == home:
             return None
         for doc in _docs(folder):
@@ -125,8 +126,6 @@ def documented_by_repository(root: Path, key: str) -> tuple[str, str] | None:
             line = documenting_line(text, key)
             if line is not None:
                 return doc.relative_to(folder).as_posix(), line
-        if (folder / ".git").exists():
-            return None
     return None
 
 

@@ -25,6 +25,7 @@ import posixpath
 from functools import lru_cache
 from pathlib import Path
 
+from linters.text.paths.project_top import folders_up
 from skillforge.models.skill import Skill
 
 _PREFIXES = ("after_", "before_", "create_", "empty_", "encrypted_", "external_", "exact_",
@@ -80,18 +81,12 @@ def _dotted_folder(name: str) -> bool:
 def in_chezmoi_tree(root: Path) -> bool:
     """The skill folder `root` lies in a chezmoi source tree (see the module's note)."""
     try:
-        folder = root.resolve()
-        for _ in range(_LEVELS):
-            if folder != root.resolve() and _dotted_folder(folder.name):
-                return True
-            if any((folder / m).exists() for m in _MARKERS):
-                return True
-            if (folder / ".git").exists() or folder.parent == folder:
-                return False
-            folder = folder.parent
+        real = root.resolve()
+        return any((folder != real and _dotted_folder(folder.name))
+                   or any((folder / m).exists() for m in _MARKERS)
+                   for folder in folders_up(real, _LEVELS))
     except OSError:
         return False
-    return False
 
 
 @lru_cache(maxsize=32)

@@ -33,7 +33,7 @@ from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
 from linters.text.paths.path_context import Paragraph, without_dot_slash
 from linters.text.paths.path_owner import list_lead_in
-from linters.text.paths.project_top import collection_top, git_top
+from linters.text.paths.project_top import collection_top, folders_up, git_top
 from linters.text.sections import section_title
 from skillforge.models.skill import SCRIPT_SUFFIXES
 
@@ -71,14 +71,9 @@ def plugin_root(root: Path) -> Path | None:
     with `.claude-plugin/plugin.json`, or a `plugins/<name>/` folder; None when neither is
     above it (a copied skill, a skill outside any plugin). The search stops at the
     repository's top (the folder that holds `.git`)."""
-    folder = root.parent
-    for _ in range(_CLIMB):
-        if (folder / ".claude-plugin" / "plugin.json").is_file() or folder.parent.name == "plugins":
-            return folder
-        if (folder / ".git").exists() or folder.parent == folder:
-            return None
-        folder = folder.parent
-    return None
+    return next((f for f in folders_up(root.parent, _CLIMB)
+                 if (f / ".claude-plugin" / "plugin.json").is_file()
+                 or f.parent.name == "plugins"), None)
 
 
 def said_of_plugin(doc: MarkdownDoc, para: Paragraph, offset: int) -> bool:

@@ -28,6 +28,7 @@ scripts folder or not (`collection_run`; holdout 12); a copy keeps its finding.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
@@ -249,17 +250,23 @@ def collection_top(root: Path) -> Path | None:
 _GIT_CLIMB = 8  # folders above a skill searched for the repository's `.git`
 
 
+def folders_up(start: Path, limit: int) -> Iterator[Path]:
+    """`start` and the folders above it, at most `limit` of them, up to and including the
+    repository's top (the first that holds `.git`) or the file system's root: where the
+    readers that look past a skill's own folder (its plugin, its repository, a chezmoi
+    tree, the repository's documents) search."""
+    folder = start
+    for _ in range(limit):
+        yield folder
+        if (folder / ".git").exists() or folder.parent == folder:
+            return
+        folder = folder.parent
+
+
 def git_top(root: Path) -> Path | None:
     """The nearest folder above the skill at `root` that holds `.git`: the top of the
     repository the skill is checked out in, or None (a copied skill)."""
-    folder = root.parent
-    for _ in range(_GIT_CLIMB):
-        if (folder / ".git").exists():
-            return folder
-        if folder.parent == folder:
-            return None
-        folder = folder.parent
-    return None
+    return next((f for f in folders_up(root.parent, _GIT_CLIMB) if (f / ".git").exists()), None)
 
 
 def _collection_top(root: Path) -> Path | None:
