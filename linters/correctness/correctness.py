@@ -20,7 +20,8 @@ from linters.correctness.not_installed import metadata_fixture_sentence
 from linters.correctness.optional_fields import plain, yaml_kind
 from linters.correctness.harness_keys import KNOWN_KEYS, harness_of, spelled_elsewhere
 from linters.correctness.plugin_layout import missing_frontmatter, missing_name
-from linters.correctness.repo_keys import documented_by_repository, repository_key
+from linters.correctness.repo_keys import (documented_by_repository, repository_docs,
+                                          repository_key)
 from linters.registry import check
 from linters.text.vendored_copy import vendored_reason
 from skillforge.models.findings import Finding, Severity
@@ -324,6 +325,7 @@ def unknown_keys(ctx: LintContext) -> Iterator[Finding]:
     """Frontmatter keys outside the spec; a harness's own keys are a warning, others an error."""
     if not ctx.frontmatter_ok:
         return
+    docs = None  # the repository's documents, read once when a key first needs them
     for key in ctx.skill.frontmatter.data:
         k = str(key)
         if k in SPEC_KEYS:
@@ -342,7 +344,8 @@ def unknown_keys(ctx: LintContext) -> Iterator[Finding]:
                 severity=Severity.warning,
             )
             continue
-        documented = documented_by_repository(ctx.skill.root, k)
+        docs = repository_docs(ctx.skill.root) if docs is None else docs
+        documented = documented_by_repository(docs, k)
         if documented:  # the repository's own harness reads it (repo_keys)
             yield ctx.finding("SF112", repository_key(k, *documented), line=line,
                               severity=Severity.warning)

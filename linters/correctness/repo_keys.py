@@ -107,25 +107,35 @@ def _read(path: str, mtime: float) -> str:
         return ""
 
 
-def documented_by_repository(root: Path, key: str) -> tuple[str, str] | None:
-    """(the document, relative to the folder it was found in, and its documenting line) for
-    a key the skill's own repository documents as its harness's extension, or None."""
+def repository_docs(root: Path) -> list[tuple[str, str]]:
+    """(path relative to the folder it was found in, text) of every Markdown document in the
+    folders above the skill at `root` and their `docs/`, nearest first: listed and read once
+    per lint, however many of the skill's keys are looked up in them."""
     try:
         real = root.resolve()
         home = Path.home().resolve()
     except (OSError, RuntimeError):
-        return None
+        return []
+    found = []
     for folder in folders_up(real.parent, _LEVELS):
         if folder == home:
-            return None
+            break
         for doc in _docs(folder):
             try:
-                text = _read(str(doc), doc.stat().st_mtime)
+                found.append((doc.relative_to(folder).as_posix(),
+                              _read(str(doc), doc.stat().st_mtime)))
             except OSError:
                 continue
-            line = documenting_line(text, key)
-            if line is not None:
-                return doc.relative_to(folder).as_posix(), line
+    return found
+
+
+def documented_by_repository(docs: list[tuple[str, str]], key: str) -> tuple[str, str] | None:
+    """(the document and its documenting line) for a key the skill's own repository documents
+    as its harness's extension (`docs` from `repository_docs`), or None."""
+    for rel, text in docs:
+        line = documenting_line(text, key)
+        if line is not None:
+            return rel, line
     return None
 
 
