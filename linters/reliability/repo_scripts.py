@@ -33,7 +33,7 @@ from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
 from linters.text.paths.project_top import from_project_top
 
-__all__ = ["commits_users_files", "from_project_top", "users_folder"]
+__all__ = ["builds_project_here", "commits_users_files", "from_project_top", "users_folder"]
 
 # "your rule set", "the user's own detections": up to three words naming what is theirs.
 _YOURS = rx(r"\b(?:your|the\s+user['’]s)\s+(?:own\s+)?((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)",
@@ -109,6 +109,39 @@ def commits_users_files(doc: MarkdownDoc, cmd: Command, has: Callable[[str], boo
         if m and not has(m.group(1)):
             return (f"its block commits `{m.group(1)}/` files with git, so it likely runs "
                     "in the user's repository; check that the script is the skill's")
+    return None
+
+
+# A command that works on the current folder as a project and needs the file named:
+# `docker build -t x .` (a Dockerfile), `make test` (a Makefile), `npm test` (package.json),
+# `cargo test` (Cargo.toml), `go test ./...` (go.mod).
+_PROJECT_RUNS = (
+    (rx(r"^\s*(?:sudo\s+)?docker\s+(?:buildx\s+)?build\s+(?!(?:.*\s)?(?:-f|--file)[\s=])(?:.*\s)?\.\s*$"),
+     "Dockerfile", "builds the current folder from its Dockerfile"),
+    (rx(r"^\s*make(?:\s+[\w.-]+)*\s*$"), "Makefile", "runs its Makefile"),
+    (rx(r"^\s*(?:npm|pnpm|yarn)\s+(?:install|ci|test|run\s+[\w:.-]+)\b"), "package.json",
+     "runs its package.json"),
+    (rx(r"^\s*cargo\s+(?:build|test|run|check)\b"), "Cargo.toml", "builds its Cargo.toml"),
+    (rx(r"^\s*go\s+(?:build|test|vet)\s+\./\.\.\."), "go.mod", "builds its go.mod"),
+)
+
+
+def builds_project_here(doc: MarkdownDoc, cmd: Command, has: Callable[[str], bool]) -> str | None:
+    """The reason a fenced command runs in a project's checkout, or None: earlier in its
+    block, a command works on the current folder as a project (`docker build -t x .`) whose
+    file (a Dockerfile) the skill lacks, so the folder is the project's, where a relative
+    script path is read too."""
+    if cmd.inline:
+        return None
+    first = doc.first_line
+    for no in range(cmd.line - 1, max(cmd.block, cmd.line - _BLOCK_REACH - 1), -1):
+        line = doc.lines[no - first] if 0 <= no - first < len(doc.lines) else ""
+        for seg in segments(line):
+            for pattern, needs, does in _PROJECT_RUNS:
+                if pattern.match(seg) and not has(needs):
+                    return (f"its block first runs `{seg.strip()[:60]}`, which {does}, a file "
+                            f"the skill lacks: it likely runs in the project's checkout; check "
+                            "that the script is the skill's")
     return None
 
 

@@ -25,6 +25,7 @@ from linters.reliability.placeholder_runs import placeholder_run
 from linters.reliability.project_adapters import absence_handled, linked_into_project
 from linters.reliability.repo_scripts import (
     PLANNED,
+    builds_project_here,
     commits_users_files,
     from_project_top,
     users_folder,
@@ -229,6 +230,8 @@ def _elsewhere(ctx: LintContext, rel: str, cmd: Command) -> str | None:
         return yours
     if doc is not None and (ours := commits_users_files(doc, cmd, ctx.skill.exists)):
         return ours
+    if doc is not None and (built := builds_project_here(doc, cmd, ctx.skill.exists)):
+        return built
     if doc is not None and (linked := linked_into_project(doc, rel)) is not None:
         return linked
     if doc is not None and (absent := absence_handled(doc, cmd)) is not None:
