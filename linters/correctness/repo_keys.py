@@ -33,6 +33,11 @@ _FENCE = rx(r"^\s{0,3}(`{3,}|~{3,})")
 # The documenting line or row says the key is the harness's own: "AI-REO extension",
 # "extension field", "read by the skill loader".
 _EXTENSION = rx(r"\bextensions?\b|\bloader\b", re.IGNORECASE)
+# A section of its own about the skill frontmatter holds a sample of keys; the document then
+# says in so many words that the harness's router or loader reads the key: "**Pi:** a local
+# router maps `model-tier` to configured candidates".
+_FRONTMATTER = rx(r"\bfront[- ]?matter\b", re.IGNORECASE)
+_READER = rx(r"\brouters?\b|\bloaders?\b|\bextensions?\b", re.IGNORECASE)
 
 
 def _key_line(key: str) -> re.Pattern[str]:
@@ -80,7 +85,33 @@ def documenting_line(text: str, key: str) -> str | None:
         for line in lines:
             if _row_key(line) == key and _EXTENSION.search(line):
                 return line.strip()
+    if key in _frontmatter_section_keys(lines):
+        named = f"`{key}`"
+        for line in lines:
+            if named in line and _READER.search(line):
+                return line.strip()
     return None
+
+
+def _frontmatter_section_keys(lines: list[str]) -> set[str]:
+    """The keys of the code blocks under a heading about skill frontmatter ("## Skill
+    frontmatter", then "Every active shared skill declares:" and a YAML sample that holds
+    only the repository's own keys)."""
+    keys: set[str] = set()
+    heading = ""
+    fence = ""
+    for line in lines:
+        m = _FENCE.match(line)
+        if not fence and m:
+            fence = m.group(1)
+        elif fence and m and m.group(1).startswith(fence[0] * len(fence)):
+            fence = ""
+        elif fence:
+            if _FRONTMATTER.search(heading) and (k := re.match(r"^([\w.-]+)\s*:", line)):
+                keys.add(k.group(1))
+        elif line.startswith("#"):
+            heading = line
+    return keys
 
 
 def _docs(folder: Path) -> list[Path]:

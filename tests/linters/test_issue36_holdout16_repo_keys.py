@@ -94,3 +94,41 @@ def test_the_copied_skill_without_its_repository_stays_an_error(tmp_path):
     skill = make_skill(tmp_path / "copy" / "skills", _BODY, fm_extra=_CREWS,
                        name="tide-tables")
     assert [sev for _f, _line, sev in severe(skill, "SF112")] == ["error"]
+
+
+# A document of its own about the skill frontmatter (holdout16's routing key): a section on
+# the frontmatter with a sample of the repository's keys alone, and elsewhere in the document
+# a sentence that the harness's router reads the key.
+_ROUTING = """\
+# Crew routing
+
+## Skill frontmatter
+
+Every shared skill declares:
+
+```yaml
+crews: navigator
+```
+
+## Harness behaviour
+
+- **Tern:** a local router maps `crews` to the configured agents.
+"""
+
+
+def test_a_frontmatter_section_and_a_router_that_reads_the_key(tmp_path):
+    skill = _repo_skill(tmp_path, "CREW_ROUTING.md", _ROUTING, fm_extra="crews: navigator\n")
+    assert severe(skill, "SF112") == []
+    assert [sev for _f, _line, sev in found(skill, "SF112")] == ["warning"]
+
+
+def test_a_frontmatter_section_without_a_reader_stays_an_error(tmp_path):
+    text = _ROUTING.replace("a local router maps `crews` to", "the team reads `crews` for")
+    skill = _repo_skill(tmp_path, "CREW_ROUTING.md", text, fm_extra="crews: navigator\n")
+    assert [sev for _f, _line, sev in severe(skill, "SF112")] == ["error"]
+
+
+def test_a_router_sentence_without_a_frontmatter_sample_stays_an_error(tmp_path):
+    text = _ROUTING.replace("## Skill frontmatter", "## Crew list")
+    skill = _repo_skill(tmp_path, "CREW_ROUTING.md", text, fm_extra="crews: navigator\n")
+    assert [sev for _f, _line, sev in severe(skill, "SF112")] == ["error"]

@@ -58,9 +58,10 @@ policy findings of two keys a repository's own loader or router reads, scripts o
 project, test-fixture URLs marked `pragma: allowlist secret`) and then tuned on (0.729, no
 security finding left; 0.791 once the 15 `targets` findings, warnings in a full checkout
 where the repository's docs/skills.md documents the key as its loader's extension, were
-relabelled artefacts of the copy): the severe figure stays under the target, since
-`model-tier` is documented with no word that anything reads it, like the keys only a
-repository's own schema defines (read as true).
+relabelled artefacts of the copy). 1.0 once the 40 `model-tier` findings were likewise
+relabelled: the repository's MODEL_ROUTING.md shows the key in a section on the skill
+frontmatter and says the Pi harness's router maps `model-tier` to its models, and a full
+checkout gives a warning naming that document.
 `holdout17` (12 more, chosen after `holdout16` had been measured once and tuned on) was
 measured once with the rules of that time (severe 0.904, security 0.818 on 11 findings: both
 targets met at a first reading; 11 of 247 skills failing only on wrong findings: shared
@@ -233,11 +234,10 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
     return pytest.mark.xfail(strict=True, reason=f"issue 36's target is not met: {figure}")
 
 
-SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout16": _unmet("0.791 on holdout16 after tuning on it (0.657 at its one measurement):"
-                        " 40 policy findings of a frontmatter key (`model-tier`) a repository's "
-                        "own router reads, which no harness documents"),
-}
+SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
+# holdout16's 0.657 severe at its one measurement (two frontmatter keys a repository's own
+# loader or router reads, scripts of the user's project) is 1.0 after tuning on it, once a
+# full checkout showed both keys as warnings naming the repository's documents.
 # holdout13's 0.449 severe at its one measurement (36 Claude Code plugin skills without
 # `name`, DeepSeek Harness's `whenToUse`, vendored copies of another project's skills, paths
 # inside an APK the skill analyses, a project skill's repository-root scripts) is 1.0 after
@@ -305,9 +305,10 @@ ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
                         "in a Claude Code-only repository (SF110, policy)"),
     "holdout18": _unmet("1 after tuning on it (33 at its one measurement): a Claude Code "
                         "project skill without frontmatter (SF102, read as policy)"),
-    "test": _unmet("4: 3 Copilot Cowork skills fail only on their `cowork:` frontmatter block, "
-                   "read as policy, and a Hermes developer skill on a run of the Hermes "
-                   "repository's test script (SF301)"),
+    "test": _unmet("3: Copilot Cowork skills fail only on their `cowork:` frontmatter block, "
+                   "read as policy, which no Microsoft document defines (the Hermes developer "
+                   "skill's run of the Hermes repository's test script, after a `docker build "
+                   ".` of that repository, is a warning since)"),
 }
 
 
