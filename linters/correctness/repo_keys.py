@@ -34,10 +34,15 @@ _FENCE = rx(r"^\s{0,3}(`{3,}|~{3,})")
 # "extension field", "read by the skill loader".
 _EXTENSION = rx(r"\bextensions?\b|\bloader\b", re.IGNORECASE)
 # A section of its own about the skill frontmatter holds a sample of keys; the document then
-# says in so many words that the harness's router or loader reads the key: "**Pi:** a local
-# router maps `model-tier` to configured candidates".
+# says in so many words that a named agent harness's router or loader reads the key:
+# "**Pi:** a local router maps `model-tier` to configured candidates". A repository's own
+# search index or build script that reads its fields ("the MCP skill-router indexer builds
+# embedding documents from these fields") names no harness: those keys are its own schema,
+# which readers of every part labelled true.
 _FRONTMATTER = rx(r"\bfront[- ]?matter\b", re.IGNORECASE)
 _READER = rx(r"\brouters?\b|\bloaders?\b|\bextensions?\b", re.IGNORECASE)
+_HARNESS = rx(r"\b(?:Claude\s+Code|Codex|Gemini\s+CLI|[Oo]pen[Cc]ode|Copilot|Cursor|Pi|Hermes"
+              r"|OpenClaw|Goose|Amp|Cline|Windsurf|Kiro|Aider|Crush)\b")
 
 
 def _key_line(key: str) -> re.Pattern[str]:
@@ -88,7 +93,7 @@ def documenting_line(text: str, key: str) -> str | None:
     if key in _frontmatter_section_keys(lines):
         named = f"`{key}`"
         for line in lines:
-            if named in line and _READER.search(line):
+            if named in line and _READER.search(line) and _HARNESS.search(line):
                 return line.strip()
     return None
 

@@ -112,7 +112,7 @@ crews: navigator
 
 ## Harness behaviour
 
-- **Tern:** a local router maps `crews` to the configured agents.
+- **Pi:** a local router maps `crews` to the configured agents.
 """
 
 
@@ -124,6 +124,15 @@ def test_a_frontmatter_section_and_a_router_that_reads_the_key(tmp_path):
 
 def test_a_frontmatter_section_without_a_reader_stays_an_error(tmp_path):
     text = _ROUTING.replace("a local router maps `crews` to", "the team reads `crews` for")
+    skill = _repo_skill(tmp_path, "CREW_ROUTING.md", text, fm_extra="crews: navigator\n")
+    assert [sev for _f, _line, sev in severe(skill, "SF112")] == ["error"]
+
+
+def test_a_repositorys_own_index_that_reads_the_key_stays_an_error(tmp_path):
+    # holdout6's readers read keys a repository's own search index reads as true.
+    text = _ROUTING.replace("- **Pi:** a local router maps `crews` to the configured agents.",
+                            "The skill-router indexer builds its search documents from "
+                            "`crews` and the description.")
     skill = _repo_skill(tmp_path, "CREW_ROUTING.md", text, fm_extra="crews: navigator\n")
     assert [sev for _f, _line, sev in severe(skill, "SF112")] == ["error"]
 
