@@ -19,6 +19,7 @@ from linters.correctness.name_mismatch import name_mismatch
 from linters.correctness.not_installed import metadata_fixture_sentence
 from linters.correctness.optional_fields import plain, yaml_kind
 from linters.correctness.harness_keys import KNOWN_KEYS, harness_of, spelled_elsewhere
+from linters.correctness.platform_keys import platform_block, platform_key
 from linters.correctness.plugin_layout import missing_frontmatter, missing_name
 from linters.correctness.repo_keys import (documented_by_repository, repository_docs,
                                           repository_key)
@@ -343,6 +344,11 @@ def unknown_keys(ctx: LintContext) -> Iterator[Finding]:
                 line=line,
                 severity=Severity.warning,
             )
+            continue
+        block = platform_block(ctx, k)
+        if block:  # the settings of a platform the skill declares (platform_keys)
+            yield ctx.finding("SF112", platform_key(k, *block), line=line,
+                              severity=Severity.warning)
             continue
         docs = repository_docs(ctx.skill.root) if docs is None else docs
         documented = documented_by_repository(docs, k)
