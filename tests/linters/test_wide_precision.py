@@ -89,8 +89,14 @@ revoked key's check, the chezmoi source name and the placeholder script name (se
 775 tp, 6 fp, 6 policy; security 1.0, 1 of 1; 2 skills failing only on wrong or policy
 findings). SF110 on a name off from its folder only by a colon stays an error: the same shape
 in `holdout15` is labelled true.
-`holdout20` (12 more, chosen after `holdout19` had been measured once and then tuned on) has not
-been measured yet: it is the next honest measurement.
+`holdout20` (12 more, chosen after `holdout19` had been measured once and then tuned on) was
+measured once with the rules of that time, tuned on `holdout19` and that day on `test` and
+`holdout16` (severe 0.958: 275 tp, 12 fp, 16 artefacts; security 0.444, 4 of 9; 5 of 241
+skills failing only on wrong findings): the wrong ones are a Catalan project skill running its
+repository's root scripts, Python templates with `{{MODULE}}` slots, `uvx --from python` on
+the skill's own script, an install line's skill name read as the user's session, a judge told
+to ignore instructions inside the data it scores and `bypassPermissions` drawn in an example
+diagram.
 The figures above are as read at each measurement. 153 findings of `holdout2` to `holdout13`
 first labelled artefact were read again after tests/corpus_wide/real_checkout.py showed a full
 checkout still gives them (117 true, 36 wrong); the README's table counts them.
@@ -270,7 +276,12 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
 # (`_unmet("...")`) until tuning meets it.
 # holdout19's 0.333 security at its one measurement (a check that a revoked key no longer
 # gets a Google Cloud token, read as a token read) is 1.0 after tuning on it.
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
+    "holdout20": _unmet("0.444 at its one measurement (4 of 9): a prompt-injection defence, "
+                        "bypassPermissions drawn in an example diagram, `uvx --from python` on "
+                        "the skill's own script, an install line's skill name read as the "
+                        "user's session"),
+}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
@@ -304,6 +315,9 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # for a platform the skill declares (platform_keys) and of a block that builds the current
 # folder as a project first (repo_scripts.builds_project_here).
 ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
+    "holdout20": _unmet("5 at its one measurement: a project skill's runs of its repository's "
+                        "root scripts (2), a Python template's slots, a prompt-injection "
+                        "defence, a drawn bypassPermissions"),
     "holdout12": _unmet("3: scripts of the user's infrastructure repository the text gives no "
                         "sign of being the user's (SF301; its 4 skills running the collection's "
                         "validator from the repository's top are warnings in a full checkout, "
