@@ -4,7 +4,9 @@ asking, on the user's own data (SF513).
 
 Both are found like the other command rules (`risky_commands`): literal anchors pick
 the candidate lines, shell continuations are joined, and `text_role` decides whether
-the text runs the command or talks about it.
+the text runs the command or talks about it. For SF513, `interpreter_runs` answers a
+runner asked for a Python interpreter that runs a local script, and a cue word inside a
+hyphenated name (a skill or package named `chat-session-review`) is not the user's data.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from linters.security.security_context import (
 )
 from linters.security.imperative import imperative
 from linters.security.inert_code import weigh_command
+from linters.security.interpreter_runs import local_script, note as interpreter_note
 from linters.security.subject_tool import ENGLISH_WORDS, own_package
 from skillforge.models.findings import Severity
 
@@ -227,6 +230,15 @@ def scan_sf513(st: SecurityText) -> Iterator[Hit]:
             if data is None:
                 continue
             seen.add(line.no)
+            opts = m.group("opts") or ""
+            script = local_script(pkg, opts, log.text, m.end())
+            if script:
+                # linters.security.interpreter_runs: an interpreter on a local script.
+                yield Hit("SF513", line.no, col + 1, Severity.info,
+                          f"`{shown_command(m.group())}` hands {data} to a script on the "
+                          f"machine, not to a registry package: "
+                          f"{interpreter_note(script, opts)}.")
+                continue
             verdict = weigh_command(st, line, col, Severity.high)
             name = pkg.rsplit("@", 1)[0] if pkg.count("@") > pkg.startswith("@") else pkg
             yield Hit(
@@ -236,7 +248,7 @@ def scan_sf513(st: SecurityText) -> Iterator[Hit]:
                     f"exact version (`{short(name, 40)}@1.4.2`) and ask the user before their "
                     "data leaves the machine.", Severity.high, verdict),
                 script=script_run(name, log.text, m.end()),
-                package=own_package(name, m.group("opts") or "",
+                package=own_package(name, opts,
                                     log.text[m.end():].split("\n", 1)[0]),
             )
 
@@ -274,18 +286,46 @@ def _user_data(st: SecurityText, text: str, m: re.Match[str], line: Line,
         stage_end = min(stage_end, m.start() + (start + len(span) - col))
     stage_start = max(text.rfind(sep, 0, m.start()) for sep in (";", "&&"))
     # Its arguments and its input; not the package's own name (`feedback-cli@latest`).
-    found = (_USER_DATA.search(text, m.end(), stage_end)
-             or _USER_DATA.search(text, max(0, stage_start + 1), m.start()))
+    found = (_data_cue(text, m.end(), stage_end)
+             or _data_cue(text, max(0, stage_start + 1), m.start()))
     if found is None and st.is_markdown:
         # The sentence before the command, or the block's lead-in, must say it sends the
         # data ("send a summary of the session:"); a sentence that only mentions the user
         # elsewhere ("`npx x add`: the user's preference") feeds the command nothing.
         context = line.text[:col] if not st.in_code(line) else _block_lead(st, line)
         if context and _SENDS.search(context):
-            found = _USER_DATA.search(context)
+            found = _data_cue(context, 0, len(context))
     if found is None:
         return None
     return f"the user's data (`{short(found.group(0), 40)}`)"
+
+
+# A cue word that is one part of a hyphen-joined name (`--skill agent-session-classify`,
+# `weekly-feedback-loop`) names a thing (a skill, a package, a branch), not the user's data.
+# An option's own name (`--transcript-file`) says what its value is, and a token with a file
+# extension or a path (`chat-history.json`, `session-notes/`) is a file that may hold the
+# data: both stay cues.
+_TOKEN_EDGE = " \t\n\"'`=,;()[]{}<>|"
+
+
+def _data_cue(text: str, start: int, end: int) -> re.Match[str] | None:
+    """The first user-data cue in `text[start:end]` that is not part of a hyphenated name."""
+    for found in _USER_DATA.finditer(text, start, end):
+        if not _in_name(text, found.start(), found.end()):
+            return found
+    return None
+
+
+def _in_name(text: str, start: int, end: int) -> bool:
+    if not text[start].isalpha() or any(c.isspace() for c in text[start:end]):
+        return False
+    before, after = text[start - 1:start], text[end:end + 1]
+    if "-" not in (before, after):
+        return False
+    left = max(text.rfind(c, 0, start) for c in _TOKEN_EDGE) + 1
+    right = min([i for i in (text.find(c, end) for c in _TOKEN_EDGE) if i >= 0] or [len(text)])
+    token = text[left:right]
+    return not token.startswith("-") and "." not in token and "/" not in token
 
 
 def _near_user_data(st: SecurityText, line: Line) -> bool:

@@ -15,6 +15,9 @@ SF508, SF509, SF510, SF512, SF513, SF515) report it as `info` with the reason:
   a field of an object literal handed to a call that runs nothing (`buildAlert({"process.
   command_line": "powershell -EncodedCommand ..."})`, sample alerts the script generates).
 
+A web page's shown text (between its tags, outside `<script>` and the elements that show a
+command to copy) is drawn, not run: `linters.security.page_text`.
+
 Text the code prints or raises stays severe: the agent reads the output and may follow it
 (`print("Install uv first: curl ... | sh")`). The readers work on one line plus the file's
 uses of a variable; they return the reason, worded to follow "reported as info: ...".
@@ -41,6 +44,7 @@ from linters.security.code_reading import (
     statement_start,
 )
 from linters.security.imperative import tells_to_run
+from linters.security.page_text import shown_text
 from linters.security.security_context import Line, SecurityText
 from linters.security.text_role import weigh
 from linters.text.compiled_regex import rx
@@ -69,7 +73,7 @@ def inert(st: SecurityText, line: Line, col: int) -> str | None:
     """Why the code holding (line, `col`) never runs the text there, or None."""
     kind, lines, idx = code_kind(st, line)
     if kind is None:
-        return None
+        return shown_text(st, line, col)
     state, at = spot_state(line.text, col, kind)
     if not st.is_markdown:
         if state == "comment":

@@ -14,6 +14,7 @@ from linters.text.markdown import MarkdownDoc
 from linters.security.code_samples import injection_data
 from linters.security.explained_chars import explained_example
 from linters.security.inert_code import invisible_charset
+from linters.security.injection_defence import ignored_in_data
 from linters.security.security_context import Hit, Line, SecurityText, short
 from linters.security.shown_comment import shown_comment
 from linters.security.text_role import weigh
@@ -179,6 +180,8 @@ def scan_sf501(st: SecurityText) -> Iterator[Hit]:
             verdict = Verdict(Severity.info, "it says what a command-line option does")
         elif data := injection_data(st, line, start) or shown_comment(st, line, start):
             verdict = Verdict(Severity.info, data)
+        elif override and (why := ignored_in_data(st, line, start, end)):
+            verdict = Verdict(Severity.info, why)
         elif not override and _RISK_OF.search(line.low, 0, start):
             verdict = Verdict(Severity.info, "it warns what something else can do unseen")
         elif not override and (_ELIDED_CLAIM.match(line.low, end) or _denied_effect(line.low,
