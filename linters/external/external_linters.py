@@ -2,7 +2,8 @@
 
 Both tools run at once, one process per tool for all of a skill's uncached scripts, results
 cached by content hash (see `toolrun`, beside this). A missing or broken tool is one info
-finding per lint, never a crash.
+finding per lint, never a crash. Ruff is shown a template with its `{{NAME}}` slots filled
+by names (`linters.scripts.template_slots`), and what it says of those names is dropped.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from linters.external.declared_names import declared_elsewhere
 from linters.external.loop_bindings import loop_carried
 from linters.external.quoted_names import in_quoted_annotation
 from linters.scripts.scripts import is_python_script, is_shell_script, python_syntax_problem
+from linters.scripts.template_slots import Slot, about_a_slot, code_slots, filled_text
 from linters.text.placement import sample_code
 from linters.external.toolrun import (
     TOOL_PATH_ENV,
@@ -50,11 +52,22 @@ class ScriptInput:
     text: str
     data: bytes
     content_key: tuple[str, str]  # (sha256 of data, suffix)
+    slots: tuple[Slot, ...] = ()  # a template's `{{NAME}}` slots, filled in `text` and `data`
 
     @classmethod
     def of(cls, f: SkillFile, suffix: str) -> ScriptInput:
         data = f.raw if f.raw is not None else (f.text or "").encode("utf-8")
         return cls(f.path, f.text or "", data, (hashlib.sha256(data).hexdigest(), suffix))
+
+    @classmethod
+    def of_python(cls, f: SkillFile, suffix: str) -> ScriptInput:
+        """`of`, except that a template is shown with its slots filled by names."""
+        slots = code_slots(f.text or "")
+        if not slots:
+            return cls.of(f, suffix)
+        text = filled_text(f.text or "")
+        data = text.encode("utf-8", "surrogatepass")
+        return cls(f.path, text, data, (hashlib.sha256(data).hexdigest(), suffix), slots)
 
 
 def _version_in(pattern: str) -> Callable[[str], str | None]:
@@ -143,6 +156,9 @@ def _ruff_finding(ctx: LintContext, inp: ScriptInput, rec: Record) -> Finding | 
         # SF601 reports the syntax error; what ruff finds beyond it comes from its error
         # recovery (an `except A, e:` turns into "undefined name e") and only misleads.
         return None
+    if inp.slots and about_a_slot(inp.slots, message, _pos(rec.get("line")),
+                                  _pos(rec.get("column"))):
+        return None  # what the template's author fills in, not a fault of the script
     if code in _RUFF_SYNTAX:
         # Code Python parses but cannot compile (`nonlocal` at module level...).
         code, severity, todo = "invalid-syntax", Severity.error, "fix the syntax"
@@ -247,6 +263,7 @@ class Linter:
     selects: Callable[[SkillFile], bool]
     suffix_for: Callable[[SkillFile], str]
     to_finding: Callable[[LintContext, ScriptInput, Record], Finding | None]
+    read: Callable[[SkillFile, str], ScriptInput] = ScriptInput.of
 
 
 RUFF = Linter(
@@ -270,6 +287,7 @@ RUFF = Linter(
     # One name for every Python script, shebang-only ones included: ruff lints what it is given.
     suffix_for=lambda f: ".py",
     to_finding=_ruff_finding,
+    read=ScriptInput.of_python,
 )
 
 SHELLCHECK = Linter(
@@ -336,7 +354,7 @@ def run_external_linters(
     for linter in LINTERS:
         if linter.rule in disabled:
             continue
-        inputs = [ScriptInput.of(f, linter.suffix_for(f)) for f in ctx.skill.files
+        inputs = [linter.read(f, linter.suffix_for(f)) for f in ctx.skill.files
                   if linter.selects(f)]
         if inputs:
             wanted[linter.spec.name] = (linter, inputs)

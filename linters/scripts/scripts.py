@@ -8,8 +8,10 @@ except evaluation assets, which are never shown to the agent, templates the agen
 (shellcheck) run the real tools as processes in the "external" phase
 (`linters.external.external_linters`). A script whose package's nearest pyproject.toml
 requires a newer Python than the one running is left to ruff's parser (its target is the
-sandbox's Python): this one would reject that version's syntax. SF604 (`--help` smoke run) belongs to the trials and is only
-catalogued.
+sandbox's Python): this one would reject that version's syntax. A script whose code holds
+`{{NAME}}` slots is a template the agent fills in (`template_slots`, beside this): it is
+parsed with each slot filled by a name, and said once to be a template. SF604 (`--help`
+smoke run) belongs to the trials and is only catalogued.
 """
 
 from __future__ import annotations
@@ -22,13 +24,19 @@ import tomllib
 import warnings
 from collections import OrderedDict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 from linters.text.compiled_regex import rx
 from linters.context import LintContext
 from linters.registry import check
-from skillforge.models.findings import Finding
+from linters.scripts.template_slots import (
+    Slot,
+    code_slots,
+    declared_template,
+    filled_text,
+)
+from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import Skill, SkillFile
 
 PYTHON_VERSION = f"{sys.version_info.major}.{sys.version_info.minor}"
@@ -198,12 +206,20 @@ def required_python(skill: Skill, path: str) -> tuple[int, int] | None:
 def python_syntax_problem(skill: Skill, f: SkillFile) -> SyntaxProblem | None:
     """`syntax_problem` of a script, unless its package requires a newer Python than this
     one: what this Python rejects may be that version's syntax (a PEP 695 `type` alias
-    under `requires-python = ">=3.12"`), so ruff's parser judges it (SF602), not SF601."""
-    problem = syntax_problem(f.text or "")
+    under `requires-python = ">=3.12"`), so ruff's parser judges it (SF602), not SF601.
+    A template is parsed with its `{{NAME}}` slots filled; the line shown is as written."""
+    text = f.text or ""
+    problem = syntax_problem(filled_text(text))
     if problem is None:
         return None  # the common case: no pyproject.toml is read
     required = required_python(skill, f.path)
-    return None if required is not None and required > sys.version_info[:2] else problem
+    if required is not None and required > sys.version_info[:2]:
+        return None
+    if code_slots(text):
+        lines = text.splitlines()
+        if 0 < problem.line <= len(lines):
+            problem = replace(problem, context=lines[problem.line - 1].replace("\0", "").strip())
+    return problem
 
 
 def _code_span(text: str, limit: int = 80) -> str:
@@ -213,18 +229,41 @@ def _code_span(text: str, limit: int = 80) -> str:
 
 @check("SF601")
 def python_syntax(ctx: LintContext) -> Iterator[Finding]:
-    """Report Python scripts that do not parse, with line, column and the offending line."""
+    """Report Python scripts that do not parse, with line, column and the offending line;
+    say once of a template that it is one."""
     for f in python_scripts(ctx.skill):
+        slots = code_slots(f.text or "")
+        if slots:
+            yield _template_note(ctx, f, slots)
         problem = python_syntax_problem(ctx.skill, f)
         if problem is None:
             continue
         where = f"line {problem.line}" + (f", column {problem.column}" if problem.column else "")
         shown = f", {_code_span(problem.context)}," if problem.context else ""
+        filled = f" with its {len(slots)} `{{{{…}}}}` slots filled by names" if slots else ""
         yield ctx.finding(
             "SF601",
-            f"Python {PYTHON_VERSION} cannot parse {where} of {f.path}{shown} (SyntaxError: "
-            f"{problem.message}); fix the syntax, or the agent's first run of the script fails.",
+            f"Python {PYTHON_VERSION} cannot parse {where} of {f.path}{shown}{filled} "
+            f"(SyntaxError: {problem.message}); fix the syntax, or the agent's first run of "
+            "the script fails.",
             path=f.path,
             line=problem.line,
             column=problem.column,
         )
+
+
+def _template_note(ctx: LintContext, f: SkillFile, slots: tuple[Slot, ...]) -> Finding:
+    """A template's one finding: info when the skill says it is one, else a warning that
+    running it unfilled fails."""
+    first, n = slots[0], len(slots)
+    others = [o.text for o in ctx.skill.files if o is not f and o.text and not o.binary]
+    what = (f"{f.path} is a template: its code holds {n} `{{{{…}}}}` slot{'s' if n != 1 else ''} "
+            f"({_code_span(first.text)} on line {first.line}), so Python cannot run it as it "
+            "is; it was checked with each slot filled by a name")
+    if declared_template(f.path, slots, others):
+        return ctx.finding("SF601", f"{what}.", path=f.path, line=first.line,
+                           severity=Severity.info)
+    return ctx.finding(
+        "SF601", f"{what}. Nothing in the skill says so: if the agent runs it unfilled, it "
+        "fails; name it `*_template.py`, or say in SKILL.md which slots to fill.",
+        path=f.path, line=first.line, severity=Severity.warning)
