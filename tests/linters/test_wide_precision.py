@@ -276,12 +276,11 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
 # (`_unmet("...")`) until tuning meets it.
 # holdout19's 0.333 security at its one measurement (a check that a revoked key no longer
 # gets a Google Cloud token, read as a token read) is 1.0 after tuning on it.
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout20": _unmet("0.444 at its one measurement (4 of 9): a prompt-injection defence, "
-                        "bypassPermissions drawn in an example diagram, `uvx --from python` on "
-                        "the skill's own script, an install line's skill name read as the "
-                        "user's session"),
-}
+# holdout20's 0.444 security at its one measurement (a judge told to ignore instructions
+# inside the data it scores, `bypassPermissions` drawn in an example page, `uvx --from python`
+# on the skill's own script, an install line's skill name read as the user's session) is 1.0
+# after tuning on it.
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
