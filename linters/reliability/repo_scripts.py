@@ -10,7 +10,8 @@ silence it:
   `.agents/`, `.codex/`, `.github/`) whose text says it works on "this repo" runs from the
   repository's top, so `python3 scripts/validate.py` there is the repository's script.
   When the repository's top is on disk (it holds `.git`) the script is looked up there:
-  found, nothing is reported; absent, the finding stays. A copied skill (no `.git` above
+  found, nothing is reported, words of "this repo" or none (a Catalan skill says it
+  otherwise; holdout20); absent, the finding stays. A copied skill (no `.git` above
   it) cannot be checked: a warning that says what to check. Not when the skill has the
   script's first folder (`scripts/`): then the path names its own file, misspelt or lost.
   A skill in a repository's top `skills/<name>/` that keeps the collection ("orphans not

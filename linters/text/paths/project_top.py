@@ -23,6 +23,17 @@ collection ("Run the repo's validator", "when editing this skills pack"), or tha
 tool named for the collection's skills (`scripts/validate-skills.py`), runs a maintainer's
 step from the repository's top: a warning when the file is there on disk, the skill's
 scripts folder or not (`collection_run`; holdout 12); a copy keeps its finding.
+
+The words above are needed only where the top cannot be looked at. A project skill runs
+with the repository's top as its working folder in whatever language it is written ("this
+repo" is English; a Catalan or Portuguese skill says it otherwise, or not at all), so when
+the file it names is found at that top on disk, it is the repository's file, words or none:
+its run is not reported (SF301) and its mention is a warning that says where (SF116;
+holdout 20: `.agents/skills/erp-test/` running the repository's `scripts/run-tests.sh`).
+The words were asked of every project skill so that a copied skill (its top not on disk)
+gets its warning only when its text says it works on the repository; a copy still needs
+them, and a top that lacks the file still decides nothing without them. Only the found file
+counts: the top need not hold `.git` (a snapshot's checkout has none), as with the words.
 """
 
 from __future__ import annotations
@@ -108,7 +119,8 @@ def _from_project_top(root: Path, text: str, rel: str, has_top: bool,
     """Whether the missing script `rel` of a project skill is the repository's: True when
     it is at the repository's top, a warning's reason when it may be (the top cannot be
     checked), False when the checked top lacks it, None when the reading does not apply
-    (not a project skill, the skill has the script's folder, no words of this repo).
+    (not a project skill, the skill has the script's folder, no words of this repo and
+    the script not at the top: one found at a project skill's top needs no words).
     `near` is the line that runs the script: a project skill's run there that names the
     repository ("Run repo validation: `scripts/x.py`") is the repository's without other
     words of "this repo". A project skill's path that climbs out of it (`../x`) is read
@@ -116,6 +128,8 @@ def _from_project_top(root: Path, text: str, rel: str, has_top: bool,
     top = project_top(root)
     if top is not None and rel.startswith("../"):
         return None
+    if top is not None and not has_top and (top / rel).is_file():
+        return True  # found where a project skill runs: no words needed
     shown = None  # a path of the text written from the repository's top
     if top is not None and not (_says_this_repo(text) or _says_this_project(text)
                                 or _REPO_WORD.search(near)):
