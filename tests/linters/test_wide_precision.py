@@ -313,10 +313,11 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # skill's run of the Hermes repository's test script) are 0 after readings of a block named
 # for a platform the skill declares (platform_keys) and of a block that builds the current
 # folder as a project first (repo_scripts.builds_project_here).
+# holdout20's 5 at its one measurement (a Catalan project skill's 2 runs of its repository's
+# root scripts, a Python template's slots, a prompt-injection defence, a drawn
+# bypassPermissions) are 0 after tuning on it; the project skill's 4 findings are warnings in a
+# full checkout, so artefacts of the copy.
 ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
-    "holdout20": _unmet("5 at its one measurement: a project skill's runs of its repository's "
-                        "root scripts (2), a Python template's slots, a prompt-injection "
-                        "defence, a drawn bypassPermissions"),
     "holdout12": _unmet("3: scripts of the user's infrastructure repository the text gives no "
                         "sign of being the user's (SF301; its 4 skills running the collection's "
                         "validator from the repository's top are warnings in a full checkout, "
