@@ -34,6 +34,7 @@ def _import_rule_modules() -> None:
         links,
         optional_fields,
         portable_paths,
+        unknown_keys,
     )
     from linters.discoverability import description, opening, scope, skill_name  # noqa: F401
     from linters.efficiency import efficiency  # noqa: F401

@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import functools
 
-import hashlib
 import json
 import os
 import re
@@ -23,9 +22,10 @@ from linters.context import LintContext
 from linters.external.array_names import not_an_array
 from linters.external.declared_names import declared_elsewhere
 from linters.external.loop_bindings import loop_carried
+from linters.external.script_input import ScriptInput
 from linters.external.quoted_names import in_quoted_annotation
 from linters.scripts.scripts import is_python_script, is_shell_script, python_syntax_problem
-from linters.scripts.template_slots import Slot, about_a_slot, code_slots, filled_text
+from linters.scripts.template_slots import about_a_slot
 from linters.text.placement import sample_code
 from linters.external.toolrun import (
     TOOL_PATH_ENV,
@@ -42,32 +42,6 @@ from linters.external.toolrun import (
 )
 from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import SkillFile
-
-
-@dataclass
-class ScriptInput:
-    """One script as a tool sees it: its bytes, their hash and the suffix the tool is shown."""
-
-    path: str
-    text: str
-    data: bytes
-    content_key: tuple[str, str]  # (sha256 of data, suffix)
-    slots: tuple[Slot, ...] = ()  # a template's `{{NAME}}` slots, filled in `text` and `data`
-
-    @classmethod
-    def of(cls, f: SkillFile, suffix: str) -> ScriptInput:
-        data = f.raw if f.raw is not None else (f.text or "").encode("utf-8")
-        return cls(f.path, f.text or "", data, (hashlib.sha256(data).hexdigest(), suffix))
-
-    @classmethod
-    def of_python(cls, f: SkillFile, suffix: str) -> ScriptInput:
-        """`of`, except that a template is shown with its slots filled by names."""
-        slots = code_slots(f.text or "")
-        if not slots:
-            return cls.of(f, suffix)
-        text = filled_text(f.text or "")
-        data = text.encode("utf-8", "surrogatepass")
-        return cls(f.path, text, data, (hashlib.sha256(data).hexdigest(), suffix), slots)
 
 
 def _version_in(pattern: str) -> Callable[[str], str | None]:

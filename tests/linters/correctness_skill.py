@@ -16,6 +16,7 @@ from skillforge.models.skill import SkillFile, load_skill
 MODULES = {
     "linters.correctness.correctness", "linters.correctness.optional_fields",
     "linters.correctness.links", "linters.correctness.portable_paths", "linters.correctness.fences",
+    "linters.correctness.unknown_keys",
 }
 DESCRIPTION = "Rotates and merges PDF files. Use when the user asks to fix or combine PDFs."
 BODY = "\n# PDF tools\n\n1. Run `qpdf --rotate=+90 in.pdf out.pdf`.\n2. Open the result.\n"
