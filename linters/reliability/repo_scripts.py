@@ -26,7 +26,7 @@ silence it:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from linters.reliability.command_context import lead_in
 from linters.reliability.commands import Command, segments, words
@@ -72,15 +72,21 @@ def _same_stem(a: str, b: str) -> bool:
     return n >= 4 and n >= min(len(a), len(b)) - 1
 
 
+def _lines_above(doc: MarkdownDoc, cmd: Command, reach: int) -> Iterator[str]:
+    """The lines of a fenced command's block above it, nearest first, at most `reach`."""
+    first = doc.first_line
+    for no in range(cmd.line - 1, max(cmd.block, cmd.line - reach - 1), -1):
+        yield doc.lines[no - first] if 0 <= no - first < len(doc.lines) else ""
+
+
 def _said_over(doc: MarkdownDoc, cmd: Command) -> str:
     """The words over a block's command: its trailing comment, the nearest comment above
     it in its block, and the block's lead-in ("" for an inline command)."""
     if cmd.inline:
         return ""
-    first = doc.first_line
     said = [cmd.text.partition(" #")[2]]
-    for no in range(cmd.line - 1, max(cmd.block, cmd.line - _COMMENT_REACH - 1), -1):
-        line = doc.lines[no - first].strip() if 0 <= no - first < len(doc.lines) else ""
+    for line in _lines_above(doc, cmd, _COMMENT_REACH):
+        line = line.strip()
         if not line:
             break
         if line.startswith("#") and not line.startswith("#!"):
@@ -103,9 +109,7 @@ def commits_users_files(doc: MarkdownDoc, cmd: Command, has: Callable[[str], boo
     works in the user's checkout, where a relative script path is read too."""
     if cmd.inline:
         return None
-    first = doc.first_line
-    for no in range(cmd.line - 1, max(cmd.block, cmd.line - _BLOCK_REACH - 1), -1):
-        line = doc.lines[no - first] if 0 <= no - first < len(doc.lines) else ""
+    for line in _lines_above(doc, cmd, _BLOCK_REACH):
         m = _GIT_ADD.match(line)
         if m and not has(m.group(1)):
             return (f"its block commits `{m.group(1)}/` files with git, so it likely runs "
@@ -134,9 +138,7 @@ def builds_project_here(doc: MarkdownDoc, cmd: Command, has: Callable[[str], boo
     script path is read too."""
     if cmd.inline:
         return None
-    first = doc.first_line
-    for no in range(cmd.line - 1, max(cmd.block, cmd.line - _BLOCK_REACH - 1), -1):
-        line = doc.lines[no - first] if 0 <= no - first < len(doc.lines) else ""
+    for line in _lines_above(doc, cmd, _BLOCK_REACH):
         for seg in segments(line):
             for pattern, needs, does in _PROJECT_RUNS:
                 if pattern.match(seg) and not has(needs):
