@@ -97,8 +97,13 @@ repository's root scripts, Python templates with `{{MODULE}}` slots, `uvx --from
 the skill's own script, an install line's skill name read as the user's session, a judge told
 to ignore instructions inside the data it scores and `bypassPermissions` drawn in an example
 diagram.
-`holdout21` (12 more, chosen after `holdout20` had been measured once and then tuned on) has not
-been measured yet: it is the next honest measurement.
+`holdout21` (12 more, chosen after `holdout20` had been measured once and then tuned on) was
+measured once with the rules of that time (severe 0.598: 67 tp, 27 fp, 18 policy; security 1.0,
+6 of 6; 38 of 223 skills failing only on wrong or policy findings): the wrong ones are a
+security-scanning collection's run-folder files (`./context.json`, `./report.json`) listed in
+a Workspace section, a byte-order mark in a reference nothing parses and a script run in a
+sibling skill's folder the prompt names; the policy ones are skills without `name` or without
+frontmatter in collections installed only into Claude Code.
 The figures above are as read at each measurement. 153 findings of `holdout2` to `holdout13`
 first labelled artefact were read again after tests/corpus_wide/real_checkout.py showed a full
 checkout still gives them (117 true, 36 wrong); the README's table counts them.
@@ -246,7 +251,12 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
     return pytest.mark.xfail(strict=True, reason=f"issue 36's target is not met: {figure}")
 
 
-SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
+SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
+    "holdout21": _unmet("0.598 at its one measurement (67 tp, 27 fp, 18 policy): run-folder "
+                        "files a scanning collection's worker writes, listed in a Workspace "
+                        "section (SF116, 24); skills without `name` or frontmatter in "
+                        "collections installed only into Claude Code (SF106, SF102, policy)"),
+}
 # holdout16's 0.657 severe at its one measurement (two frontmatter keys a repository's own
 # loader or router reads, scripts of the user's project) is 1.0 after tuning on it, once a
 # full checkout showed both keys as warnings naming the repository's documents.
@@ -329,6 +339,9 @@ ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
                         "in a Claude Code-only repository (SF110, policy)"),
     "holdout18": _unmet("1 after tuning on it (33 at its one measurement): a Claude Code "
                         "project skill without frontmatter (SF102, read as policy)"),
+    "holdout21": _unmet("38 at its one measurement: 20 skills on run-folder files listed in a "
+                        "Workspace section (SF116), 18 without `name` or frontmatter in "
+                        "collections installed only into Claude Code (SF106, SF102, policy)"),
 }
 
 
