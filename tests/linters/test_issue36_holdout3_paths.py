@@ -10,8 +10,8 @@ missing path names (SF116, SF301) and where a UTF-8 byte-order mark breaks somet
 - A missing `./config.yaml` whose example the skill ships (`config.example.yaml`) is the
   user's copy.
 - Files offered as suggestions ("Consider:", a long-term section) are not written yet.
-- A BOM before frontmatter or a `#!` line breaks them (an error); before anything else it is
-  harmless (info).
+- A BOM before frontmatter a parser reads (a Kiro steering file's) or a `#!` line breaks
+  them (an error); before anything else it is harmless (info).
 
 Every skill text here is written for this file; each test failed before its reading.
 """
@@ -168,8 +168,9 @@ def _with_bom(tmp_path, rel: str, text: str):
 
 
 def test_a_bom_before_frontmatter_or_a_shebang_is_an_error(tmp_path):
-    assert _with_bom(tmp_path / "a", "references/steer.md", "---\ninclusion: always\n---\n# S\n") \
-        == [("references/steer.md", Severity.error)]
+    assert _with_bom(tmp_path / "a", "assets/steering/steer.md",
+                     "---\ninclusion: always\n---\n# S\n") \
+        == [("assets/steering/steer.md", Severity.error)]
     assert _with_bom(tmp_path / "b", "scripts/tally.sh", "#!/bin/sh\necho ok\n") \
         == [("scripts/tally.sh", Severity.error)]
 
