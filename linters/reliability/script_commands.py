@@ -4,16 +4,19 @@ executable with a shebang line.
 Where a command runs is followed through its code block (`command_dirs`): after
 `cd ~/work/proj` a relative path is the user's, and `$SKILL_DIR/run.sh` is read through a
 `SKILL_DIR=...` of this block or an earlier one. Once a block has cloned a repository and
-entered it (`git clone .../LLaVA && cd LLaVA`), the later blocks run in that checkout too. A missing script is not reported when inline
-code shows it as an example or counter-example ("never include ..., e.g.
-`./scripts/deploy.sh`"), when the text shows the command as a thing not to do or as a run in
-the user's project (`command_context`), nor when a skill nested in another runs the
-enclosing skill's scripts, nor when the command itself expects the script may be absent
-(`scripts/x.sh pending || echo "no tasks"`, `[ -f scripts/x.sh ] && ...`).
+entered it (`git clone .../LLaVA && cd LLaVA`), the later blocks run in that checkout too.
+A missing script is not reported when inline code shows it as an example or
+counter-example ("never include ..., e.g. `./scripts/deploy.sh`"), when the text shows the
+command as a thing not to do or as a run in the user's project (`command_context`), nor
+when a skill nested in another runs the enclosing skill's scripts, nor when the text says
+its scripts are relative to a folder that holds this one (`stated_bases`: "# Scripts are
+relative to ../shared-tools/"), nor when the command itself expects the script may be
+absent (`scripts/x.sh pending || echo "no tasks"`, `[ -f scripts/x.sh ] && ...`).
 """
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterator
 from pathlib import PurePosixPath
 
@@ -36,6 +39,7 @@ from linters.text.paths.link_resolver import enclosing_roots, on_disk
 from linters.text.paths.outside_home import homes_of, outside_home
 from linters.text.paths.path_context import Paragraph
 from linters.text.paths.shared_helpers import given_own_name, synced_beside
+from linters.text.paths.stated_bases import resolved_from, stated_bases
 from linters.text.paths.path_owner import (
     NEAR,
     installed_template,
@@ -129,6 +133,10 @@ def _missing(ctx: LintContext, rel: str, cmd: Command) -> bool:
     placed = outside_home(homes_of(ctx), rel)
     if placed is not None and on_disk(ctx.skill.root, placed[1]):
         return False
+    # The text says its scripts are relative to a folder ("# Scripts are relative to
+    # ../shared-tools/"): the script is there when it is on disk there.
+    if any(on_disk(ctx.skill.root, p) for p in _from_stated_bases(ctx, cmd, rel)):
+        return False
     # A skill nested in another (spark-video/references/spark-video-cast/) runs from the
     # enclosing skill's folder, as SF116 accepts its links there.
     outer = ctx.memo(("enclosing_roots",), lambda: enclosing_roots(ctx.skill.root))
@@ -136,6 +144,16 @@ def _missing(ctx: LintContext, rel: str, cmd: Command) -> bool:
         return False
     # A project skill (`<repo>/.claude/skills/<name>/`) runs from the repository's top.
     return _at_project_top(ctx, rel, cmd) is not True
+
+
+def _from_stated_bases(ctx: LintContext, cmd: Command, rel: str) -> list[str]:
+    """`rel` read from each folder the command's document says scripts are relative to
+    (`linters.text.paths.stated_bases`), as paths from the skill's root."""
+    doc = ctx.doc(cmd.path)
+    if doc is None:
+        return []
+    bases = ctx.memo(("stated_bases", cmd.path), lambda: stated_bases(doc.text))
+    return resolved_from(bases, posixpath.dirname(cmd.path), rel)
 
 
 def _at_project_top(ctx: LintContext, rel: str, cmd: Command) -> bool | str | None:

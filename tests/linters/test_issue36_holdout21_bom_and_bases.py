@@ -80,3 +80,82 @@ def test_no_reader_for_plain_markdown_in_plain_folders(folders, name):
     assert frontmatter_reader("/".join([*folders, f"{name}.md"])) is None
     assert frontmatter_reader("/".join([*folders, "agents", f"{name}.md"])) is not None
     assert frontmatter_reader("/".join([*folders, f"{name}.mdc"])) is not None
+
+
+# --- SF301: a folder the text says the scripts are relative to -------------------------------
+
+_FAN_OUT = """\
+# Index the catalogue
+
+Build a searchable index of the product catalogue.
+
+## Step 2: one helper per region
+
+Give each helper this prompt:
+
+```
+Index the products of region {REGION}.
+
+Use the tool for every query:
+# Scripts are relative to ../catalogue-tools/
+uv run scripts/query.py --region {REGION} "SELECT sku FROM items"
+
+Return the SKUs with their counts.
+```
+"""
+
+
+def _two_skills(tmp_path, body: str, sibling_files: dict[str, str]):
+    skill = make_skill(tmp_path, body, name="catalogue-index")
+    make_skill(tmp_path, "# Catalogue tools\n\nQuery helpers.\n", sibling_files,
+               name="catalogue-tools")
+    return skill
+
+
+def test_a_comment_naming_the_scripts_folder_resolves_the_run_there(tmp_path):
+    skill = _two_skills(tmp_path, _FAN_OUT, {"scripts/query.py": "print('ok')\n"})
+    assert severe(skill, "SF301") == []
+
+
+def test_the_script_missing_from_the_stated_folder_too_stays_an_error(tmp_path):
+    skill = _two_skills(tmp_path, _FAN_OUT, {"scripts/other.py": "print('ok')\n"})
+    assert severe(skill, "SF301") == [("SKILL.md", 19, "error")]
+
+
+def test_without_the_statement_the_sibling_does_not_count(tmp_path):
+    body = _FAN_OUT.replace("# Scripts are relative to ../catalogue-tools/\n", "")
+    skill = _two_skills(tmp_path, body, {"scripts/query.py": "print('ok')\n"})
+    assert severe(skill, "SF301") == [("SKILL.md", 18, "error")]
+
+
+_PROSE = """\
+# Index the catalogue
+
+**Tools:** {statement}
+
+```bash
+python3 scripts/query.py --all
+```
+"""
+
+
+def test_prose_that_names_the_folder_resolves_the_run_there(tmp_path):
+    for i, statement in enumerate((
+            "run these commands from `../catalogue-tools/`.",
+            "all commands below are relative to the `catalogue-tools` skill's directory.",
+            "`cd` to `../catalogue-tools` before running them.",
+            "paths below are relative to ../catalogue-tools/.")):
+        body = _PROSE.format(statement=statement)
+        skill = _two_skills(tmp_path / str(i), body, {"scripts/query.py": "print('ok')\n"})
+        assert severe(skill, "SF301") == [], statement
+        twin = _two_skills(tmp_path / f"{i}-twin", body, {"scripts/other.py": "print('ok')\n"})
+        assert severe(twin, "SF301") == [("SKILL.md", 11, "error")], statement
+
+
+def test_words_that_name_no_folder_change_nothing(tmp_path):
+    for i, statement in enumerate((
+            "paths are relative to this file.", "run them from a clean shell.",
+            "paths below are relative to `<tools-dir>`.")):
+        body = _PROSE.format(statement=statement)
+        skill = _two_skills(tmp_path / str(i), body, {"scripts/query.py": "print('ok')\n"})
+        assert severe(skill, "SF301") == [("SKILL.md", 11, "error")], statement
