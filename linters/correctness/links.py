@@ -10,7 +10,8 @@ Fenced code is left to the command rules (SF301): a path in a shell block is a c
 
 A path that does not resolve is reported only when the text presents it as a file of the
 skill to read or run (`linters.text.paths.path_context`): not an example of a path or link format, a
-file the agent is told to write, the user's project file (`./package.json`), a file a clause
+file the agent is told to write, the user's project file (`./package.json`), a file of the
+folder the skill runs in (`./context.json` under "## Workspace"), a file a clause
 says was removed, an index entry "(coming soon)", or a footnote. No heading switches the rule
 off: a changelog's list items record what files were, so a broken path in one is a warning
 rather than an error, and every other line (a title such as "# Database migrations"
@@ -45,6 +46,7 @@ from linters.text.paths.other_skill_links import installs_other_skill, placehold
 from linters.text.paths.project_paths import (LOCATION_VARIES, REPO_OWNED, not_run_by_it,
                                               project_path)
 from linters.text.paths.local_files import local_file
+from linters.text.paths.run_folder import run_folder_path
 from linters.text.paths.project_top import climbs_to_project_top, from_project_top
 from linters.text.paths.shared_helpers import synced_beside
 from linters.text.paths.path_owner import (NEAR, example_of, installed_template, names_other_file,
@@ -163,8 +165,8 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
     if para.sentence_has(LOCATION_VARIES, offset) and not skill.exists(_top(ref.path)):
         return False  # where the user's repository keeps it, in a folder the skill lacks
     if not ref.link and cwd_relative(ref.path, skill.exists(_top(ref.path))):
-        if project_file(ref.path):
-            return False
+        if project_file(ref.path) or run_folder_path(doc, ref.path):
+            return False  # the user's project's file, or one of the folder the skill runs in
         rest = para.text[offset:]
         ticks = len(rest) - len(rest.lstrip("`"))
         return para.sends_to_read(offset, offset + ticks + len(ref.raw))

@@ -33,6 +33,8 @@ Whose path is it, when it is not the skill's:
 - `shared_helpers`: a helper several skills of a collection share, kept outside each.
 - `other_skill_links`: a link slot, another skill to install, a sibling in another layout.
 - `outside_home`: a folder SKILL.md places outside the skill's own.
+- `run_folder`: a `./` file of the folder the skill runs in, listed under "## Workspace"
+  (or "Inputs", "Working directory", a "Workspace layout:" list) or written by its steps.
 
 These import only the readers one level up (`compiled_regex`, `markdown`, `sections`,
 `literal_search`) and the skill model; nothing there imports back.
