@@ -4,7 +4,10 @@ category-prefixed naming scheme of a whole category folder (`skills/cloud/setup`
 a SKILL.md whose description says it is no skill to install (`not_installed.py`), and so is
 the frozen copy skill-creator keeps of a skill it improves (`<skill>-workspace/skill-snapshot/`,
 issue 36, holdout17): the copy keeps the original's name by design, and harnesses never load
-the workspace."""
+the workspace. So is, for a skill only Claude Code reads (`plugin_layout.read_only_by_claude_code`:
+its repository installs it only there, issue 36, holdout19), a name that is the folder's name
+written with Claude Code's namespace colon (`starwave:design` in `starwave-design/`): Claude
+Code registers the skill under its `name`, and SF108 reports the colon itself."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import re
 
 from linters.context import LintContext
 from linters.correctness.not_installed import not_installed_sentence
+from linters.correctness.plugin_layout import read_only_by_claude_code
 from linters.text.paths.siblings import category_prefixed
 from linters.text.compiled_regex import rx
 from skillforge.models.findings import Finding, Severity
@@ -55,9 +59,26 @@ def name_mismatch(ctx: LintContext, value: str, folder: str, line: int) -> Findi
             "folder, but if it is ever installed, rename one so they match.",
             line=line, severity=Severity.warning,
         )
+    read_by = (read_only_by_claude_code(ctx.skill.root)
+               if ctx.config.target != "claude-ai" and _namespaced(value, folder) else None)
+    if read_by is not None:
+        return ctx.finding(
+            "SF110",
+            f"`name` is `{value}`, the folder's name `{folder}` written with Claude Code's "
+            f"namespace colon. {read_by}, which registers the skill under its `name`; other "
+            "harnesses look a skill up by its folder and strict validators (the Agent Skills "
+            f"spec) want the two equal, so name it `{folder}`.",
+            line=line, severity=Severity.warning,
+        )
     return ctx.finding(
         "SF110",
         f"`name` is `{value}` but the folder is `{folder}`; rename one so they match, since "
         "harnesses install and look up a skill by its folder name.",
         line=line,
     )
+
+
+def _namespaced(value: str, folder: str) -> bool:
+    """`value` is `folder` with a colon where the folder has a hyphen (`starwave:design` for
+    `starwave-design`): the `namespace:skill` form Claude Code shows plugin skills in."""
+    return ":" in value and value.replace(":", "-") == folder
