@@ -15,15 +15,15 @@ the Agent Skills spec require both, and so does claude.ai's upload (`--target cl
 
 A skill kept anywhere in a repository whose README or install script installs it only into
 Claude Code (`linters.text.install_places`: `git clone URL .claude`, a copy or link into
-`~/.claude/skills/`, a Claude Code plugin install, and no other harness named) is read by
-Claude Code the same way (issue 36, holdout21):
+`~/.claude/skills/`, a Claude Code plugin install, and no other harness's folder or installer
+named) is read by Claude Code the same way (issue 36, holdout21):
 
 - SF106: a missing `name` is a warning naming that document.
 - SF102: a missing frontmatter is a warning when the content opens with a title that names
   the skill by its folder's name, as its command or labelled as the skill (`# /infosec-scan
   — Guided Scan`, `# Skill: content-writer`): the name the author wrote is the one Claude
   Code takes from the folder. So it is, on the same title, for a Claude Code project skill
-  or plugin skill whose repository names no other harness. A bare title (`# content-writer`,
+  or plugin skill whose repository names no other harness's place. A bare title (`# content-writer`,
   `# Content Writer Skill`) opening an introduction stays an error: readers of every part
   called those true, in Claude Code plugins too.
 """
@@ -35,7 +35,7 @@ from pathlib import Path
 
 from linters.context import LintContext
 from linters.text.compiled_regex import rx
-from linters.text.install_places import claude_code_install, names_other_harness
+from linters.text.install_places import claude_code_install, install_reading
 from skillforge.models.findings import Finding, Severity
 
 PLUGIN_MANIFEST = (".claude-plugin", "plugin.json")
@@ -116,8 +116,8 @@ def _field_table_line(text: str) -> int | None:
 # The first line a title that names the skill as a command (`# /scan — Guided Scan`) or with
 # a label (`# Skill: scan`, `# SKILL — scan`), then at most a tagline after a dash or colon.
 _NAMED_TITLE = rx(
-    r"^\s{0,3}#{1,6}\s+[*_`]*(?:/|skill(?:\s*[:：]\s*|\s+[—–-]\s+)/?)[*_`]*(?P<name>[\w.:-]+?)[*_`]*"
-    r"(?:\s+[—–:-]\s+.*|\s*[:：]\s+.*)?\s*$",
+    r"^\s{0,3}#{1,6}\s+[*_`]*(?:/|skill(?:\s*[:：]\s*|\s+[—–-]\s+)/?)[*_`]*"
+    r"(?P<name>[\w.:-]+?)[*_`]*(?:\s+[—–:-]\s+.*|\s*[:：]\s+.*)?\s*$",
     re.IGNORECASE,
 )
 
@@ -135,10 +135,10 @@ def read_only_by_claude_code(root: Path) -> str | None:
     Code project skill ..."): its home (`claude_code_home`) when its repository's install
     documents name no other harness, or the document that installs it only into Claude Code
     (`claude_code_install`); None otherwise."""
+    installed, other_harness = install_reading(root)
     home = claude_code_home(root)
-    if home is not None and not names_other_harness(root):
+    if home is not None and not other_harness:
         return f"This skill is {home}"
-    installed = claude_code_install(root)
     if installed is not None:
         return f"This skill's repository installs it only into Claude Code ({installed.where()})"
     return None

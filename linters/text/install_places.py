@@ -62,7 +62,8 @@ _OTHER_PLACE = rx(
     r"|junie|kilocode|crush|aider)(?=[/\\\s`'\")]|$)"
     r"|\.github[/\\](?:skills|copilot|prompts|agents)\b"
     r"|\.config[/\\](?:opencode|goose|amp|crush|agents)\b"
-    r"|\b(?:npx|bunx|pnpx|pnpm\s+dlx)\s+(?:-y\s+|--yes\s+)?(?:skills|openskills|add-skill|skillkit)\b"
+    r"|\b(?:npx|bunx|pnpx|pnpm\s+dlx)\s+(?:-y\s+|--yes\s+)?"
+    r"(?:skills|openskills|add-skill|skillkit)\b"
     r"|\bopenskills\s+(?:add|install)\b"
     r"|\bcodex\s+plugins?\s+(?:add|install|marketplace)\b"
     r"|\bgemini\s+extensions?\s+install\b",
@@ -137,16 +138,17 @@ def _reading(root: str) -> tuple[ClaudeCodeInstall | None, bool]:
     return claude, False
 
 
+def install_reading(root: Path) -> tuple[ClaudeCodeInstall | None, bool]:
+    """(where the repository of the skill at `root` installs it only into Claude Code, or
+    None; whether its install documents name another harness's place), from one pass over
+    those documents. Asked only for a finding that depends on it; the documents' texts are
+    cached by mtime and the folders listed afresh, so an edited README counts at the next
+    lint."""
+    return _reading(str(root))
+
+
 def claude_code_install(root: Path) -> ClaudeCodeInstall | None:
     """Where the repository of the skill at `root` says to install it into Claude Code, when
-    its install documents name no other harness (see the module docstring); None otherwise,
-    or when they are not on disk. Asked only for a finding that depends on it (one per lint:
-    the findings that do exclude each other); the documents' texts are cached by mtime, the
-    folders listed afresh, so an edited README counts at the next lint."""
+    its install documents name no other harness's place (see the module docstring); None
+    otherwise, or when they are not on disk."""
     return _reading(str(root))[0]
-
-
-def names_other_harness(root: Path) -> bool:
-    """The install documents above the skill at `root` name another harness's place (its
-    folder, its install command, or an installer serving every agent)."""
-    return _reading(str(root))[1]

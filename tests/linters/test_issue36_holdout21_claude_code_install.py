@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from linters.context import LintContext
 from linters.correctness.correctness import load_problems, name_field
-from linters.text.install_places import claude_code_install, names_other_harness
+from linters.text.install_places import claude_code_install, install_reading
 from skillforge.models.findings import Severity
 from skillforge.models.lint_config import LintConfig
 from skillforge.models.skill import load_skill
@@ -298,5 +298,7 @@ def test_claude_code_only_exactly_when_no_other_harness_is_named(tmp_path_factor
     tmp = tmp_path_factory.mktemp("kit")
     root = _repo(tmp, {"README.md": "# Kit\n\n" + "\n\n".join(lines) + "\n"}, "skills/recon",
                  NO_NAME)
-    assert names_other_harness(root) is bool(other)
-    assert (claude_code_install(root) is not None) is (not other)
+    installed, other_harness = install_reading(root)
+    assert other_harness is bool(other)
+    assert (installed is not None) is (not other)
+    assert claude_code_install(root) == installed
