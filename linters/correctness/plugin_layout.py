@@ -23,9 +23,10 @@ named) is read by Claude Code the same way (issue 36, holdout21):
   the skill by its folder's name, as its command or labelled as the skill (`# /infosec-scan
   — Guided Scan`, `# Skill: content-writer`): the name the author wrote is the one Claude
   Code takes from the folder. So it is, on the same title, for a Claude Code project skill
-  or plugin skill whose repository names no other harness's place. A bare title (`# content-writer`,
-  `# Content Writer Skill`) opening an introduction stays an error: readers of every part
-  called those true, in Claude Code plugins too.
+  or plugin skill whose repository names no other harness's place, as the table above is
+  read by the skill's place. A bare title (`# content-writer`, `# Content Writer Skill`)
+  opening an introduction stays an error: readers of every part called those true, in
+  Claude Code plugins too.
 """
 
 from __future__ import annotations
@@ -130,7 +131,7 @@ def _named_title(text: str, folder: str) -> str | None:
     return first.strip() if m and m.group("name") == folder else None
 
 
-def read_only_by_claude_code(root: Path) -> str | None:
+def _read_only_by_claude_code(root: Path) -> str | None:
     """Why only Claude Code reads the skill at `root`, as a sentence ("This skill is a Claude
     Code project skill ..."): its home (`claude_code_home`) when its repository's install
     documents name no other harness, or the document that installs it only into Claude Code
@@ -148,7 +149,7 @@ def missing_frontmatter(ctx: LintContext) -> Finding:
     """SF102: SKILL.md has no frontmatter. An error by the Agent Skills spec; a warning where
     Claude Code reads the skill (`claude_code_home`) and its content opens with a name and
     description table, which Claude Code takes as its description, or where Claude Code alone
-    reads it (`read_only_by_claude_code`) and its title names it by its folder's name; unless
+    reads it (`_read_only_by_claude_code`) and its title names it by its folder's name; unless
     the target is claude.ai's upload."""
     text = ctx.skill_md_text
     table = _field_table_line(text)
@@ -166,7 +167,7 @@ def missing_frontmatter(ctx: LintContext) -> Finding:
         )
     folder = ctx.skill.root.resolve().name
     title = _named_title(text, folder) if not claude_ai and table is None else None
-    read_by = read_only_by_claude_code(ctx.skill.root) if title is not None else None
+    read_by = _read_only_by_claude_code(ctx.skill.root) if title is not None else None
     if read_by is not None:
         return ctx.finding(
             "SF102",

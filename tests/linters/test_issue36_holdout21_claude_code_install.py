@@ -255,6 +255,21 @@ def test_a_namespaced_name_in_a_repository_naming_codex_keeps_the_error(tmp_path
     assert f.severity is Severity.error
 
 
+def test_a_namespaced_project_skill_without_the_repositorys_word_keeps_the_error(tmp_path):
+    # Other harnesses read `.claude/skills/` too; a copy of the folder cannot show whether the
+    # repository installs the skills for them as well.
+    root = _repo(tmp_path, {}, ".claude/skills/kit-design", NAMESPACED)
+    [f] = findings(root, "SF110")
+    assert f.severity is Severity.error
+
+
+def test_a_namespaced_project_skill_of_a_claude_code_only_repository_is_a_warning(tmp_path):
+    readme = "# Kit\n\nThe skills live in `.claude/skills/`; open the project in Claude Code.\n"
+    root = _repo(tmp_path, {"README.md": readme}, ".claude/skills/kit-design", NAMESPACED)
+    [f] = findings(root, "SF110")
+    assert f.severity is Severity.warning and "README.md, line 3" in f.message
+
+
 @pytest.mark.parametrize("name", ["kit-design-flow", "design", "kit:design-flow", "kit/design"])
 def test_any_other_mismatch_in_a_claude_code_only_repository_keeps_the_error(tmp_path, name):
     text = f"---\nname: {name}\ndescription: Drafts a design. Use for a new feature.\n---\n"
