@@ -4,7 +4,14 @@ category-prefixed naming scheme of a whole category folder (`skills/cloud/setup`
 a SKILL.md whose description says it is no skill to install (`not_installed.py`), and so is
 the frozen copy skill-creator keeps of a skill it improves (`<skill>-workspace/skill-snapshot/`,
 issue 36, holdout17): the copy keeps the original's name by design, and harnesses never load
-the workspace."""
+the workspace. So is, for a skill its repository installs only into Claude Code
+(`install_places.claude_code_install`: its README or install script says so and names no
+other harness's place; issue 36, holdout19), a name that is the folder's name written with
+Claude Code's namespace colon (`starwave:design` in `starwave-design/`): Claude Code registers
+the skill under its `name`, and SF108 reports the colon itself. The repository's word is
+needed, not the skill's place alone: a project skill in `.claude/skills/` named
+`knowledge:add-repository` was read as true (holdout15) where its repository installs the same
+skills for Codex and Cursor, which a copy of the skill folder cannot show."""
 
 from __future__ import annotations
 
@@ -12,6 +19,7 @@ import re
 
 from linters.context import LintContext
 from linters.correctness.not_installed import not_installed_sentence
+from linters.text.install_places import claude_code_install
 from linters.text.paths.siblings import category_prefixed
 from linters.text.compiled_regex import rx
 from skillforge.models.findings import Finding, Severity
@@ -55,9 +63,27 @@ def name_mismatch(ctx: LintContext, value: str, folder: str, line: int) -> Findi
             "folder, but if it is ever installed, rename one so they match.",
             line=line, severity=Severity.warning,
         )
+    installed = (claude_code_install(ctx.skill.root)
+                 if ctx.config.target != "claude-ai" and _namespaced(value, folder) else None)
+    if installed is not None:
+        return ctx.finding(
+            "SF110",
+            f"`name` is `{value}`, the folder's name `{folder}` written with Claude Code's "
+            "namespace colon. This skill's repository installs it only into Claude Code "
+            f"({installed.where()}), which registers the skill under its `name`; other "
+            "harnesses look a skill up by its folder and strict validators (the Agent Skills "
+            f"spec) want the two equal, so name it `{folder}`.",
+            line=line, severity=Severity.warning,
+        )
     return ctx.finding(
         "SF110",
         f"`name` is `{value}` but the folder is `{folder}`; rename one so they match, since "
         "harnesses install and look up a skill by its folder name.",
         line=line,
     )
+
+
+def _namespaced(value: str, folder: str) -> bool:
+    """`value` is `folder` with a colon where the folder has a hyphen (`starwave:design` for
+    `starwave-design`): the `namespace:skill` form Claude Code shows plugin skills in."""
+    return ":" in value and value.replace(":", "-") == folder

@@ -12,6 +12,21 @@ the Agent Skills spec require both, and so does claude.ai's upload (`--target cl
   the name and description written as a table (`| name | description |`): the author wrote
   a description, and the first paragraph Claude Code takes is it. A SKILL.md that opens with
   an introduction has no description anybody wrote to route on, and stays an error.
+
+A skill kept anywhere in a repository whose README or install script installs it only into
+Claude Code (`linters.text.install_places`: `git clone URL .claude`, a copy or link into
+`~/.claude/skills/`, a Claude Code plugin install, and no other harness's folder or installer
+named) is read by Claude Code the same way (issue 36, holdout21):
+
+- SF106: a missing `name` is a warning naming that document.
+- SF102: a missing frontmatter is a warning when the content opens with a title that names
+  the skill by its folder's name, as its command or labelled as the skill (`# /infosec-scan
+  — Guided Scan`, `# Skill: content-writer`): the name the author wrote is the one Claude
+  Code takes from the folder. So it is, on the same title, for a Claude Code project skill
+  or plugin skill whose repository names no other harness's place, as the table above is
+  read by the skill's place. A bare title (`# content-writer`, `# Content Writer Skill`)
+  opening an introduction stays an error: readers of every part called those true, in
+  Claude Code plugins too.
 """
 
 from __future__ import annotations
@@ -21,6 +36,7 @@ from pathlib import Path
 
 from linters.context import LintContext
 from linters.text.compiled_regex import rx
+from linters.text.install_places import claude_code_install, install_reading
 from skillforge.models.findings import Finding, Severity
 
 PLUGIN_MANIFEST = (".claude-plugin", "plugin.json")
@@ -55,16 +71,25 @@ def claude_code_home(skill_root: Path) -> str | None:
 
 def missing_name(ctx: LintContext, proposal: str) -> Finding:
     """SF106: the frontmatter has no `name`. An error by the Agent Skills spec; a warning for
-    a skill of a Claude Code plugin (`in_claude_code_plugin`), which Claude Code names after
-    its folder, unless the target is claude.ai's upload, which requires `name`."""
-    if ctx.config.target != "claude-ai" and in_claude_code_plugin(ctx.skill.root):
-        return ctx.finding(
-            "SF106",
-            "The frontmatter has no `name`. This skill is part of a Claude Code plugin, and "
-            "Claude Code takes the folder's name; other harnesses and strict validators (the "
-            f"Agent Skills spec) require `name`: add `name: {proposal}`.",
-            line=1, severity=Severity.warning,
-        )
+    a skill of a Claude Code plugin (`in_claude_code_plugin`) or one its repository installs
+    only into Claude Code (`claude_code_install`), which Claude Code names after its folder,
+    unless the target is claude.ai's upload, which requires `name`."""
+    if ctx.config.target != "claude-ai":
+        if in_claude_code_plugin(ctx.skill.root):
+            home = "This skill is part of a Claude Code plugin"
+        elif (installed := claude_code_install(ctx.skill.root)) is not None:
+            home = ("This skill's repository installs it only into Claude Code "
+                    f"({installed.where()})")
+        else:
+            home = None
+        if home is not None:
+            return ctx.finding(
+                "SF106",
+                f"The frontmatter has no `name`. {home}, and Claude Code takes the folder's "
+                "name; other harnesses and strict validators (the Agent Skills spec) require "
+                f"`name`: add `name: {proposal}`.",
+                line=1, severity=Severity.warning,
+            )
     return ctx.finding(
         "SF106",
         f"The frontmatter has no `name`; add `name: {proposal}` (it must match the folder "
@@ -89,13 +114,47 @@ def _field_table_line(text: str) -> int | None:
     return None
 
 
+# The first line a title that names the skill as a command (`# /scan — Guided Scan`) or with
+# a label (`# Skill: scan`, `# SKILL — scan`), then at most a tagline after a dash or colon.
+_NAMED_TITLE = rx(
+    r"^\s{0,3}#{1,6}\s+[*_`]*(?:/|skill(?:\s*[:：]\s*|\s+[—–-]\s+)/?)[*_`]*"
+    r"(?P<name>[\w.:-]+?)[*_`]*(?:\s+[—–:-]\s+.*|\s*[:：]\s+.*)?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _named_title(text: str, folder: str) -> str | None:
+    """The first line of `text`, when it is a title naming the skill `folder` as its command
+    or with a `Skill:` label (see `_NAMED_TITLE`), or None."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    m = _NAMED_TITLE.match(first)
+    return first.strip() if m and m.group("name") == folder else None
+
+
+def _read_only_by_claude_code(root: Path) -> str | None:
+    """Why only Claude Code reads the skill at `root`, as a sentence ("This skill is a Claude
+    Code project skill ..."): its home (`claude_code_home`) when its repository's install
+    documents name no other harness, or the document that installs it only into Claude Code
+    (`claude_code_install`); None otherwise."""
+    installed, other_harness = install_reading(root)
+    home = claude_code_home(root)
+    if home is not None and not other_harness:
+        return f"This skill is {home}"
+    if installed is not None:
+        return f"This skill's repository installs it only into Claude Code ({installed.where()})"
+    return None
+
+
 def missing_frontmatter(ctx: LintContext) -> Finding:
     """SF102: SKILL.md has no frontmatter. An error by the Agent Skills spec; a warning where
     Claude Code reads the skill (`claude_code_home`) and its content opens with a name and
-    description table, which Claude Code takes as its description, unless the target is
-    claude.ai's upload."""
-    table = _field_table_line(ctx.skill_md_text)
-    home = claude_code_home(ctx.skill.root) if ctx.config.target != "claude-ai" else None
+    description table, which Claude Code takes as its description, or where Claude Code alone
+    reads it (`_read_only_by_claude_code`) and its title names it by its folder's name; unless
+    the target is claude.ai's upload."""
+    text = ctx.skill_md_text
+    table = _field_table_line(text)
+    claude_ai = ctx.config.target == "claude-ai"
+    home = claude_code_home(ctx.skill.root) if not claude_ai else None
     if home is not None and table is not None:
         return ctx.finding(
             "SF102",
@@ -104,6 +163,20 @@ def missing_frontmatter(ctx: LintContext) -> Finding:
             "its name and the first paragraph of the content as its description; other "
             "harnesses and strict validators (the Agent Skills spec) need frontmatter: move "
             "the table's name and description into a `---` block on the first line.",
+            line=1, severity=Severity.warning,
+        )
+    folder = ctx.skill.root.resolve().name
+    title = _named_title(text, folder) if not claude_ai and table is None else None
+    read_by = _read_only_by_claude_code(ctx.skill.root) if title is not None else None
+    if read_by is not None:
+        return ctx.finding(
+            "SF102",
+            f"SKILL.md has no YAML frontmatter; its title (`{title[:60]}`) names the skill "
+            f"`{folder}`, its folder's name. {read_by}, and Claude Code takes the folder's "
+            "name as its name and the first paragraph of the content as its description; "
+            "other harnesses and strict validators (the Agent Skills spec) need frontmatter: "
+            f"start the file with a `---` block holding `name: {folder}` and a `description:` "
+            "of what the skill does and when to use it.",
             line=1, severity=Severity.warning,
         )
     hint = (f" The table on line {table} looks meant as the frontmatter: move its name and "

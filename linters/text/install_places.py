@@ -1,0 +1,154 @@
+"""Where a skill's repository says to install it: only into Claude Code? (issue 36, holdout19
+and holdout21.)
+
+A repository written for Claude Code alone says so where it tells the user how to install
+it: its README (or INSTALL guide, or install script) clones it into a project's `.claude/`
+(`git clone URL .claude`, or a submodule there), copies or links its skills into
+`~/.claude/skills/` or `.claude/skills/`, or installs it as a Claude Code plugin
+(`claude plugin install`, `/plugin marketplace add`). Claude Code documents every frontmatter
+field as optional (the folder's name stands in for `name`), so rules that exist for other
+harnesses weigh less for such a skill.
+
+Only when no other harness's place is named beside it: a document that also installs the
+skills into `.codex/`, `.agents/skills/`, `.cursor/`, `.gemini/`, `.opencode/` or
+`.github/skills/`, or with an installer that serves every agent (`npx skills add`), or with
+another harness's own command (`codex plugin add`, `gemini extensions install`), installs
+them where those rules hold. A harness named in prose is not a place: a README that syncs its
+skills into `~/.claude/skills/` and says its framework "works with Claude Code, GitHub
+Copilot and Cline" (whose Copilot part is prompt files) installs the skills into Claude Code
+alone, as both readers of holdout19 read it; a collection for several agents says where each
+finds the skills.
+
+The documents are looked for in the folders above the skill (and their `scripts/`), up to the
+repository's top (the folder holding `.git`) and at most four levels up, never in the user's
+home folder, as `repo_keys.repository_docs` looks for a repository's documents: an author's
+checkout has them. A copied skill whose repository is not on disk says nothing either way,
+and its findings keep their weight.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from linters.text.compiled_regex import rx
+from linters.text.paths.project_top import folders_up
+
+_LEVELS = 4
+_MAX_BYTES = 512 * 1024
+
+# The documents that say how to install: READMEs (and their translations), INSTALL guides,
+# install or setup scripts, a Makefile; in a folder above the skill or its `scripts/`.
+_INSTALL_DOC = rx(r"^(?:readme|install(?:ation|er)?|setup|bootstrap)(?:[-_.][\w.-]*)?$"
+                  r"|^makefile$", re.IGNORECASE)
+_NOT_DOC = rx(r"\.(?:py|pyc|json|ya?ml|toml|lock|cfg|png|jpe?g|gif|svg|webp)$", re.IGNORECASE)
+
+# Claude Code's places: its skills folders (`~/.claude/skills`, a project's `.claude/skills`),
+# a clone or a submodule into a project's `.claude/`, a plugin install or marketplace.
+_CLAUDE_PLACE = rx(
+    r"(?<![\w-])\.claude[/\\]skills\b"
+    r"|\bgit\s+(?:clone|submodule\s+add)\b[^\n`]*?\s(?:\./)?\.claude/?(?=[\s`'\"]|$)"
+    r"|(?:\bclaude\s+|(?<![\w/.-])/)plugins?\s+(?:install|marketplace\s+add)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+# Another harness's place: its dot folder (`.codex/`, `~/.cursor`, `.github/skills`), its
+# config folder, an installer that serves other agents (`npx skills add`, `openskills`) or
+# another harness's own install command.
+_OTHER_PLACE = rx(
+    r"(?:^|[\s`'\"(=/~\\])\.(?:codex|agents?|cursor|gemini|opencode|windsurf|kiro|goose"
+    r"|openclaw|hermes|copilot|roo|cline|clinerules|continue|amp|factory|augment|qwen|trae"
+    r"|junie|kilocode|crush|aider)(?=[/\\\s`'\")]|$)"
+    r"|\.github[/\\](?:skills|copilot|prompts|agents)\b"
+    r"|\.config[/\\](?:opencode|goose|amp|crush|agents)\b"
+    r"|\b(?:npx|bunx|pnpx|pnpm\s+dlx)\s+(?:-y\s+|--yes\s+)?"
+    r"(?:skills|openskills|add-skill|skillkit)\b"
+    r"|\bopenskills\s+(?:add|install)\b"
+    r"|\bcodex\s+plugins?\s+(?:add|install|marketplace)\b"
+    r"|\bgemini\s+extensions?\s+install\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+@dataclass(frozen=True)
+class ClaudeCodeInstall:
+    """Where a repository's document installs its skills into Claude Code."""
+
+    doc: str  # the document, relative to the folder it was found in ("README.md")
+    line: int
+    shown: str  # the words naming the place ("git clone https://... .claude")
+
+    def where(self) -> str:
+        return f"{self.doc}, line {self.line}: `{self.shown}`"
+
+
+@functools.lru_cache(maxsize=64)
+def _read(path: str, mtime: float) -> str:
+    try:
+        p = Path(path)
+        if p.stat().st_size > _MAX_BYTES:
+            return ""
+        return p.read_text("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _install_docs(folder: Path) -> list[Path]:
+    found = []
+    for where in (folder, folder / "scripts"):
+        try:
+            entries = sorted(where.iterdir())
+        except OSError:
+            continue
+        found += [p for p in entries if _INSTALL_DOC.match(p.name)
+                  and not _NOT_DOC.search(p.name) and p.is_file()]
+    return found
+
+
+def _shown(text: str, m: re.Match[str]) -> str:
+    """The line of the match, trimmed to the command or path around it."""
+    start = text.rfind("\n", 0, m.start()) + 1
+    end = text.find("\n", m.end())
+    line = " ".join(text[start:end if end >= 0 else len(text)].split()).strip("`$> ")
+    return line if len(line) <= 80 else line[:77] + "..."
+
+
+def _reading(root: str) -> tuple[ClaudeCodeInstall | None, bool]:
+    """(the first Claude Code place named, whether another harness's place is named) in the
+    install documents above the skill at `root`."""
+    try:
+        real = Path(root).resolve()
+        home = Path.home().resolve()
+    except (OSError, RuntimeError):
+        return None, False
+    claude = None
+    for folder in folders_up(real.parent, _LEVELS):
+        if folder == home:
+            break
+        for doc in _install_docs(folder):
+            try:
+                text = _read(str(doc), doc.stat().st_mtime)
+            except OSError:
+                continue
+            if _OTHER_PLACE.search(text):
+                return None, True
+            m = _CLAUDE_PLACE.search(text) if claude is None else None
+            if m:
+                claude = ClaudeCodeInstall(doc.relative_to(folder).as_posix(),
+                                           text.count("\n", 0, m.start()) + 1, _shown(text, m))
+    return claude, False
+
+
+def install_reading(root: Path) -> tuple[ClaudeCodeInstall | None, bool]:
+    """(where the repository of the skill at `root` installs it only into Claude Code, or
+    None; whether its install documents name another harness's place), from one pass over
+    those documents. Asked only for a finding that depends on it; the documents' texts are
+    cached by mtime and the folders listed afresh, so an edited README counts at the next
+    lint."""
+    return _reading(str(root))
+
+
+def claude_code_install(root: Path) -> ClaudeCodeInstall | None:
+    """Where the repository of the skill at `root` says to install it into Claude Code, when
+    its install documents name no other harness's place (see the module docstring); None
+    otherwise, or when they are not on disk."""
+    return _reading(str(root))[0]
