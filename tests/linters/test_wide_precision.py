@@ -103,7 +103,15 @@ measured once with the rules of that time (severe 0.598: 67 tp, 27 fp, 18 policy
 security-scanning collection's run-folder files (`./context.json`, `./report.json`) listed in
 a Workspace section, a byte-order mark in a reference nothing parses and a script run in a
 sibling skill's folder the prompt names; the policy ones are skills without `name` or without
-frontmatter in collections installed only into Claude Code.
+frontmatter in collections installed only into Claude Code. Then tuned on (severe 1.0: 67 tp,
+18 artefacts; security 1.0; 0 skills failing only on wrong or policy findings): `./` files a
+Workspace section lists or the steps write are the run folder's; a repository whose README or
+install script installs its skills only into Claude Code makes a missing `name`, a missing
+frontmatter under a title naming the skill as its command, and a name that is the folder's
+with Claude Code's namespace colon warnings (in a full checkout, so the copy's 18 policy
+findings, and holdout19's 5 colon names, are artefacts of the copy); a byte-order mark before
+the frontmatter of a file no parser reads is a warning; a folder the text says the scripts are
+relative to is where SF301 looks.
 The figures above are as read at each measurement. 153 findings of `holdout2` to `holdout13`
 first labelled artefact were read again after tests/corpus_wide/real_checkout.py showed a full
 checkout still gives them (117 true, 36 wrong); the README's table counts them.
@@ -251,12 +259,12 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
     return pytest.mark.xfail(strict=True, reason=f"issue 36's target is not met: {figure}")
 
 
-SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout21": _unmet("0.598 at its one measurement (67 tp, 27 fp, 18 policy): run-folder "
-                        "files a scanning collection's worker writes, listed in a Workspace "
-                        "section (SF116, 24); skills without `name` or frontmatter in "
-                        "collections installed only into Claude Code (SF106, SF102, policy)"),
-}
+# holdout21's 0.598 severe at its one measurement (run-folder files a scanning collection's
+# worker writes, listed in a Workspace section; skills without `name` or frontmatter in
+# collections installed only into Claude Code; a byte-order mark in a reference nothing
+# parses; a script run in a sibling skill's folder the prompt names) is 1.0 after tuning on
+# it; its 18 policy findings are warnings in a full checkout, so artefacts of the copy.
+SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
 # holdout16's 0.657 severe at its one measurement (two frontmatter keys a repository's own
 # loader or router reads, scripts of the user's project) is 1.0 after tuning on it, once a
 # full checkout showed both keys as warnings naming the repository's documents.
@@ -325,6 +333,10 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # skill's run of the Hermes repository's test script) are 0 after readings of a block named
 # for a platform the skill declares (platform_keys) and of a block that builds the current
 # folder as a project first (repo_scripts.builds_project_here).
+# holdout18's 33 at its one measurement are 0 once a Claude Code project skill without
+# frontmatter, whose title names it by its folder as its command, is a warning
+# (plugin_layout.missing_frontmatter). holdout21's 38 at its one measurement are 0 after tuning
+# on it (run_folder, install_places).
 # holdout20's 5 at its one measurement (a Catalan project skill's 2 runs of its repository's
 # root scripts, a Python template's slots, a prompt-injection defence, a drawn
 # bypassPermissions) are 0 after tuning on it; the project skill's 4 findings are warnings in a
@@ -337,11 +349,6 @@ ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
     "holdout19": _unmet("2 after tuning on it (6 at its one measurement): a synced copy of "
                         "a tool-installed skill (SF116) and a name differing from its folder "
                         "in a Claude Code-only repository (SF110, policy)"),
-    "holdout18": _unmet("1 after tuning on it (33 at its one measurement): a Claude Code "
-                        "project skill without frontmatter (SF102, read as policy)"),
-    "holdout21": _unmet("38 at its one measurement: 20 skills on run-folder files listed in a "
-                        "Workspace section (SF116), 18 without `name` or frontmatter in "
-                        "collections installed only into Claude Code (SF106, SF102, policy)"),
 }
 
 
