@@ -14,21 +14,18 @@ and those keys stay errors (readers of every part labelled them true).
 
 The documents are looked for in the folders above the skill, up to the repository's top (a
 folder holding `.git`) and at most four levels up (`<repo>/plugins/<p>/skills/<skill>/`), and
-never in the user's home folder. A copied skill whose repository is not on disk keeps its
-error.
+never in the user's home folder (`repo_docs.documents_above`). A copied skill whose
+repository is not on disk keeps its error.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from pathlib import Path
 
 from linters.text.compiled_regex import rx
-from linters.text.paths.project_top import folders_up
+from linters.text.repo_docs import documents_above
 
-_LEVELS = 4
-_MAX_BYTES = 512 * 1024
 _FENCE = rx(r"^\s{0,3}(`{3,}|~{3,})")
 # The documenting line or row says the key is the harness's own: "AI-REO extension",
 # "extension field", "read by the skill loader".
@@ -119,50 +116,15 @@ def _frontmatter_section_keys(lines: list[str]) -> set[str]:
     return keys
 
 
-def _docs(folder: Path) -> list[Path]:
-    """The Markdown documents of `folder` and of its `docs/` (no SKILL.md)."""
-    found = []
-    for where in (folder, folder / "docs"):
-        try:
-            entries = sorted(where.iterdir())
-        except OSError:
-            continue
-        found += [p for p in entries if p.suffix.lower() == ".md"
-                  and p.name.upper() != "SKILL.MD" and p.is_file()]
-    return found
-
-
-@functools.lru_cache(maxsize=64)
-def _read(path: str, mtime: float) -> str:
-    try:
-        p = Path(path)
-        if p.stat().st_size > _MAX_BYTES:
-            return ""
-        return p.read_text("utf-8", errors="replace")
-    except OSError:
-        return ""
+def _markdown_doc(name: str) -> bool:
+    return name.lower().endswith(".md") and name.upper() != "SKILL.MD"
 
 
 def repository_docs(root: Path) -> list[tuple[str, str]]:
     """(path relative to the folder it was found in, text) of every Markdown document in the
     folders above the skill at `root` and their `docs/`, nearest first: listed and read once
     per lint, however many of the skill's keys are looked up in them."""
-    try:
-        real = root.resolve()
-        home = Path.home().resolve()
-    except (OSError, RuntimeError):
-        return []
-    found = []
-    for folder in folders_up(real.parent, _LEVELS):
-        if folder == home:
-            break
-        for doc in _docs(folder):
-            try:
-                found.append((doc.relative_to(folder).as_posix(),
-                              _read(str(doc), doc.stat().st_mtime)))
-            except OSError:
-                continue
-    return found
+    return list(documents_above(root, _markdown_doc, ("docs",)))
 
 
 def documented_by_repository(docs: list[tuple[str, str]], key: str) -> tuple[str, str] | None:

@@ -20,24 +20,19 @@ alone, as both readers of holdout19 read it; a collection for several agents say
 finds the skills.
 
 The documents are looked for in the folders above the skill (and their `scripts/`), up to the
-repository's top (the folder holding `.git`) and at most four levels up, never in the user's
-home folder, as `repo_keys.repository_docs` looks for a repository's documents: an author's
+repository's top, as `repo_docs.documents_above` finds a repository's documents: an author's
 checkout has them. A copied skill whose repository is not on disk says nothing either way,
 and its findings keep their weight.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from linters.text.compiled_regex import rx
-from linters.text.paths.project_top import folders_up
-
-_LEVELS = 4
-_MAX_BYTES = 512 * 1024
+from linters.text.repo_docs import documents_above
 
 # The documents that say how to install: READMEs (and their translations), INSTALL guides,
 # install or setup scripts, a Makefile; in a folder above the skill or its `scripts/`.
@@ -69,6 +64,8 @@ _OTHER_PLACE = rx(
     r"|\bgemini\s+extensions?\s+install\b",
     re.IGNORECASE | re.MULTILINE,
 )
+
+
 @dataclass(frozen=True)
 class ClaudeCodeInstall:
     """Where a repository's document installs its skills into Claude Code."""
@@ -81,27 +78,8 @@ class ClaudeCodeInstall:
         return f"{self.doc}, line {self.line}: `{self.shown}`"
 
 
-@functools.lru_cache(maxsize=64)
-def _read(path: str, mtime: float) -> str:
-    try:
-        p = Path(path)
-        if p.stat().st_size > _MAX_BYTES:
-            return ""
-        return p.read_text("utf-8", errors="replace")
-    except OSError:
-        return ""
-
-
-def _install_docs(folder: Path) -> list[Path]:
-    found = []
-    for where in (folder, folder / "scripts"):
-        try:
-            entries = sorted(where.iterdir())
-        except OSError:
-            continue
-        found += [p for p in entries if _INSTALL_DOC.match(p.name)
-                  and not _NOT_DOC.search(p.name) and p.is_file()]
-    return found
+def _install_doc(name: str) -> bool:
+    return bool(_INSTALL_DOC.match(name)) and not _NOT_DOC.search(name)
 
 
 def _shown(text: str, m: re.Match[str]) -> str:
@@ -115,26 +93,13 @@ def _shown(text: str, m: re.Match[str]) -> str:
 def _reading(root: str) -> tuple[ClaudeCodeInstall | None, bool]:
     """(the first Claude Code place named, whether another harness's place is named) in the
     install documents above the skill at `root`."""
-    try:
-        real = Path(root).resolve()
-        home = Path.home().resolve()
-    except (OSError, RuntimeError):
-        return None, False
     claude = None
-    for folder in folders_up(real.parent, _LEVELS):
-        if folder == home:
-            break
-        for doc in _install_docs(folder):
-            try:
-                text = _read(str(doc), doc.stat().st_mtime)
-            except OSError:
-                continue
-            if _OTHER_PLACE.search(text):
-                return None, True
-            m = _CLAUDE_PLACE.search(text) if claude is None else None
-            if m:
-                claude = ClaudeCodeInstall(doc.relative_to(folder).as_posix(),
-                                           text.count("\n", 0, m.start()) + 1, _shown(text, m))
+    for rel, text in documents_above(Path(root), _install_doc, ("scripts",)):
+        if _OTHER_PLACE.search(text):
+            return None, True
+        m = _CLAUDE_PLACE.search(text) if claude is None else None
+        if m:
+            claude = ClaudeCodeInstall(rel, text.count("\n", 0, m.start()) + 1, _shown(text, m))
     return claude, False
 
 
