@@ -23,6 +23,7 @@ from linters.correctness.frontmatter_files import frontmatter_reader
 from skillforge.models.findings import Severity
 from tests.linters.rule_findings import severe
 from tests.linters.test_security import make_skill
+from tests.hypothesis_budget import examples
 
 # --- SF118: whose frontmatter a byte-order mark hides ----------------------------------------
 
@@ -74,7 +75,7 @@ _FOLDER = st.sampled_from(["references", "docs", "notes", "guides", "assets", "e
 _NAME = st.from_regex(r"[a-z][a-z0-9-]{0,12}", fullmatch=True)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(_FOLDER, max_size=3), _NAME)
 def test_no_reader_for_plain_markdown_in_plain_folders(folders, name):
     assert frontmatter_reader("/".join([*folders, f"{name}.md"])) is None

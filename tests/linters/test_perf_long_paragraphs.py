@@ -155,9 +155,7 @@ def _generated_index(n: int) -> str:
 @pytest.mark.parametrize("n", [1000])
 def test_thousands_of_broken_paths_in_one_paragraph_lint_in_linear_time(tmp_path: Path, n):
     (tmp_path / "SKILL.md").write_text(_generated_index(n), encoding="utf-8")
-    t0 = time.process_time()
     report = lint_skill(tmp_path, LintConfig(scripts=False))
-    spent = time.process_time() - t0
     broken = [f for f in report.findings if f.rule == "SF116"]
     # Twice each of the three kinds the text presents as files of the skill (not the
     # removed file, nor ./tools outside it); the changelog's entries as warnings.
@@ -167,8 +165,24 @@ def test_thousands_of_broken_paths_in_one_paragraph_lint_in_linear_time(tmp_path
     assert {f.line for f in broken} == {8, *range(10, 10 + n), *entries} - {
         10 + i for i in range(n) if i % 5 in (3, 4)}
     assert {f.line for f in broken if f.severity == Severity.warning} == entries
-    # Each path searched its whole sentence before: this took ~13 s of CPU; now ~0.5 s.
-    assert spent < 2.0, spent
+    # Each path searched its whole sentence before: 1,000 paths took ~13 s of CPU, 16 times
+    # what 250 took; now ~1.3 s, about 5 times. A ratio of two CPU times in one process, not
+    # a time limit: a loaded machine (CI's parallel workers) slows both alike.
+    small = tmp_path / "small"
+    small.mkdir()
+    (small / "SKILL.md").write_text(_generated_index(n // 4), encoding="utf-8")
+    ratio = _cpu(tmp_path) / _cpu(small)
+    assert ratio < 10, f"{n} paths cost {ratio:.1f} times what {n // 4} cost (linear: ~4-5)"
+
+
+def _cpu(skill: Path) -> float:
+    """The least CPU time of two lints of `skill`."""
+    best = float("inf")
+    for _ in range(2):
+        t0 = time.process_time()
+        lint_skill(skill, LintConfig(scripts=False))
+        best = min(best, time.process_time() - t0)
+    return best
 
 
 # `Paragraph.said_before` puts any pattern through the one-search memo; the project-path
