@@ -223,8 +223,10 @@ def in_quoted_phrase(line: str, start: int, end: int) -> bool:
 
 # A section of things not written yet: "## Pattern for future loaders", "## Roadmap",
 # "## Cleaner long-term path", "### P2 — Nice to have".
-_PLANNED_TITLE = rx(r"\b(?:future|planned|roadmap|todo|to\s+do|upcoming|wish\s*list|ideas"
-                    r"|long[-\s]term|nice[-\s]to[-\s]have)\b", re.IGNORECASE)
+# "To do" only as the list's own title ("## To do", "## TODO", "## 2. To do"), not "What
+# to do if the build fails" or "How to do a release", which are instructions.
+_PLANNED_TITLE = rx(r"\b(?:future|planned|roadmap|todo|upcoming|wish\s*list|ideas"
+                    r"|long[-\s]term|nice[-\s]to[-\s]have)\b|^[\W\d]*to\s+do\b", re.IGNORECASE)
 # The last sentence of a lead-in that offers what follows as suggestions: "Bundling helper
 # scripts is powerful. Consider:", "Future iterations could add:", "Possible additions:".
 _PROPOSAL_LEAD = rx(r"(?:^|[.!?]\s+)(?:consider|(?:[^.!?:]*\b(?:could|might)\b[^.!?:]*)"
