@@ -112,8 +112,12 @@ with Claude Code's namespace colon warnings (in a full checkout, so the copy's 1
 findings, and holdout19's 5 colon names, are artefacts of the copy); a byte-order mark before
 the frontmatter of a file no parser reads is a warning; a folder the text says the scripts are
 relative to is where SF301 looks.
-`holdout22` (12 more, chosen after `holdout21` had been measured once and then tuned on) has not
-been measured yet: it is the next honest measurement.
+`holdout22` (12 more, chosen after `holdout21` had been measured once and then tuned on) was
+measured once with the rules of that time (severe 0.973: 145 tp, 4 fp; security 0.938, 15 of
+16; 3 of 260 skills failing only on wrong findings): the wrong ones are a `./` file the skill's
+own preflight step writes where it runs, a run output a sibling skill writes, a template's
+placeholder name in a `templates/` folder nothing installs, and "the user need not know" an ID
+in a docstring.
 The figures above are as read at each measurement. 153 findings of `holdout2` to `holdout13`
 first labelled artefact were read again after tests/corpus_wide/real_checkout.py showed a full
 checkout still gives them (117 true, 36 wrong); the README's table counts them.
@@ -351,6 +355,9 @@ ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
     "holdout19": _unmet("2 after tuning on it (6 at its one measurement): a synced copy of "
                         "a tool-installed skill (SF116) and a name differing from its folder "
                         "in a Claude Code-only repository (SF110, policy)"),
+    "holdout22": _unmet("3 at its one measurement: files a skill's own step or a sibling "
+                        "skill writes where it runs (SF116, 2) and a template's placeholder "
+                        "name in a templates/ folder nothing installs (SF110)"),
 }
 
 
