@@ -4,7 +4,9 @@ category-prefixed naming scheme of a whole category folder (`skills/cloud/setup`
 a SKILL.md whose description says it is no skill to install (`not_installed.py`), and so is
 the frozen copy skill-creator keeps of a skill it improves (`<skill>-workspace/skill-snapshot/`,
 issue 36, holdout17): the copy keeps the original's name by design, and harnesses never load
-the workspace. So is, for a skill its repository installs only into Claude Code
+the workspace. So is the placeholder name of a scaffold in a repository's `templates/`
+folder (`skill_template.py`, issue 36, holdout22): copied and renamed, never installed
+there. So is, for a skill its repository installs only into Claude Code
 (`install_places.claude_code_install`: its README or install script says so and names no
 other harness's place; issue 36, holdout19), a name that is the folder's name written with
 Claude Code's namespace colon (`starwave:design` in `starwave-design/`): Claude Code registers
@@ -19,6 +21,7 @@ import re
 
 from linters.context import LintContext
 from linters.correctness.not_installed import not_installed_sentence
+from linters.correctness.skill_template import skill_template
 from linters.text.install_places import claude_code_install
 from linters.text.paths.siblings import category_prefixed
 from linters.text.compiled_regex import rx
@@ -51,6 +54,17 @@ def name_mismatch(ctx: LintContext, value: str, folder: str, line: int) -> Findi
             f"`{value}` that skill-creator keeps in its workspace as the baseline of its evals; "
             "the copy keeps the original's name and no harness loads it from here, but if it is "
             "meant to be installed, rename one so they match.",
+            line=line, severity=Severity.warning,
+        )
+    template = skill_template(ctx.skill.root, value)
+    if template is not None:
+        # A scaffold under `templates/`: copied, renamed and filled in, never installed here.
+        return ctx.finding(
+            "SF110",
+            f"`name` is `{value}`, a placeholder, and the folder `{folder}` sits in "
+            f"`{template}/`: a template to copy when writing a new skill, which no harness "
+            "installs from there, and whose copy gets its own name; if it is meant to be "
+            "installed, give it a real name and rename one so they match.",
             line=line, severity=Severity.warning,
         )
     said = not_installed_sentence(ctx.skill.description)

@@ -15,6 +15,7 @@ from linters.security.code_samples import injection_data
 from linters.security.explained_chars import explained_example
 from linters.security.inert_code import invisible_charset
 from linters.security.injection_defence import ignored_in_data
+from linters.security.need_not_know import NEED_NOT_KNOW
 from linters.security.security_context import Hit, Line, SecurityText, short
 from linters.security.shown_comment import shown_comment
 from linters.security.text_role import weigh
@@ -71,8 +72,10 @@ _CONCEAL = rx(
     # the conversation's wording, no action or risk kept back.
     r"routing|classification|categori[sz]ation|track|framework|methodology|rubric|"
     r"terminology|jargon|taxonomy|scoring)\b)"
-    r"|\b(?:the\s+)?users?\s+(?:must|should|need)\s+(?:not|never)\s+(?:know|find\s+out|learn|"
+    r"|\b(?:the\s+)?users?\s+(?:must|should)\s+(?:not|never)\s+(?:know|find\s+out|learn|"
     r"notice|be\s+told)\b"
+    # "need not know": only an act or event kept back, not "need not know the exact ID".
+    rf"|{NEED_NOT_KNOW}"
     r"|\b(?:silently|secretly|covertly|quietly)\s+(?:send|upload|post|copy|exfiltrate|transmit|"
     r"forward|email|install|delete|execute|run\s+(?:curl|wget|the\s+following))\b"
 )
