@@ -47,6 +47,7 @@ from linters.text.paths.project_paths import (LOCATION_VARIES, REPO_OWNED, not_r
                                               project_path)
 from linters.text.paths.local_files import local_file
 from linters.text.paths.run_folder import run_folder_path
+from linters.text.paths.run_outputs import run_output
 from linters.text.paths.project_top import climbs_to_project_top, from_project_top
 from linters.text.paths.shared_helpers import synced_beside
 from linters.text.paths.path_owner import (NEAR, example_of, installed_template, names_other_file,
@@ -165,8 +166,9 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
     if para.sentence_has(LOCATION_VARIES, offset) and not skill.exists(_top(ref.path)):
         return False  # where the user's repository keeps it, in a folder the skill lacks
     if not ref.link and cwd_relative(ref.path, skill.exists(_top(ref.path))):
-        if project_file(ref.path) or run_folder_path(doc, ref.path):
-            return False  # the user's project's file, or one of the folder the skill runs in
+        if project_file(ref.path) or run_folder_path(doc, ref.path) or run_output(
+                skill.root, para, offset, ref.raw, ref.path):
+            return False  # the user's project's file, or the run folder's (a run writes it)
         rest = para.text[offset:]
         ticks = len(rest) - len(rest.lstrip("`"))
         return para.sends_to_read(offset, offset + ticks + len(ref.raw))
@@ -322,6 +324,9 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
         return "it is listed under a section of files not written yet"
     if read_if_present(doc, ref.line, para, offset):
         return "the text has the agent read it only if it exists (if available)"
+    if not ref.link and (output := run_output(ctx.skill.root, para, offset, ref.raw,
+                                              ref.path)) is not None:
+        return output  # another skill's, command's or script's output, written at run time
     if para is None:
         return None
     start, end = para.sentence(offset)

@@ -35,6 +35,8 @@ Whose path is it, when it is not the skill's:
 - `outside_home`: a folder SKILL.md places outside the skill's own.
 - `run_folder`: a `./` file of the folder the skill runs in, listed under "## Workspace"
   (or "Inputs", "Working directory", a "Workspace layout:" list) or written by its steps.
+- `run_outputs`: a file a run writes: the output of a skill, command or script the words
+  name, or a file a sibling skill's steps write.
 
 These import only the readers one level up (`compiled_regex`, `markdown`, `sections`,
 `literal_search`) and the skill model; nothing there imports back.

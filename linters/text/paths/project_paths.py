@@ -136,7 +136,7 @@ def created_in_place(text: str, path: str) -> bool:
     rest = without_dot_slash(path)
     if not rest or rest.endswith("/"):
         return False
-    return rest in _made_names(text)
+    return rest in made_names(text)
 
 
 # "creates `x`", "writes a new `x`", "`x` is generated": the file a command makes.
@@ -146,7 +146,7 @@ _MADE = rx(rf"\b{_MAKES}\s+(?:an?\s+|the\s+|its\s+)?(?:new\s+)?`(?:\./)*([^`\s]+
 
 
 @lru_cache(maxsize=8)
-def _made_names(text: str) -> frozenset[str]:
+def made_names(text: str) -> frozenset[str]:
     """The file names a document says a command makes (read once per document, not once
     per path: a document may hold thousands of paths)."""
     return frozenset(m.group(1) or m.group(2) for m in _MADE.finditer(text))

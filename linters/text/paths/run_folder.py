@@ -17,9 +17,11 @@ folder's when
   in the workspace", "Inputs", "Outputs", "Inputs and outputs" (not "Output format", whose
   paths may be the skill's templates); or a list led in by a line that names it
   ("Workspace layout:");
-- or its steps write it: a shell redirect (`> ./report.json`, in a block or in a code span)
-  or a sentence that writes or saves something to it ("write the summary to `./out.md`",
-  "Write `./report.json`").
+- or its steps write it: a shell redirect (`> ./report.json`, in a block or in a code span),
+  a sentence that writes or saves something to it ("write the summary to `./out.md`",
+  "Write `./report.json`"), or a script a block runs whose stem it shares, when the
+  paragraph right after that block names it (`bash scripts/preflight.sh`, then "Read
+  `./setup/preflight.json`"; a data file, not a `.md` to follow).
 Every mention of such a path in that document is then the run folder's, and so is a path
 below a folder it lists (`./src/app.py` when `./src` is listed).
 
@@ -73,6 +75,17 @@ _BY_GUIDE = rx(r"\b(?:according|following|per|conform\w*|adher\w*|refer\w*|simil
                r"|using|see|format|template|instructions?|rules?|guide\w*)\b",
                re.IGNORECASE)
 _LIST_ITEM = rx(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
+# A block's line that runs a script: the script as the command, or as an interpreter's file
+# (`bash x/preflight.sh`, `python3 scripts/scan.py --json`, `./check.sh`); its stem.
+_RUNS_SCRIPT = rx(
+    r"^\s*(?:\$\s+)?(?:\w+=\S*\s+)*(?:(?:sudo|exec)\s+)?"
+    r"(?:(?:bash|sh|zsh|source|python3?|node|ruby|perl|pwsh|tsx|(?:uv|deno|bun)\s+run"
+    r"|npx\s+tsx)\s+(?:-[\w-]+\s+)*)?[\"']?(?:[^\s\"'`]*/)?([\w][\w.-]*?)"
+    r"\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|ps1)[\"']?(?=[\s;&|)]|$)"
+)
+# What a script leaves for the next step to read: data, not a document to follow.
+_DATA_SUFFIXES = (".json", ".jsonl", ".ndjson", ".csv", ".tsv", ".txt", ".log", ".xml",
+                  ".yaml", ".yml", ".sarif", ".html")
 _LEAD_REACH = 30  # lines a lead-in's list is followed down
 
 
@@ -93,7 +106,8 @@ def _names(doc: MarkdownDoc) -> frozenset[str]:
     key = __name__ + ".names"
     found = doc.memo.get(key)
     if found is None:
-        found = doc.memo[key] = frozenset(_clean(p) for p in _listed(doc) | _written(doc.text))
+        found = doc.memo[key] = frozenset(
+            _clean(p) for p in _listed(doc) | written_paths(doc.text) | _script_outputs(doc))
     return found
 
 
@@ -147,7 +161,37 @@ def _spans(doc: MarkdownDoc, start: int, end: int) -> set[str]:
     return out
 
 
-def _written(text: str) -> set[str]:
+def _script_outputs(doc: MarkdownDoc) -> set[str]:
+    """`./` data files (`./setup/preflight.json`) named in the paragraph right after a block
+    that runs a script of the same stem (`bash scripts/preflight.sh`; `scan.py` for
+    `./scan_results.csv`): the script's output, read where it ran. Only that paragraph:
+    the same name further on is no longer tied to the run."""
+    out: set[str] = set()
+    lines, first = doc.lines, doc.first_line
+    for fence in doc.fences:
+        if fence.end is None:
+            continue
+        stems = {m.group(1).lower() for line in fence.body
+                 if not line.lstrip().startswith("#") and (m := _RUNS_SCRIPT.match(line))}
+        if not stems:
+            continue
+        i = fence.end + 1 - first
+        while i < len(lines) and not lines[i].strip():
+            i += 1
+        while i < len(lines) and lines[i].strip() and not doc.is_code(i + first):
+            for m in _SPAN_PATH.finditer(lines[i]):
+                path = m.group(1)
+                name = path.rstrip("/").rsplit("/", 1)[-1].lower()
+                stem, dot, suffix = name.rpartition(".")
+                if (path.startswith("./") and dot and f".{suffix}" in _DATA_SUFFIXES
+                        and any(stem == s or stem.startswith((f"{s}_", f"{s}-", f"{s}."))
+                                for s in stems)):
+                    out.add(path)
+            i += 1
+    return out
+
+
+def written_paths(text: str) -> set[str]:
     """Paths the document's steps write: redirect targets and the objects of write verbs."""
     out: set[str] = set()
     if ">" in text:
