@@ -117,7 +117,11 @@ measured once with the rules of that time (severe 0.973: 145 tp, 4 fp; security 
 16; 3 of 260 skills failing only on wrong findings): the wrong ones are a `./` file the skill's
 own preflight step writes where it runs, a run output a sibling skill writes, a template's
 placeholder name in a `templates/` folder nothing installs, and "the user need not know" an ID
-in a docstring.
+in a docstring. Then tuned on (severe 1.0: 145 tp; security 1.0, 15 of 15; 0 skills failing
+only on wrong findings): a data file named after the script a block just ran, or one the text
+or a sibling skill's steps give as another skill's output, is a run output; a placeholder
+name in a `templates/` folder is a template's; "need not know" keeps back only an act or an
+event, not a thing the user would supply.
 The figures above are as read at each measurement. 153 findings of `holdout2` to `holdout13`
 first labelled artefact were read again after tests/corpus_wide/real_checkout.py showed a full
 checkout still gives them (117 true, 36 wrong); the README's table counts them.
@@ -347,6 +351,8 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # root scripts, a Python template's slots, a prompt-injection defence, a drawn
 # bypassPermissions) are 0 after tuning on it; the project skill's 4 findings are warnings in a
 # full checkout, so artefacts of the copy.
+# holdout22's 3 skills failing only on wrong findings at its one measurement (run outputs a
+# script's block or a sibling skill writes, a template's placeholder name) are 0 after tuning.
 ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
     "holdout12": _unmet("3: scripts of the user's infrastructure repository the text gives no "
                         "sign of being the user's (SF301; its 4 skills running the collection's "
@@ -355,9 +361,6 @@ ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
     "holdout19": _unmet("2 after tuning on it (6 at its one measurement): a synced copy of "
                         "a tool-installed skill (SF116) and a name differing from its folder "
                         "in a Claude Code-only repository (SF110, policy)"),
-    "holdout22": _unmet("3 at its one measurement: files a skill's own step or a sibling "
-                        "skill writes where it runs (SF116, 2) and a template's placeholder "
-                        "name in a templates/ folder nothing installs (SF110)"),
 }
 
 
