@@ -32,6 +32,9 @@ from linters.text.paths.project_top import folders_up
 # `my-skill-name`, `your-skill`, `new-skill`, `example-skill`, `skill-name`, `SKILL_NAME`,
 # `my-new-skill`, `skill-template`, `template-skill`, and anything in brackets or braces
 # (`<skill-name>`, `{{name}}` quoted, `[name]`). Not `my-great-skill`: a word of the author's.
+# Not `linters.text.placement`'s list: that one makes every error a warning wherever the
+# skill sits, and reads `your-anything` as a placeholder; here a word of the task
+# (`your-pdf-forms`) makes the name real, since only SF110 is softened.
 _PLACEHOLDER_NAME = rx(
     r"^(?:(?:my|your|new|example|sample)[-_]){0,2}skill(?:[-_]name)?$"
     r"|^(?:skill[-_])?template(?:[-_]skill)?$"
