@@ -27,7 +27,8 @@ twentieth, "holdout18", likewise after "holdout17" had been measured once; the t
 twenty-second, "holdout20", likewise after "holdout19" had been measured once and then tuned on;
 the twenty-third, "holdout21", likewise after "holdout20" had been measured once and then tuned
 on; the twenty-fourth, "holdout22", likewise after "holdout21" had been measured once and then
-tuned on.
+tuned on; the twenty-fifth, "holdout23", likewise after "holdout22" had been measured once and
+then tuned on.
 """
 
 from __future__ import annotations
@@ -57,12 +58,12 @@ REPOS = MAN["repositories"]
 SPLITS = ("tune", "test", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6",
           "holdout7", "holdout8", "holdout9", "holdout10", "holdout11", "holdout12", "holdout13",
           "holdout14", "holdout15", "holdout16", "holdout17", "holdout18", "holdout19",
-          "holdout20", "holdout21", "holdout22")
+          "holdout20", "holdout21", "holdout22", "holdout23")
 HELD_OUT = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6",
             "holdout7", "holdout8", "holdout9", "holdout10", "holdout11",
             "holdout12", "holdout13", "holdout14", "holdout15", "holdout16",
             "holdout17", "holdout18", "holdout19", "holdout20", "holdout21",
-            "holdout22")  # sampled
+            "holdout22", "holdout23")  # sampled
 HOLDOUT = [e for e in REPOS if e["split"] in HELD_OUT]
 SAMPLE_MAX = 40
 HOLDOUT_NOTE = ("holdout: repositories chosen after the tune/test figures were first measured; "
@@ -109,6 +110,8 @@ HOLDOUT20_NOTE = ("holdout20: repositories chosen on 2026-12-06 after holdout19 
 HOLDOUT21_NOTE = ("holdout21: repositories chosen on 2026-12-06 after holdout20 had been measured "
                   "once and then tuned on; never looked at before its one measurement")
 HOLDOUT22_NOTE = ("holdout22: repositories chosen on 2026-12-07 after holdout21 had been measured "
+                  "once and then tuned on; never looked at before its one measurement")
+HOLDOUT23_NOTE = ("holdout23: repositories chosen on 2026-12-07 after holdout22 had been measured "
                   "once and then tuned on; never looked at before its one measurement")
 
 
@@ -164,7 +167,7 @@ def test_holdout_is_documented():
                  HOLDOUT6_NOTE, HOLDOUT7_NOTE, HOLDOUT8_NOTE, HOLDOUT9_NOTE, HOLDOUT10_NOTE,
                  HOLDOUT11_NOTE, HOLDOUT12_NOTE, HOLDOUT13_NOTE, HOLDOUT14_NOTE, HOLDOUT15_NOTE,
                  HOLDOUT16_NOTE, HOLDOUT17_NOTE, HOLDOUT18_NOTE, HOLDOUT19_NOTE,
-                 HOLDOUT20_NOTE, HOLDOUT21_NOTE, HOLDOUT22_NOTE):
+                 HOLDOUT20_NOTE, HOLDOUT21_NOTE, HOLDOUT22_NOTE, HOLDOUT23_NOTE):
         assert note in MAN["description"]
         assert note in MAN["split_rule"]
     assert all(n in MAN["selection"]
@@ -173,13 +176,13 @@ def test_holdout_is_documented():
                          HOLDOUT11_NOTE, HOLDOUT12_NOTE, HOLDOUT13_NOTE, HOLDOUT14_NOTE,
                          HOLDOUT15_NOTE, HOLDOUT16_NOTE, HOLDOUT17_NOTE,
                          HOLDOUT18_NOTE, HOLDOUT19_NOTE, HOLDOUT20_NOTE,
-                         HOLDOUT21_NOTE, HOLDOUT22_NOTE))
+                         HOLDOUT21_NOTE, HOLDOUT22_NOTE, HOLDOUT23_NOTE))
     for sp in HELD_OUT:
         assert sp in MAN["sample_rule"] and sp in MAN["skill_folder"], sp
     assert "sha256" in MAN["sample_rule"]
     assert all(f"Holdout{n}" in MAN["dedupe"] for n in (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
                                                                14, 15, 16, 17, 18, 19, 20,
-                                                               21, 22))
+                                                               21, 22, 23))
 
 
 def test_holdout_entries_are_samples_by_the_stated_rule():
@@ -233,7 +236,7 @@ def test_the_rebuild_script_reads_it_and_the_output_is_ignored(monkeypatch):
                                   "holdout7", "holdout8", "holdout9", "holdout10", "holdout11",
                                   "holdout12", "holdout13", "holdout14", "holdout15",
                                   "holdout16", "holdout17", "holdout18", "holdout19",
-                                  "holdout20", "holdout21", "holdout22"])
+                                  "holdout20", "holdout21", "holdout22", "holdout23"])
 def test_a_later_held_out_part_holds_only_repositories_new_to_the_corpus(part):
     """Chosen after the rest was read: no repository of another part (nor one with the same
     name under another owner, a likely fork or translation), none excluded or left out, and
@@ -295,7 +298,8 @@ def test_holdout3_is_varied_and_its_candidates_are_recorded():
                                                ("holdout19", ()),
                                                ("holdout20", ("Catalan",)),
                                                ("holdout21", ()),
-                                               ("holdout22", ())])
+                                               ("holdout22", ()),
+                                               ("holdout23", ())])
 def test_a_later_part_is_varied_and_its_candidates_are_recorded(part, languages):
     """As holdout3: the kinds it was chosen for (its non-English ones in languages no other part
     holds), at least 5 skill folders in each repository after de-duplication, and the
