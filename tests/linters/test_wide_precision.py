@@ -122,8 +122,13 @@ only on wrong findings): a data file named after the script a block just ran, or
 or a sibling skill's steps give as another skill's output, is a run output; a placeholder
 name in a `templates/` folder is a template's; "need not know" keeps back only an act or an
 event, not a thing the user would supply.
-`holdout23` (12 more, chosen after `holdout22` had been measured once and then tuned on) has not
-been measured yet: it is the next honest measurement.
+`holdout23` (12 more, chosen after `holdout22` had been measured once and then tuned on) was
+measured once with the rules of that time (severe 0.83: 44 tp, 7 fp, 2 policy, 10 artefacts;
+security 0.75, 6 of 8; 3 of 132 skills failing only on wrong findings): the wrong ones are
+another skill's scripts a slides skill finds at run time (`$PPTX_SKILL_DIR`), a forensics
+lab's script run from the working folder its Hermes profile sets, and starter skills' link to
+the `CONNECTORS.md` the recipe copying them into a plugin writes; the policy ones are
+`$(gcloud auth print-identity-token)` in a call to the user's own function.
 The figures above are as read at each measurement. 153 findings of `holdout2` to `holdout13`
 first labelled artefact were read again after tests/corpus_wide/real_checkout.py showed a full
 checkout still gives them (117 true, 36 wrong); the README's table counts them.
@@ -277,7 +282,11 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 # collections installed only into Claude Code; a byte-order mark in a reference nothing
 # parses; a script run in a sibling skill's folder the prompt names) is 1.0 after tuning on
 # it; its 18 policy findings are warnings in a full checkout, so artefacts of the copy.
-SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
+SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
+    "holdout23": _unmet("0.83 at its one measurement: another skill's scripts found at run "
+                        "time, a script run from a Hermes profile's working folder, a link "
+                        "to a file a copying recipe writes"),
+}
 # holdout16's 0.657 severe at its one measurement (two frontmatter keys a repository's own
 # loader or router reads, scripts of the user's project) is 1.0 after tuning on it, once a
 # full checkout showed both keys as warnings naming the repository's documents.
@@ -313,7 +322,10 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
 # inside the data it scores, `bypassPermissions` drawn in an example page, `uvx --from python`
 # on the skill's own script, an install line's skill name read as the user's session) is 1.0
 # after tuning on it.
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
+    "holdout23": _unmet("0.75 at its one measurement (6 of 8): a gcloud identity token in "
+                        "the header of a call to the user's own function, read as policy"),
+}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
@@ -364,6 +376,9 @@ ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
     "holdout19": _unmet("2 after tuning on it (6 at its one measurement): a synced copy of "
                         "a tool-installed skill (SF116) and a name differing from its folder "
                         "in a Claude Code-only repository (SF110, policy)"),
+    "holdout23": _unmet("3 at its one measurement: a slides skill naming another skill's "
+                        "scripts (SF301, SF116) and two starter skills linking a file the "
+                        "recipe that copies them writes (SF116)"),
 }
 
 
