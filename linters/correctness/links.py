@@ -43,13 +43,13 @@ from linters.text.paths.path_context import Paragraph, cwd_relative, project_fil
 from linters.text.nested_templates import nested_template_lines
 from linters.text.paths.other_roots import foreign_root_of, not_the_skills
 from linters.text.paths.other_skill_links import installs_other_skill, placeholder_path, sibling_layout
-from linters.text.paths.project_paths import (LOCATION_VARIES, REPO_OWNED, not_run_by_it,
-                                              project_path)
+from linters.text.paths.project_paths import LOCATION_VARIES, REPO_OWNED, not_run_by_it, project_path
 from linters.text.paths.local_files import local_file
 from linters.text.paths.run_folder import run_folder_path
 from linters.text.paths.run_outputs import run_output
 from linters.text.paths.project_top import climbs_to_project_top, from_project_top
 from linters.text.paths.shared_helpers import synced_beside
+from linters.text.paths.variable_bases import chain_base_reason
 from linters.text.paths.path_owner import (NEAR, example_of, installed_template, names_other_file,
                                      other_skill_has, owned_by_other, placed_outside,
                                      planned_section, rooted_paths, scaffolded_from,
@@ -340,6 +340,7 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
                       lambda: rooted_paths(doc.text, ctx.skill.root.name))
     sentence = para.text[max(start, offset - NEAR):min(end, offset + NEAR)]
     return (placed_outside(rooted, sentence, ref.path) or not_run_by_it(para, offset)
+            or chain_base_reason(para.text[:offset], ref.path, doc.text)
             or foreign_root_of(doc.text, ref.path, ctx.skill.exists(_top(ref.path))))
 
 

@@ -40,6 +40,7 @@ from linters.text.paths.outside_home import homes_of, outside_home
 from linters.text.paths.path_context import Paragraph
 from linters.text.paths.shared_helpers import given_own_name, synced_beside
 from linters.text.paths.stated_bases import resolved_from, stated_bases
+from linters.text.paths.variable_bases import chain_base_reason
 from linters.text.paths.path_owner import (
     NEAR,
     installed_template,
@@ -210,6 +211,16 @@ def _owner(ctx: LintContext, cmd: Command) -> str | None:
     return owned_by_other(para.text[start:offset], ctx.skill.root.name)
 
 
+def _other_base(ctx: LintContext, rel: str, cmd: Command) -> str | None:
+    """`variable_bases.chain_base_reason` for an inline command's paragraph."""
+    doc = ctx.doc(cmd.path)
+    idx = cmd.line - doc.first_line if doc is not None else -1
+    if not cmd.inline or doc is None or not 0 <= idx < len(doc.lines):
+        return None
+    para = Paragraph(doc, idx)
+    return chain_base_reason(para.text[:para.offset_of(idx, cmd.column)], rel, doc.text)
+
+
 def _planned(ctx: LintContext, cmd: Command) -> bool:
     """The sentence holding an inline command says it is not written yet ("planned, not
     yet shipped")."""
@@ -256,6 +267,8 @@ def _elsewhere(ctx: LintContext, rel: str, cmd: Command) -> str | None:
         return absent
     if _planned(ctx, cmd):
         return "the text says the script is planned, not written yet"
+    if (chained := _other_base(ctx, rel, cmd)) is not None:
+        return chained
     owner = _owner(ctx, cmd)
     if owner is not None:
         has = other_skill_has(ctx.skill.root, owner, rel)

@@ -270,6 +270,15 @@ _OWNER_PAREN = rx(_NAME_SPAN + r"(?:\s*\([^`()\n]{0,40}\))?"
 # or Russian, "його" / "его" ("хелпери скіла `other`, сценарії — його `references/y.md`").
 _ITS_BEFORE = rx(r"(?:\bits|(?<!\w)(?:його|его))\s+`?$", re.IGNORECASE)
 _NAMED = rx(_NAME_SPAN)
+# ... or said to provide the paths listed after it: "the `plugin:other` skill (provides
+# `a`, `b`)", "`other-skill` ships `scripts/y.py`", "from the `other` skill: `a`, `b`".
+# Not "unlike the `other` skill, this one provides `a`": the subject is this skill.
+_PROVIDER = (r"`([a-z0-9]+(?:[-:][a-z0-9]+)+|[a-z0-9]+(?=`\s+(?:skill|plugin)\b))`"
+             r"(?:\s+(?:skill|plugin))?")
+_OWNER_PROVIDES = rx(r"(?:" + _PROVIDER + r"\s*(?:\(\s*|,\s*which\s+|\s+)"
+                     r"(?:provides|ships|bundles|includes|supplies|has)"
+                     r"|\bfrom\s+(?:the\s+)?" + _PROVIDER + r"\s*:)"
+                     r"\s*(?:`[^`\n]+`\s*(?:,|\band\b|\bor\b)\s*){0,12}`?$")
 
 
 def owned_by_other(before: str, skill_name: str, path: str = "") -> str | None:
@@ -286,6 +295,9 @@ def owned_by_other(before: str, skill_name: str, path: str = "") -> str | None:
         m = _OWNER_PAREN.search(before, 0, opened)
     if m and m.group(1) != skill_name:
         return m.group(1)
+    m = _OWNER_PROVIDES.search(before) if ".." not in path.split("/") else None
+    if m and (name := m.group(1) or m.group(2)) != skill_name:
+        return name
     if _ITS_BEFORE.search(before):
         names = [n for n in _NAMED.findall(before) if n != skill_name]
         if names:
@@ -359,6 +371,7 @@ def other_skill_has(root: Path, name: str, path: str) -> bool | None:
     """Whether the skill `name` beside the skill at `root` (a sibling folder, or a skill of
     a sibling plugin of a marketplace, `plugins/*/skills/<name>`) has `path`; None when no
     such skill is found."""
+    name = name.rsplit(":", 1)[-1]  # `plugin:skill`: the skill's own folder name
     try:
         parent = root.resolve().parent
         found = [parent / name] if (parent / name / SKILL_MD).is_file() else []
