@@ -6,8 +6,12 @@ to the cloud's own API (`storage.googleapis.com`) or to a service the user deplo
 (a Cloud Run URL read from `gcloud run services describe`). When every use of the token is
 the auth header (or `access_token=` parameter) of a request whose every host is the cloud's
 own or the user's own endpoint (a host held in a variable, or this machine), the token goes
-where it was made for: medium, the taste of keeping it out of a variable. A token in a
-request body, written to a file, echoed, or sent to any other host stays high.
+where it was made for: medium, the taste of keeping it out of a variable. A placeholder for
+the URL (`<url>`, `<FUNCTION_URL>`, `$URL`, `https://<host>/run`) is the user's own endpoint
+yet to be filled in, read like a concrete one, when the token is in the auth header (not a
+query string), the placeholder names no outside receiver (`<webhook-url>`) and no line of
+the block sets its variable to another host. A token in a request body, written to a file,
+echoed, or sent to any other host stays high.
 """
 
 from __future__ import annotations
@@ -32,6 +36,18 @@ _VAR_URL = rx(r"(?:^|\s)[\"']?\$\{?[A-Za-z_]\w*\}?/")
 # Where the token is made for: an auth header's value or a token query parameter.
 _AUTH_SLOT = rx(r"(?:(?:-H|--header)\s*[\"']?\s*(?:Authorization|X-[\w-]*(?:Token|Auth)[\w-]*)"
                 r"\s*:\s*(?:Bearer\s+)?|[?&]access_token=)$", re.IGNORECASE)
+# A placeholder standing for the request's URL, named as one: `<url>`, `<your-function-url>`,
+# `$URL`, `"${SERVICE_URL}"`; or a URL whose host is a placeholder: `https://<host>/run`.
+_PLACEHOLDER = rx(r"""(?:^|[\s`])["']?("""
+                  r"<(?:[\w.]+[-_ ])*(?:url|uri|endpoint)(?:[-_ ][\w.]+)*>"
+                  r"|\$\{?((?:[A-Za-z]\w*_)?(?:URL|URI|ENDPOINT)(?:_\w*)?)\}?"
+                  r"|https?://(?:<[\w.-]+>|\$\{?([A-Za-z_]\w*)\}?)(?:[/:][^\s\"'`]*)?"
+                  r""")["']?(?=[\s`.,;)]|$)""", re.IGNORECASE)
+# A host held wholly by a placeholder, which URL_HOST reads as a host of its own.
+_PLACEHOLDER_HOST = rx(r"^(?:<[\w.-]+>|\$\{?[A-Za-z_]\w*\}?)$")
+# A placeholder naming a receiver that is not the user's service.
+_OUTSIDE = rx(r"webhook|callback|collect|attacker|exfil|listener|remote|external|evil|ngrok|"
+              r"requestbin|pipedream|paste|third", re.IGNORECASE)
 _ASSIGN = rx(r"(?:^|[;&]\s*)(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=[\"']?$")
 _SEPARATORS = (";", "&&", "||", "| ")
 
@@ -49,7 +65,7 @@ def own_service_call(st: SecurityText, line: Line, text: str, m: re.Match[str]) 
     if closed < 0:
         return None
     if _AUTH_SLOT.search(text[:opened]):
-        host = _request_host(text, opened, own)
+        host = _request_host(text, opened, own, st, line)
         return _verdict(host) if host else None
     assigned = _ASSIGN.search(text[:opened])
     if assigned is None or text[closed + 1 :].strip(" \"'"):
@@ -74,24 +90,68 @@ def _variable_goes_home(st: SecurityText, line: Line, name: str, own: re.Pattern
         for u in use.finditer(log.text):
             if not _AUTH_SLOT.search(log.text[: u.start()].rstrip("\"'")):
                 return None
-            host = _request_host(log.text, u.start(), own)
+            host = _request_host(log.text, u.start(), own, st, cur)
             if not host:
                 return None
     return _verdict(host) if host else None
 
 
-def _request_host(text: str, at: int, own: re.Pattern[str]) -> str:
+def _request_host(text: str, at: int, own: re.Pattern[str], st: SecurityText, line: Line,
+                  ) -> str:
     """The host of the request the offset `at` is part of, when every host the command
     names is the cloud's own or local, or the URL's host is a variable; else ""."""
     begin = max([text.rfind(s, 0, at) for s in _SEPARATORS] + [-1]) + 1
     ends = [i for i in (text.find(s, at) for s in _SEPARATORS) if i >= 0]
     stage = text[begin : min(ends) if ends else len(text)]
-    hosts = [h.lower() for h in URL_HOST.findall(stage)]
+    hosts = [h.lower() for h in URL_HOST.findall(stage) if not _PLACEHOLDER_HOST.match(h)]
     if any(not (own.search(h) or _LOCAL.match(h)) for h in hosts):
         return ""
     if hosts:
         return hosts[0]
-    return "the service URL in a variable" if _VAR_URL.search(stage) else ""
+    if _VAR_URL.search(stage):
+        return "the service URL in a variable"
+    if text[:at].rstrip("\"'").lower().endswith("access_token="):
+        return ""  # a URL yet to be filled in, with the token in its query string
+    return _placeholder(_code_span(text, at, begin, len(stage)), own, st, line)
+
+
+def _code_span(text: str, at: int, begin: int, size: int) -> str:
+    """The stage `text[begin:begin+size]` cut to the inline code span around `at` when the
+    line is prose with the command in backticks."""
+    opened = text.rfind("`", begin, at)
+    if opened < 0 or text.count("`", 0, opened) % 2:
+        return text[begin : begin + size]
+    closed = text.find("`", at)
+    return text[opened + 1 : closed if 0 <= closed < begin + size else begin + size]
+
+
+def _placeholder(stage: str, own: re.Pattern[str], st: SecurityText, line: Line) -> str:
+    """The request's URL as a placeholder the user fills in with their own endpoint: one,
+    naming no outside receiver, whose variable no line of the block sets to another host."""
+    found = list(_PLACEHOLDER.finditer(stage))
+    if len(found) != 1 or _OUTSIDE.search(found[0].group(1)):
+        return ""
+    name = found[0].group(2) or found[0].group(3)
+    if name and not _set_at_home(st, line, name, own):
+        return ""
+    return f"the placeholder {found[0].group(1)}"
+
+
+def _set_at_home(st: SecurityText, line: Line, name: str, own: re.Pattern[str]) -> bool:
+    """No assignment of `name` in the code block around `line` names a host but the
+    cloud's own or this machine."""
+    setter = rx(rf"(?:^|[\s;&])(?:export\s+)?{re.escape(name)}=(.*)")
+    for step in (-1, 1):
+        cur: Line | None = line
+        for _ in range(60):
+            cur = st.neighbour(cur, step) if cur is not None else None
+            if cur is None or cur.text.lstrip().startswith(("```", "~~~")):
+                break
+            m = setter.search(cur.text)
+            if m and any(not (own.search(h.lower()) or _LOCAL.match(h.lower()))
+                         for h in URL_HOST.findall(m.group(1))):
+                return False
+    return True
 
 
 def _verdict(host: str) -> Verdict:
