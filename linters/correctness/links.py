@@ -42,7 +42,8 @@ from linters.text.markdown import MarkdownDoc
 from linters.text.paths.path_context import Paragraph, cwd_relative, project_file
 from linters.text.nested_templates import nested_template_lines
 from linters.text.paths.other_roots import foreign_root_of, not_the_skills
-from linters.text.paths.other_skill_links import installs_other_skill, placeholder_path, sibling_layout
+from linters.text.paths.other_skill_links import installs_other_skill, placeholder_path
+from linters.text.paths.plugin_starter import other_layout
 from linters.text.paths.project_paths import LOCATION_VARIES, REPO_OWNED, not_run_by_it, project_path
 from linters.text.paths.local_files import local_file
 from linters.text.paths.run_folder import run_folder_path
@@ -293,7 +294,7 @@ def _place(doc: MarkdownDoc, ref: PathRef,
 def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph | None,
                offset: int) -> str | None:
     """Why the text means a file outside the skill (`linters.text.paths.path_owner`), or None."""
-    if ref.link and (layout := sibling_layout(ctx.skill.root, ref.file, ref.path, doc.text)):
+    if ref.link and (layout := other_layout(ctx.skill.root, ref.file, ref.path, doc.text)):
         return layout
     template = scaffolded_from(ctx.memo(("template_files",), lambda: template_files(ctx.skill)), ref.path)
     if template is not None:

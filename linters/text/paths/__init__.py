@@ -32,6 +32,8 @@ Whose path is it, when it is not the skill's:
   user provides).
 - `shared_helpers`: a helper several skills of a collection share, kept outside each.
 - `other_skill_links`: a link slot, another skill to install, a sibling in another layout.
+- `plugin_starter`: a starter skill's link to the `CONNECTORS.md` of the plugin it is
+  copied into.
 - `outside_home`: a folder SKILL.md places outside the skill's own.
 - `run_folder`: a `./` file of the folder the skill runs in, listed under "## Workspace"
   (or "Inputs", "Working directory", a "Workspace layout:" list) or written by its steps.
