@@ -128,7 +128,13 @@ security 0.75, 6 of 8; 3 of 132 skills failing only on wrong findings): the wron
 another skill's scripts a slides skill finds at run time (`$PPTX_SKILL_DIR`), a forensics
 lab's script run from the working folder its Hermes profile sets, and starter skills' link to
 the `CONNECTORS.md` the recipe copying them into a plugin writes; the policy ones are
-`$(gcloud auth print-identity-token)` in a call to the user's own function.
+`$(gcloud auth print-identity-token)` in a call to the user's own function. Then tuned on
+(severe 0.957: 44 tp, 2 fp, 10 artefacts; security 1.0, 6 of 6; 0 skills failing only on
+wrong findings): paths a named other skill provides ("the `x` skill (provides `a`)"), or a
+chain's bare paths after one written under another folder's variable, are that skill's; a
+`../../CONNECTORS.md` link from a skill with `~~category` placeholders in no plugin is a
+starter's; a placeholder URL receiving an identity token in the Authorization header is the
+user's own endpoint. Left: the forensics lab's script run from its Hermes working folder.
 The figures above are as read at each measurement. 153 findings of `holdout2` to `holdout13`
 first labelled artefact were read again after tests/corpus_wide/real_checkout.py showed a full
 checkout still gives them (117 true, 36 wrong); the README's table counts them.
@@ -282,11 +288,12 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 # collections installed only into Claude Code; a byte-order mark in a reference nothing
 # parses; a script run in a sibling skill's folder the prompt names) is 1.0 after tuning on
 # it; its 18 policy findings are warnings in a full checkout, so artefacts of the copy.
-SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout23": _unmet("0.83 at its one measurement: another skill's scripts found at run "
-                        "time, a script run from a Hermes profile's working folder, a link "
-                        "to a file a copying recipe writes"),
-}
+# holdout23's 0.83 severe and 0.75 security at its one measurement (another skill's scripts a
+# slides skill finds at run time, starter skills' link to the CONNECTORS.md of the plugin they
+# are copied into, a gcloud identity token sent to a placeholder URL of the user's own
+# function) are 0.957 and 1.0 after tuning on it; its 3 skills failing only on wrong findings
+# are 0.
+SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
 # holdout16's 0.657 severe at its one measurement (two frontmatter keys a repository's own
 # loader or router reads, scripts of the user's project) is 1.0 after tuning on it, once a
 # full checkout showed both keys as warnings naming the repository's documents.
@@ -322,10 +329,7 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
 # inside the data it scores, `bypassPermissions` drawn in an example page, `uvx --from python`
 # on the skill's own script, an install line's skill name read as the user's session) is 1.0
 # after tuning on it.
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout23": _unmet("0.75 at its one measurement (6 of 8): a gcloud identity token in "
-                        "the header of a call to the user's own function, read as policy"),
-}
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
@@ -376,9 +380,6 @@ ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
     "holdout19": _unmet("2 after tuning on it (6 at its one measurement): a synced copy of "
                         "a tool-installed skill (SF116) and a name differing from its folder "
                         "in a Claude Code-only repository (SF110, policy)"),
-    "holdout23": _unmet("3 at its one measurement: a slides skill naming another skill's "
-                        "scripts (SF301, SF116) and two starter skills linking a file the "
-                        "recipe that copies them writes (SF116)"),
 }
 
 
