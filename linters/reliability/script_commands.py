@@ -37,6 +37,7 @@ from linters.context import LintContext
 from linters.text.paths.chezmoi import chezmoi_source, installs_executable
 from linters.text.paths.link_resolver import enclosing_roots, on_disk
 from linters.text.paths.outside_home import homes_of, outside_home
+from linters.text.markdown import MarkdownDoc
 from linters.text.paths.path_context import Paragraph
 from linters.text.paths.shared_helpers import given_own_name, synced_beside
 from linters.text.paths.stated_bases import resolved_from, stated_bases
@@ -198,38 +199,41 @@ def _not_an_instruction(ctx: LintContext, cmd: Command) -> bool:
     return not_the_skills_run(doc, cmd)
 
 
-def _owner(ctx: LintContext, cmd: Command) -> str | None:
-    """The other skill an inline command's text gives the script as a file of ("the
-    `other-skill` `scripts/x.sh`"), or None."""
+def _inline_place(ctx: LintContext,
+                  cmd: Command) -> tuple[MarkdownDoc, Paragraph, int] | None:
+    """The document and paragraph of an inline command and the command's offset in the
+    paragraph; None for a command in a block, or one whose document is not read."""
     doc = ctx.doc(cmd.path)
     idx = cmd.line - doc.first_line if doc is not None else -1
     if not cmd.inline or doc is None or not 0 <= idx < len(doc.lines):
         return None
     para = Paragraph(doc, idx)
-    offset = para.offset_of(idx, cmd.column)
+    return doc, para, para.offset_of(idx, cmd.column)
+
+
+def _owner(ctx: LintContext, cmd: Command) -> str | None:
+    """The other skill an inline command's text gives the script as a file of ("the
+    `other-skill` `scripts/x.sh`"), or None."""
+    if (place := _inline_place(ctx, cmd)) is None:
+        return None
+    _doc, para, offset = place
     start = max(para.sentence(offset)[0], offset - NEAR)
     return owned_by_other(para.text[start:offset], ctx.skill.root.name)
 
 
 def _other_base(ctx: LintContext, rel: str, cmd: Command) -> str | None:
     """`variable_bases.chain_base_reason` for an inline command's paragraph."""
-    doc = ctx.doc(cmd.path)
-    idx = cmd.line - doc.first_line if doc is not None else -1
-    if not cmd.inline or doc is None or not 0 <= idx < len(doc.lines):
+    if (place := _inline_place(ctx, cmd)) is None:
         return None
-    para = Paragraph(doc, idx)
-    return chain_base_reason(para.text[:para.offset_of(idx, cmd.column)], rel, doc.text)
+    doc, para, offset = place
+    return chain_base_reason(para.text[:offset], rel, doc.text)
 
 
 def _planned(ctx: LintContext, cmd: Command) -> bool:
     """The sentence holding an inline command says it is not written yet ("planned, not
     yet shipped")."""
-    doc = ctx.doc(cmd.path)
-    idx = cmd.line - doc.first_line if doc is not None else -1
-    if not cmd.inline or doc is None or not 0 <= idx < len(doc.lines):
-        return False
-    para = Paragraph(doc, idx)
-    return para.sentence_has(PLANNED, para.offset_of(idx, cmd.column))
+    place = _inline_place(ctx, cmd)
+    return place is not None and place[1].sentence_has(PLANNED, place[2])
 
 
 def _elsewhere(ctx: LintContext, rel: str, cmd: Command) -> str | None:
