@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
 from linters.security.attack_talk import Verdict, downgraded
+from linters.security.placeholder_device import placeholder_device
 from linters.security.practice import on_target
 from linters.security.printed_hints import printed_on_failure
 from linters.security.risky_urls import is_placeholder_host, url_host
@@ -53,23 +54,6 @@ _DISK_WRITE = rx(r">\s*/dev/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d)")
 _FORK_BOMB = rx(r"(:|\w{1,40})\s*\(\s*\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}")
 
 
-# A device named by a placeholder the reader fills in (`of=/dev/sdX`, `/dev/diskN`,
-# `/dev/<usb>`): flashing an image to a stick the user picks. The agent cannot run it as
-# written; it still wipes whatever the user names, so it stays a warning.
-_PLACEHOLDER_DEVICE = rx(r"(?:sd|hd|vd|xvd)X\b|(?:disk|rdisk|nvme|mmcblk)[NX]\b|<[\w -]{1,30}>|"
-                         r"\$\{?[A-Z_]*(?:DEV|DISK|DRIVE|USB)[A-Z_]*\}?")
-_DEVICE_AT = rx(r"/dev/(\S*)")
-
-
-def _placeholder_device(text: str, end: int) -> str | None:
-    """The placeholder device named at or after `end` (the match stops inside its name)."""
-    start = text.rfind("/dev/", 0, end + 1)
-    m = _DEVICE_AT.match(text, start) if start >= 0 else None
-    if m and _PLACEHOLDER_DEVICE.match(m.group(1)):
-        return m.group(0)
-    return None
-
-
 # `mkfs`, `dd`, `wipefs` and raw writes all name a device under /dev/.
 _SF505_ANCHORS = declare(b"rm -", b"/dev/", b"chmod", b":|:")
 
@@ -79,19 +63,25 @@ def scan_sf505(st: SecurityText) -> Iterator[Hit]:
     for log, spans in command_lines(st, _SF505_ANCHORS):
         found = [*matches(_DESTRUCTIVE, log, spans), *matches(_DISK_WRITE, log, spans, False),
                  *matches(_FORK_BOMB, log, spans)]
+        # One finding a line, the worst of its commands: `mkfs /dev/sdXn && mkfs /dev/sda`
+        # formats a real disk after the placeholder.
+        best: dict[int, tuple[int, re.Match[str], Verdict]] = {}
         for m in found:
             line, col = log.where(m.start())
             verdict = weigh_command(st, line, col, Severity.critical)
-            device = _placeholder_device(log.text, m.end())
+            device = placeholder_device(log.text, m.start(), m.end())
             if device and verdict.severity is Severity.critical:
                 verdict = Verdict(Severity.warning, f"`{device}` is a placeholder the reader "
                                   "replaces with the device they choose; have the skill ask the "
                                   "user to confirm the device (`lsblk`) before writing", acted=True)
             if line.no in seen:
                 continue
-            seen.add(line.no)
+            if line.no not in best or verdict.severity.rank > best[line.no][2].severity.rank:
+                best[line.no] = (col, m, verdict)
+        for no, (col, m, verdict) in best.items():
+            seen.add(no)
             yield Hit(
-                "SF505", line.no, col + 1, verdict.severity, downgraded(
+                "SF505", no, col + 1, verdict.severity, downgraded(
                     f"`{shown_command(m.group())}` can wipe a disk, a home folder or the whole system; "
                     "remove it, or delete only a path the skill itself created (for example "
                     '`rm -rf "$WORKDIR/build"`).', Severity.critical, verdict),
