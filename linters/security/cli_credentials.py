@@ -32,6 +32,7 @@ from linters.security.security_context import (
 from linters.security.imperative import imperative
 from linters.security.profile_export import profile_export
 from linters.security.revoked_check import revoked_check
+from linters.security.technique_places import phase_heading
 from linters.security.inert_code import weigh_command
 from skillforge.models.findings import Severity
 from skillforge.models.skill import Skill
@@ -94,7 +95,10 @@ def scan_sf515(st: SecurityText) -> Iterator[Hit]:
             # and sent to no host but the cloud's own: in a skill for attacking or assessing
             # a cloud (linters.security.practice), a step of the technique against the cloud
             # under test ("impersonate the service account", "confirm a Graph token is issued").
-            minted = st.path != "SKILL.md" and stays_in_cloud(m.lastgroup or "", log.text)
+            # In SKILL.md too when a heading names a phase of the engagement ("GCP
+            # Reconnaissance"): a recon catalogue's command (linters.security.technique_places).
+            minted = stays_in_cloud(m.lastgroup or "", log.text) and (
+                st.path != "SKILL.md" or phase_heading(st, line) is not None)
             yield Hit(
                 "SF515", line.no, col + 1, verdict.severity, downgraded(
                     f"`{shown_command(command_at(log.text, m.start(), m.end()))}` takes {what} out "

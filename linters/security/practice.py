@@ -22,7 +22,8 @@ download-and-run is target-side too when the text places it on the target: under
 after a lead-in or (in prose) in the sentence naming a phase that happens on the compromised
 host (privilege escalation, post-exploitation, lateral movement), the host itself ("on the
 target"), or tradecraft that only a host the tester does not own calls for (run "from
-memory", "to avoid writing to disk").
+memory", "to avoid writing to disk"), or (`linters.security.technique_places`) fetches it
+from a host named as the attacker's server or plants it as a persistence mechanism's action.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from linters.text.compiled_regex import rx
 from linters.security.attack_talk import Verdict, downgraded
 from linters.security.placeholder_device import placeholder_device
 from linters.security.practice import on_target
+from linters.security.technique_places import attacker_host, persistence_action
 from linters.security.printed_hints import printed_on_failure
 from linters.security.risky_urls import is_placeholder_host, url_host
 from linters.security.inert_code import weigh_command
@@ -157,7 +158,10 @@ def scan_sf506(st: SecurityText) -> Iterator[Hit]:
                     f"`{shown_command(m.group())}` runs code fetched from the network without review; "
                     "download it to a file, check its checksum or signature, then run it (or "
                     "install a pinned package).", Severity.high, verdict),
-                on_target=on_target(st, line),
+                # linters.security.technique_places: a payload fetched from the attacker's
+                # server, or planted as a persistence mechanism's action, runs on the target.
+                on_target=on_target(st, line) or attacker_host(host)
+                or persistence_action(t, m.start()) is not None,
             )
 
 

@@ -42,7 +42,7 @@ from skillforge.models.findings import Finding, Severity
 from skillforge.models.skill import SkillFile
 
 # Bump when a scanner changes, so cached results from an older rule set are not reused.
-SCANNER_VERSION = 20
+SCANNER_VERSION = 21
 
 Scanner = Callable[[SecurityText], Iterable[Hit]]
 SCANNERS: dict[str, Scanner] = {
