@@ -18,9 +18,10 @@ rather than an error, and every other line (a title such as "# Database migratio
 included) is checked like the rest.
 
 Whose file a path names (a block's caption, a template the skill installs, a plugin-root
-file, another skill's) is `linters.text.paths.path_owner`'s reading. How a reference is read off
-the text is `linters.text.paths.path_refs`; the text gates that spare
-parsing a file with nothing to report are `linters.correctness.link_gates`.
+file, another skill's) is `linters.text.paths.path_owner`'s reading; a script of the user's
+project a skill documenting its layout names, `project_layout`'s. How a reference is read
+off the text is `linters.text.paths.path_refs`; the text gates that spare parsing a file
+with nothing to report are `linters.correctness.link_gates`.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from linters.text.paths.other_roots import foreign_root_of, not_the_skills
 from linters.text.paths.other_skill_links import installs_other_skill, placeholder_path
 from linters.text.paths.plugin_starter import other_layout
 from linters.text.paths.project_paths import LOCATION_VARIES, REPO_OWNED, not_run_by_it, project_path
+from linters.text.paths.project_layout import project_layout
 from linters.text.paths.local_files import local_file
 from linters.text.paths.run_folder import run_folder_path
 from linters.text.paths.run_outputs import run_output
@@ -68,8 +70,7 @@ from skillforge.models.skill import SCRIPT_SUFFIXES, Skill, SkillFile
 
 OUTPUT_SAMPLE_DIRS = ("examples", "example", "samples", "sample")
 # A file that is a changelog by its name (not by its title): its list items are entries.
-_CHANGELOG_NAMES = ("CHANGELOG", "CHANGES", "HISTORY", "RELEASE_NOTES", "RELEASE-NOTES",
-                    "RELEASES")
+_CHANGELOG_NAMES = ("CHANGELOG", "CHANGES", "HISTORY", "RELEASE_NOTES", "RELEASE-NOTES", "RELEASES")
 
 # Links, reference definitions and autolinks: a path inside them is the link's business.
 _MD_LINK = rx(
@@ -342,7 +343,9 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
     sentence = para.text[max(start, offset - NEAR):min(end, offset + NEAR)]
     return (placed_outside(rooted, sentence, ref.path) or not_run_by_it(para, offset)
             or chain_base_reason(para.text[:offset], ref.path, doc.text)
-            or foreign_root_of(doc.text, ref.path, ctx.skill.exists(_top(ref.path))))
+            or foreign_root_of(doc.text, ref.path, ctx.skill.exists(_top(ref.path)))
+            or project_layout(ctx.skill.exists, doc.text, para.text[start:end], offset - start,
+                              ref.path))
 
 
 def _entry(doc: MarkdownDoc, f: SkillFile, line: int) -> bool:
@@ -387,12 +390,9 @@ def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool,
             f"{base}/, where a Markdown viewer looks; {fix} so both find it.{note}",
             path=ref.file, line=ref.line, column=ref.column, severity=Severity.warning)
     return ctx.finding(
-        "SF116",
-        f"{ref.file} {what} `{ref.raw}`, which does not exist in the skill; {fix}, since an "
-        f"agent that follows it finds nothing.{note}",
-        path=ref.file,
-        line=ref.line,
-        column=ref.column,
+        "SF116", f"{ref.file} {what} `{ref.raw}`, which does not exist in the skill; {fix}, "
+        f"since an agent that follows it finds nothing.{note}",
+        path=ref.file, line=ref.line, column=ref.column,
         # A changelog entry names what a file was: worth fixing, not a broken instruction.
         severity=Severity.warning if entry or aside or elsewhere else None,
     )

@@ -39,6 +39,7 @@ from linters.text.paths.link_resolver import enclosing_roots, on_disk
 from linters.text.paths.outside_home import homes_of, outside_home
 from linters.text.markdown import MarkdownDoc
 from linters.text.paths.path_context import Paragraph
+from linters.text.paths.project_layout import project_layout
 from linters.text.paths.shared_helpers import given_own_name, synced_beside
 from linters.text.paths.stated_bases import resolved_from, stated_bases
 from linters.text.paths.variable_bases import chain_base_reason
@@ -229,6 +230,21 @@ def _other_base(ctx: LintContext, rel: str, cmd: Command) -> str | None:
     return chain_base_reason(para.text[:offset], rel, doc.text)
 
 
+def _project_layout(ctx: LintContext, rel: str, cmd: Command) -> str | None:
+    """`project_layout`: the script of the user's project whose layout the skill documents
+    (a block's command has no sentence before it, so only the document's reading applies)."""
+    doc = ctx.doc(cmd.path)
+    if doc is None:
+        return None
+    place = _inline_place(ctx, cmd)
+    sentence, at = "", 0
+    if place is not None:
+        para, offset = place[1], place[2]
+        start, end = para.sentence(offset)
+        sentence, at = para.text[start:end], offset - start
+    return project_layout(ctx.skill.exists, doc.text, sentence, at, rel)
+
+
 def _planned(ctx: LintContext, cmd: Command) -> bool:
     """The sentence holding an inline command says it is not written yet ("planned, not
     yet shipped")."""
@@ -273,6 +289,8 @@ def _elsewhere(ctx: LintContext, rel: str, cmd: Command) -> str | None:
         return "the text says the script is planned, not written yet"
     if (chained := _other_base(ctx, rel, cmd)) is not None:
         return chained
+    if (layout := _project_layout(ctx, rel, cmd)) is not None:
+        return layout
     owner = _owner(ctx, cmd)
     if owner is not None:
         has = other_skill_has(ctx.skill.root, owner, rel)

@@ -21,6 +21,8 @@ Whose path is it, when it is not the skill's:
   template, a template skill's or an example's copy in the user's project, a file of the
   plugin's root or of another skill.
 - `project_paths`: a file of the user's project (or of a project the skill describes).
+- `project_layout`: a script of the user's project whose layout the skill documents (the
+  scaffold's file, one a Make target runs, a folder a scaffold or a shown Makefile uses).
 - `release_paths`: a file of another release, version or archive, or of the plugin.
 - `owner_roots`: the plugin's or the repository's file, by the words ("the plugin's
   `references/x.md`") or as a cited source, found at the plugin's root or repository's top.
