@@ -17,6 +17,7 @@ echoed, or sent to any other host stays high.
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 
 from linters.security.attack_talk import Verdict
 from linters.security.credential_use import URL_HOST
@@ -181,3 +182,45 @@ def stays_in_cloud(cli: str, text: str) -> bool:
     if clients - _HTTP_CLIENTS:
         return False
     return not clients or bool(hosts)
+
+
+# --- an identity token the metadata service mints for the user's own service ---------------
+
+# GCP's identity endpoint after the metadata address: it mints a token signed for the one
+# audience named in the query, which only that audience accepts. `/token` (an access token
+# for every API the account may call) and the account's other paths are not this.
+_IDENTITY = rx(r"(?::\d+)?/computeMetadata/v1/instance/service-accounts/[\w@.-]+/identity\?"
+               r"(?:[^\s'\"`#]*&)?audience=([^\s&'\"`#]*)")
+# A placeholder standing wholly for the audience: `<SERVICE_URL>`, `$AUDIENCE`, `${URL}`.
+_PLACEHOLDER_VALUE = rx(r"^(?:<[\w.-]+>|\$\{?[A-Za-z_]\w*\}?)$")
+# Where the token is kept rather than used: a file it is written to.
+_WRITES = rx(r"(?:^|[\s\"'])>>?(?!&)|\btee\b")
+_METADATA_HOST = rx(r"^(?:169\.254\.169\.254|metadata\.google\.internal|metadata)$")
+
+
+def own_identity_audience(text: str, end: int) -> str | None:
+    """The audience of the metadata request whose address ends at `end` of command `text`,
+    when it asks for an identity token (`.../identity?audience=...`) for the user's own
+    service: a Cloud Run, Cloud Functions or App Engine host, or a placeholder naming no
+    outside receiver. None when the command also reaches another host, sends through a
+    socket, remote shell or mailer, or writes the token to a file."""
+    m = _IDENTITY.match(text, end)
+    if m is None:
+        return None
+    audience = unquote(m.group(1))
+    host = URL_HOST.match(audience)
+    value = host.group(1) if host else audience
+    if _PLACEHOLDER_VALUE.match(value):
+        if _OUTSIDE.search(value):
+            return None
+    elif not (host and _OWN_HOSTS["gcloud"].search(value.lower())):
+        return None
+    for h in URL_HOST.findall(text):
+        h = h.split("&", 1)[0].lower()  # a URL in a query string ends at the next parameter
+        if _PLACEHOLDER_HOST.match(h) and not _OUTSIDE.search(h):
+            continue
+        if not (_METADATA_HOST.match(h) or _OWN_HOSTS["gcloud"].search(h) or _LOCAL.match(h)):
+            return None
+    if {c.lower() for c in _CLIENT.findall(text)} - _HTTP_CLIENTS or _WRITES.search(text):
+        return None
+    return f"`{audience}`"

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
 from linters.security.attack_talk import ATTACK_LINE, Verdict, downgraded
+from linters.security.cloud_tokens import own_identity_audience
 from linters.security.credential_use import reads_no_secret, signs_own_service
 from linters.security.inert_code import weigh_command
 from linters.security.probed_paths import probed_path
@@ -263,6 +264,11 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
     harmless = reads_no_secret(log.text, m.end()) if kind == "metadata" else None
     if harmless and verdict.severity != Severity.info:
         verdict = Verdict(Severity.info, f"it reads {harmless}, not a credential")
+    audience = own_identity_audience(log.text, m.end()) if kind == "metadata" else None
+    if audience and verdict.severity in (Severity.critical, Severity.high):
+        verdict = Verdict(Severity.medium, f"it mints an identity token only {audience}, the "
+                                           "user's own service, accepts: the documented way a "
+                                           "workload calls it", acted=True)
     if not net and kind in ("dot", "aws") and verdict.severity in (
             Severity.critical, Severity.high) and _FILTERS_SECRETS.match(log.text, m.end()):
         verdict = Verdict(Severity.medium, "it filters the secret lines out (`grep -v`) "
