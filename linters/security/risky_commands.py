@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
 from linters.security.attack_talk import Verdict, downgraded
-from linters.security.practice import on_target
-from linters.security.printed_hints import printed_on_failure
+from linters.security.practice import host_step, on_target
+from linters.security.printed_hints import printed_on_failure, printed_suggestion
 from linters.security.risky_urls import is_placeholder_host, url_host
 from linters.security.inert_code import weigh_command
 from linters.security.security_context import (
@@ -157,7 +157,8 @@ def scan_sf506(st: SecurityText) -> Iterator[Hit]:
                 continue  # `curl https://example.com/install.sh | bash` illustrates syntax
             line, col = log.where(m.start())
             verdict = weigh_command(st, line, col, Severity.high)
-            if verdict.severity is not Severity.info and (why := printed_on_failure(st, line, col)):
+            if verdict.severity is not Severity.info and (
+                    why := printed_on_failure(st, line, col) or printed_suggestion(st, line, col)):
                 verdict = Verdict(Severity.info, why)
             if line.no in seen:
                 continue
@@ -167,7 +168,7 @@ def scan_sf506(st: SecurityText) -> Iterator[Hit]:
                     f"`{shown_command(m.group())}` runs code fetched from the network without review; "
                     "download it to a file, check its checksum or signature, then run it (or "
                     "install a pinned package).", Severity.high, verdict),
-                on_target=on_target(st, line),
+                on_target=on_target(st, line), host_step=host_step(st, line),
             )
 
 
