@@ -24,6 +24,9 @@ host (privilege escalation, post-exploitation, lateral movement), the host itsel
 target"), or tradecraft that only a host the tester does not own calls for (run "from
 memory", "to avoid writing to disk"), or (`linters.security.technique_places`) fetches it
 from a host named as the attacker's server or plants it as a persistence mechanism's action.
+In a skill whose own name or description is such a phase ("Linux privilege escalation
+techniques"), a step of that work (a block under "### Enumeration Scripts") is on the host too,
+unless its text names the tester's own setup.
 """
 
 from __future__ import annotations
@@ -42,7 +45,8 @@ TARGET_RULES = frozenset({"SF501", "SF505", "SF508", "SF510"})
 
 _OFFENSIVE = rx(
     r"\b(?:pen(?:etration)?[- ]?test\w*|pentest\w*|red[- ]?team\w*|offensive[- ]security|"
-    r"post[- ]exploit\w*|exploit(?:ation|s|ing)?|privilege[- ]escalation|ctf|capture[- ]the[- ]flag|"
+    r"post[- ]exploit\w*|exploit(?:ation|s|ing)?|privilege[- ]escalation|"
+    r"escalat(?:e|es|ing)\s+privileges?|ctf|capture[- ]the[- ]flag|"
     r"bug[- ]bount\w*|vulnerability[- ](?:assessment|research|scanning|testing)|ssrf|xss|sqli|"
     r"sql[- ]injection|prompt[- ]injection[- ]testing|attack[- ]simulation|adversary[- ]emulation|"
     r"threat[- ]emulation|malware[- ]analysis|reverse[- ]shell|c2\b|command[- ]and[- ]control|"
@@ -73,7 +77,7 @@ def offensive_purpose(skill: Skill) -> str | None:
 # A phase that happens on the compromised host, or the host named as the place.
 _ON_TARGET = rx(
     r"\bprivilege[- ]escalation|\bpriv[- ]?esc\b|\bpost[- ]exploit\w*|\blateral[- ]movement|"
-    r"\bpersistence\b|\bpivot\w*|\bfoothold\b|\belevate\s+privileges?\b|"
+    r"\bpersistence\b|\bpivot\w*|\bfoothold\b|\b(?:elevat|escalat)(?:e|es|ing)\s+privileges?\b|"
     r"\bon\s+(?:the\s+)?(?:target|victim|compromised)\b"
     # Tradecraft that keeps a tool off the disk of a host the tester does not own: run
     # "from memory", "to avoid writing to disk", "fileless".
@@ -104,3 +108,41 @@ def on_target(st: SecurityText, line: Line) -> bool:
     if fence is None:
         texts += [line.text, *(prev.text for prev in st.run_from(line, -1, limit=1))]
     return any(t and _ON_TARGET.search(t) for t in texts)
+
+
+# A step of the host-side work itself: enumerating the host, exploiting or escalating on it.
+# Not the tester's own setup ("## Install the enumeration tools", "Prerequisites").
+_HOST_STEP = rx(r"\benumerat\w*|\bexploit(?:ation|ing)?\b|\bescalat\w*", re.IGNORECASE)
+_OWN_SETUP = rx(
+    r"\binstall\w*|\bset\s*up\b|\bsetup\b|\bprerequisites?\b|\brequirements?\b|"
+    r"\bdependenc\w*|\bgetting\s+started\b|\bquick\s*start\b|\b(?:attack(?:er|ing)?|your)\s+"
+    r"(?:own\s+)?(?:machine|box|host|workstation)\b",
+    re.IGNORECASE,
+)
+
+
+def host_step(st: SecurityText, line: Line) -> bool:
+    """The Markdown text puts the command at `line` in a step of the host-side work: its
+    block's lead-in or the nearest heading names enumeration, exploitation or escalation,
+    and neither names the tester's own setup. In a skill whose purpose is a phase on the
+    compromised host (`target_phase`), such a step runs on that host: privilege escalation's
+    enumeration enumerates the host being escalated on."""
+    if not st.is_markdown:
+        return False
+    fence = fence_of(st, line)
+    lead = lead_in(st, fence) if fence is not None else None
+    chain = heading_chain(st, line)
+    texts = [t for t in (lead, chain[-1] if chain else None) if t]
+    return any(_HOST_STEP.search(t) for t in texts) and not any(
+        _OWN_SETUP.search(t) for t in texts)
+
+
+def target_phase(skill: Skill) -> str | None:
+    """The words of the skill's name or description that make its purpose a phase on the
+    compromised host ("Linux privilege escalation techniques", "post-exploitation"), or None."""
+    fm = skill.frontmatter
+    if fm is None:
+        return None
+    text = " ".join(str(v) for v in (fm.get("name"), fm.get("description")) if v)
+    m = _ON_TARGET.search(text.replace("_", " ").replace("-", " "))
+    return m.group(0) if m else None

@@ -5,7 +5,9 @@ stop when that script fails (issue 36).
 remedy the script prints when a tool is missing. Whether it is an instruction depends on
 who acts on the output. When SKILL.md says what the agent does on that script's failure
 ("If it fails, stop and report the error"), the agent stops and the printed text is a
-message to the user: info. When SKILL.md says nothing, or tells the agent to use the
+message to the user: info. A command the script prints as an optional or extra suggestion
+("Consider installing Nix:", "For deeper coverage, also run:") with no failing exit after it
+is no remedy its run needs: info too (`printed_suggestion`). When SKILL.md says nothing, or tells the agent to use the
 output's instructions, the printed command is what the agent is led to run next, and it
 stays severe, as does text piped to a shell or printed on the way to success.
 
@@ -85,6 +87,51 @@ def printed_on_failure(st: SecurityText, line: Line, col: int) -> str | None:
         if text.strip() and not text.lstrip().startswith("#") and not _PRINTS.match(text):
             return None
     return None
+
+
+# Words that offer the printed command as optional or extra, not as the remedy the run needs:
+# "Consider installing Nix:", "For deeper coverage, also run:", "Run a fuller tool for broader
+# coverage:", "Optionally:".
+_OPTIONAL = rx(
+    r"\b(?:consider(?:ing)?|optional(?:ly)?|also\s+(?:run|try|use)|"
+    r"for\s+(?:deeper|broader|wider|fuller|more|further|extra|additional)\s+"
+    r"(?:coverage|checks?|analysis|enumeration|results?|detail)|"
+    r"(?:a\s+)?(?:fuller|deeper|broader)\s+(?:tool|scan|check|pass))\b",
+    re.IGNORECASE,
+)
+_LEAD_REACH = 6
+
+
+def printed_suggestion(st: SecurityText, line: Line, col: int) -> str | None:
+    """Why the command at 0-based `col` of `line` is an optional suggestion a script prints:
+    the line only prints it (a string of `echo`, `printf`, `print`: nothing substituted or
+    piped on), the printed text just before offers it as optional or extra ("Consider
+    installing", "For deeper coverage, also run:"), and no failing exit follows, so the
+    script's run does not need it and it is no remedy the agent is led to run. A remedy
+    printed before `exit 1` ("Install uv first: ...") stays severe (`printed_on_failure`)."""
+    if st.is_markdown or not _PRINTS.match(line.text):
+        return None
+    kind = code_kind(st, line)[0]
+    if kind not in ("shell", "code") or spot_state(line.text, col, kind)[0] != "string":
+        return None
+    if re.search(r"[\"')]\s*\|", line.text) or "$(" in line.text or "`" in line.text:
+        return None  # piped on, or computed: it may run
+    lines = st.text.split("\n")
+    idx = line.no - 1
+    said = [line.text[:col]]
+    for text in reversed(lines[max(0, idx - _LEAD_REACH) : idx]):
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        if not _PRINTS.match(text) or "$(" in text or "`" in text:
+            break
+        said.append(text)
+    if not any(_OPTIONAL.search(t) for t in said):
+        return None
+    for text in lines[idx + 1 : idx + 1 + _REACH]:
+        if _FAILS.match(text):
+            return None
+    return ("the script only prints it as an optional suggestion, and its run goes on without "
+            "it; nothing runs it")
 
 
 # --- a credential's path named in a message -------------------------------------------------

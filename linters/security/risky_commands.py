@@ -15,9 +15,9 @@ from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
 from linters.security.attack_talk import Verdict, downgraded
 from linters.security.placeholder_device import placeholder_device
-from linters.security.practice import on_target
+from linters.security.practice import host_step, on_target
 from linters.security.technique_places import attacker_host, persistence_action
-from linters.security.printed_hints import printed_on_failure
+from linters.security.printed_hints import printed_on_failure, printed_suggestion
 from linters.security.risky_urls import is_placeholder_host, url_host
 from linters.security.inert_code import weigh_command
 from linters.security.security_context import (
@@ -148,7 +148,8 @@ def scan_sf506(st: SecurityText) -> Iterator[Hit]:
                 continue  # `curl https://example.com/install.sh | bash` illustrates syntax
             line, col = log.where(m.start())
             verdict = weigh_command(st, line, col, Severity.high)
-            if verdict.severity is not Severity.info and (why := printed_on_failure(st, line, col)):
+            if verdict.severity is not Severity.info and (
+                    why := printed_on_failure(st, line, col) or printed_suggestion(st, line, col)):
                 verdict = Verdict(Severity.info, why)
             if line.no in seen:
                 continue
@@ -162,6 +163,7 @@ def scan_sf506(st: SecurityText) -> Iterator[Hit]:
                 # server, or planted as a persistence mechanism's action, runs on the target.
                 on_target=on_target(st, line) or attacker_host(host)
                 or persistence_action(t, m.start()) is not None,
+                host_step=host_step(st, line),
             )
 
 

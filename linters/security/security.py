@@ -29,7 +29,7 @@ from linters.security.code_flow import exposed_files
 from linters.security.credential_access import scan_sf508
 from linters.security.injection import scan_sf501, scan_sf502, scan_sf503
 from linters.security.printed_hints import halted_scripts
-from linters.security.practice import TARGET_RULES, offensive_purpose
+from linters.security.practice import TARGET_RULES, offensive_purpose, target_phase
 from linters.text.markdown import MarkdownDoc
 from linters.registry import check
 from linters.security.risky_commands import scan_sf505, scan_sf506, scan_sf509, scan_sf510
@@ -142,6 +142,7 @@ def security_scan(ctx: LintContext) -> Iterator[Finding]:
     if not rules:
         return
     purpose = offensive_purpose(ctx.skill)
+    phase = target_phase(ctx.skill) if purpose else None
     subject = cli_subject(ctx.skill)
     about = subject_text(ctx.skill, ctx.skill_md_text)
     files = [f for f in ctx.text_files() if f.text is not None]
@@ -153,7 +154,8 @@ def security_scan(ctx: LintContext) -> Iterator[Finding]:
         for h in cached_scan(ctx, f, rules, f.path in exposed, f.path in halted,
                              f.path in samples):
             severity, message = h.severity, h.message
-            if purpose and (h.rule in TARGET_RULES or h.on_target) and severity in (
+            if purpose and (h.rule in TARGET_RULES or h.on_target or (h.host_step and phase)) \
+                    and severity in (
                     Severity.critical, Severity.high):
                 # linters.security.practice: the skill is for attacking a system under test.
                 severity = Severity.medium

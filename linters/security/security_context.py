@@ -42,6 +42,9 @@ class Hit:
     message: str
     # The text places the command on a system under test (linters.security.practice).
     on_target: bool = False
+    # The Markdown text puts it in a step of host-side work (enumeration, exploitation): on
+    # the target when the skill's purpose is a phase there (linters.security.practice).
+    host_step: bool = False
     # The CLI whose own store a read takes a credential from, when the value goes nowhere
     # else: a skill about that CLI lists the read as its reference (cli_credentials).
     cli: str = ""
