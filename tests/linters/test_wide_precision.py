@@ -145,7 +145,15 @@ the project layout a devops collection scaffolds into the user's repository, and
 metadata-server call the user's workload makes; the policy ones are gcloud token commands in
 a cloud penetration test's reconnaissance block and a skill without frontmatter in a Claude
 Code-only marketplace. 8 units of vendor installers both readers read as policy were
-relabelled true, as 26 earlier units were read.
+relabelled true, as 26 earlier units were read. Then tuned on (severe 0.992: 128 tp, 1 policy;
+security 1.0, 17 of 17; 1 skill failing only on a policy finding): in an offensive-security
+skill a download from the attacker's server or a persistence mechanism's payload, a cloud token
+command under an engagement-phase heading and an enumeration block of a privilege-escalation
+skill are techniques on the target; a command a script only prints as an optional suggestion
+is info; a device written as a blank (`/dev/sdXn`) is a placeholder; the scripts of a project
+layout a skill documents are the project's; an identity token for the user's own service from
+the metadata server is medium. Left: the Claude Code-only marketplace's skill without
+frontmatter.
 The figures above are as read at each measurement. 153 findings of `holdout2` to `holdout13`
 first labelled artefact were read again after tests/corpus_wide/real_checkout.py showed a full
 checkout still gives them (117 true, 36 wrong); the README's table counts them.
@@ -304,13 +312,12 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 # slides skill finds at run time, starter skills' link to the CONNECTORS.md of the plugin they
 # are copied into, a gcloud identity token sent to a placeholder URL of the user's own
 # function) are 0.957 and 1.0 after tuning on it; its 3 skills failing only on wrong findings
-# are 0.
-SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout24": _unmet("0.877 at its one measurement: LinPEAS run on a target and "
-                        "download-and-run lines scripts only print (SF506), mkfs on a "
-                        "placeholder device (SF505), scripts a devops collection scaffolds "
-                        "into the user's repository (SF116, SF301)"),
-}
+# are 0. holdout24's 0.877 severe and 0.586 security at its one measurement (a
+# penetration-testing collection's LinPEAS on the target, printed hints and attack catalogue,
+# gcloud token commands in a reconnaissance block; mkfs on a placeholder device; scripts a
+# devops collection scaffolds into the user's repository; a metadata-server call of the user's
+# workload) are 0.992 and 1.0 after tuning on it.
+SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
 # holdout16's 0.657 severe at its one measurement (two frontmatter keys a repository's own
 # loader or router reads, scripts of the user's project) is 1.0 after tuning on it, once a
 # full checkout showed both keys as warnings naming the repository's documents.
@@ -346,13 +353,7 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
 # inside the data it scores, `bypassPermissions` drawn in an example page, `uvx --from python`
 # on the skill's own script, an install line's skill name read as the user's session) is 1.0
 # after tuning on it.
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout24": _unmet("0.586 (17 of 29) at its one measurement: a penetration-testing "
-                        "collection's attack catalogue and printed hints (SF506), a cheat "
-                        "sheet's placeholder device (SF505), gcloud token commands in a "
-                        "reconnaissance block (SF515, policy), a metadata-server call of the "
-                        "user's workload (SF508)"),
-}
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
@@ -396,9 +397,10 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # holdout22's 3 skills failing only on wrong findings at its one measurement (run outputs a
 # script's block or a sibling skill writes, a template's placeholder name) are 0 after tuning.
 ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
-    "holdout24": _unmet("9 of 208 at its one measurement: penetration-testing skills (4), a "
-                        "cheat sheet's mkfs, a devops collection's scaffolded scripts (3), a "
-                        "skill without frontmatter in a Claude Code-only marketplace"),
+    "holdout24": _unmet("1 after tuning on it (9 at its one measurement): a SKILL.md without "
+                        "frontmatter in a Claude Code-only marketplace (SF102, policy), in no "
+                        "plugin and no skills/ folder; softening SF102 by the README's install "
+                        "place would soften true findings of three other such repositories"),
     "holdout12": _unmet("3: scripts of the user's infrastructure repository the text gives no "
                         "sign of being the user's (SF301; its 4 skills running the collection's "
                         "validator from the repository's top are warnings in a full checkout, "
