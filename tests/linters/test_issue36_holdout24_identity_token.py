@@ -18,7 +18,7 @@ written to a file. Every skill text here is written for this file.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.hypothesis_budget import examples
@@ -105,6 +105,9 @@ _OWN = st.sampled_from(["a.run.app", "run.app", "appspot.com", "cloudfunctions.n
 @settings(max_examples=examples(200), deadline=None)
 @given(_LABEL, _OWN, st.sampled_from(["", "&format=full", "&format=full&licenses=FALSE"]),
        st.sampled_from(["default", "worker@p.iam.gserviceaccount.com"]))
+# A service whose name holds a client's name (`-nc`, netcat) is still a host, not a socket.
+@example("a0-nc", "a.run.app", "", "default")
+@example("mail-ssh", "a.run.app", "&format=full", "default")
 def test_an_own_audience_is_medium_and_a_third_party_keeps_it_high(label, own, extra, account):
     """Whatever the service is called, an identity token for it is medium; the same request
     that also reaches a third party's host, or asks for an access token, stays high."""
