@@ -11,7 +11,9 @@ command as a thing not to do or as a run in the user's project (`command_context
 when a skill nested in another runs the enclosing skill's scripts, nor when the text says
 its scripts are relative to a folder that holds this one (`stated_bases`: "# Scripts are
 relative to ../shared-tools/"), nor when the command itself expects the script may be
-absent (`scripts/x.sh pending || echo "no tasks"`, `[ -f scripts/x.sh ] && ...`).
+absent (`scripts/x.sh pending || echo "no tasks"`, `[ -f scripts/x.sh ] && ...`). A path
+followed by a section sign or a section's name (`chunks/02 §Procedure`) points into a
+document (`section_pointers`), and is no run.
 """
 
 from __future__ import annotations
@@ -23,9 +25,17 @@ from pathlib import PurePosixPath
 from linters.text.compiled_regex import rx
 from linters.reliability.command_context import lead_in, not_the_skills_run
 from linters.reliability.command_dirs import BlockShell
-from linters.reliability.commands import Command, commands, segment_run, segments, words
+from linters.reliability.commands import (
+    Command,
+    commands,
+    program,
+    segment_run,
+    segments,
+    words,
+)
 from linters.reliability.placeholder_runs import placeholder_run
 from linters.reliability.project_adapters import absence_handled, linked_into_project
+from linters.reliability.section_pointers import section_pointer
 from linters.reliability.repo_scripts import (
     PLANNED,
     builds_project_here,
@@ -74,6 +84,11 @@ def _cloned(ws: list[str]) -> str | None:
     return name[:-4] if name.endswith(".git") else name
 
 
+def _paths(ctx: LintContext) -> tuple[str, ...]:
+    """The skill's file paths, relative to its root."""
+    return ctx.memo(("skill_paths",), lambda: tuple(f.path for f in ctx.skill.files))
+
+
 def _runs(ctx: LintContext) -> Iterator[tuple[Command, str, bool]]:
     """(command, skill-relative script path, direct) for SKILL.md's script runs."""
     variables: dict[str, str | None] = {}  # folder variables, shared by the blocks
@@ -118,6 +133,10 @@ def _runs(ctx: LintContext) -> Iterator[tuple[Command, str, bool]]:
                     # A lone path in a bare fence or inline code is a mention, not a run.
                     lone = cmd.text.strip() == run.path
                     if lone and not cmd.fenced_shell and run.path[:1] not in "./{$":
+                        continue
+                    # `chunks/02 §Procedure`: a section of a document, not a run.
+                    rest = ws[program(ws) + 1:]
+                    if section_pointer(run.path, rest, _paths(ctx)) is not None:
                         continue
                 rel, known = shell.script(run.path)
                 plain = run.path.strip("\"'").removeprefix("./")
