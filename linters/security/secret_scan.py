@@ -48,6 +48,10 @@ _PLACEHOLDER = rx(
     # `#{pw}` (Ruby), `{cfg.db['pw']}`, `$(cat pw)` (a command substitution).
     r"\{[A-Za-z_][\w.\[\]'\"]*(?:![rsa])?(?::[^{}]*)?\}|\$\(|"
     r"not[-_]?a[-_]?real|0{6,}|1234567|abcdef|insert[-_]|token[-_]?here|key[-_]?here|"
+    # A value that tells the reader to change it: `changeit` (the stock default of Java's
+    # keystores and of KurrentDB's admin user, which its docs print in every connection
+    # string), `change_this`; not `changeItem`, a word that goes on.
+    r"change[-_]?(?:it|this)(?![a-z])|"
     # A value that names what it stands for: `password-value-123456`, `secret_value_1`.
     r"(?:password|passwd|secret|token|key)[-_]value\b",
     re.IGNORECASE,
