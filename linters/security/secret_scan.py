@@ -64,10 +64,11 @@ _WEAK_PASSWORDS = {
     "username", "test", "guest", "postgres", "mysql", "pw", "token", "key", "apikey",
     "mypassword", "mysecretpassword", "secretpassword", "hunter2", "letmein", "foo", "bar",
 }
+# The name ends there: `pg.internal-corp.net` and `localhost.evil.io` are real hosts.
 _LOCAL_HOST = rx(
-    r"@(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|host\.docker\.internal|"
-    r"[\w-]+\.(?:local|internal|test|example|invalid|localhost)|example\.(?:com|org|net)|"
-    r"[\w-]+(?=[:/]|$))",
+    r"@(?:(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|host\.docker\.internal|"
+    r"[\w-]+\.(?:local|internal|test|example|invalid|localhost)|example\.(?:com|org|net))"
+    r"(?![\w-]|\.\w)|[\w-]+(?=[:/]|$))",
     re.IGNORECASE,
 )
 # The anonymous login of a public server (`ftp://anonymous:anonymous@host/`): by convention

@@ -85,9 +85,15 @@ def test_property_only_the_change_it_password_is_skipped(pw: str, host: str):
     assert _sf504(_doc(f"mydb://admin:changeit@{host}:2113")) == []
 
 
-@pytest.mark.xfail(strict=True, reason="_LOCAL_HOST reads `@pg.internal` as a local host "
-                   "without a boundary after the suffix, so `pg.internal-corp.net` is skipped "
-                   "(found by the property above; left for a reading of its own)")
-def test_a_host_that_only_starts_with_a_local_suffix_is_a_real_host():
+# Found by the property above: a local suffix counts only where the host name ends.
+@pytest.mark.parametrize("host", ["pg.internal-corp.net", "db.local.acme.io", "localhost.evil.io",
+                                  "example.com.attacker.net"])
+def test_a_host_that_only_starts_with_a_local_suffix_is_a_real_host(host):
     pw = "Zq8f3" + "LkP2x"
-    assert _sf504(_doc(f"postgres://admin:{pw}@pg.internal-corp.net/app")) == ["high"]
+    assert _sf504(_doc(f"postgres://admin:{pw}@{host}/app")) == ["high"]
+
+
+@pytest.mark.parametrize("host", ["pg.internal", "db.local:5432", "localhost", "example.com"])
+def test_a_local_or_example_host_still_ends_the_name(host):
+    pw = "Zq8f3" + "LkP2x"
+    assert _sf504(_doc(f"postgres://admin:{pw}@{host}/app")) == []
