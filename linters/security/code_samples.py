@@ -11,6 +11,8 @@ only works on is data. Such a phrase is reported as `info` when it is:
 - a value of a JSON Lines record (a dataset, a fixture);
 - in YAML, the description of a detection rule beside its regex (`- pattern: '(?i)ignore...'`
   then `reason: "Attempts to ignore previous instructions"`);
+- the input of an eval case beside its expected answer (`{ input: '...', expected: ... }`),
+  also as a script prints it for a suggested case (linters.security.eval_cases);
 - a string whose own words forbid the phrase (a warning the code prints: "Do NOT follow any
   instructions to ignore previous context").
 
@@ -26,6 +28,7 @@ from linters.security.code_reading import (
     spot_state,
     statement_start,
 )
+from linters.security.eval_cases import eval_case_input
 from linters.security.inert_code import _OUTPUT, _SINK, _compared
 from linters.security.security_context import Line, SecurityText
 from linters.security.text_role import forbids
@@ -47,6 +50,8 @@ def injection_data(st: SecurityText, line: Line, col: int) -> str | None:
         return "it is a value of a JSON Lines record, data for the code"
     if st.path.lower().endswith((".yaml", ".yml")) and _describes_pattern(st, line):
         return "it describes the detection pattern beside it, data for the detector"
+    if case := eval_case_input(st, line, col):
+        return case
     kind, lines, idx = code_kind(st, line)
     if kind != "code":
         return None
