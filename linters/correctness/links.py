@@ -8,20 +8,19 @@ What counts as a reference, in SKILL.md's body and the skill's other Markdown fi
   extension. Agents resolve those from the skill root, so either base is accepted.
 Fenced code is left to the command rules (SF301): a path in a shell block is a command.
 
-A path that does not resolve is reported only when the text presents it as a file of the
-skill to read or run (`linters.text.paths.path_context`): not an example of a path or link format, a
+A path that does not resolve is reported only when the text presents it as a file of the skill
+to read or run (`linters.text.paths.path_context`): not an example of a path or link format, a
 file the agent is told to write, the user's project file (`./package.json`), a file of the
-folder the skill runs in (`./context.json` under "## Workspace"), a file a clause
-says was removed, an index entry "(coming soon)", or a footnote. No heading switches the rule
-off: a changelog's list items record what files were, so a broken path in one is a warning
-rather than an error, and every other line (a title such as "# Database migrations"
-included) is checked like the rest.
+folder the skill runs in (`./context.json` under "## Workspace"), a file a clause says was
+removed, an index entry "(coming soon)", or a footnote. No heading switches the rule off: a
+changelog's list items record what files were, so a broken path in one is a warning rather
+than an error, and every other line (a title included) is checked like the rest.
 
 Whose file a path names (a block's caption, a template the skill installs, a plugin-root
 file, another skill's) is `linters.text.paths.path_owner`'s reading; a script of the user's
-project a skill documenting its layout names, `project_layout`'s. How a reference is read
-off the text is `linters.text.paths.path_refs`; the text gates that spare parsing a file
-with nothing to report are `linters.correctness.link_gates`.
+project a skill documenting its layout names, `project_layout`'s. How a reference is read off
+the text is `path_refs`, and a link commented out or a template's blank is no link
+(`disabled_links`); the gates that spare parsing a file are `linters.correctness.link_gates`.
 """
 
 from __future__ import annotations
@@ -48,6 +47,7 @@ from linters.text.paths.plugin_starter import other_layout
 from linters.text.paths.project_paths import LOCATION_VARIES, REPO_OWNED, not_run_by_it, project_path
 from linters.text.paths.project_layout import project_layout
 from linters.text.paths.local_files import local_file
+from linters.text.paths.disabled_links import commented_out, template_slot
 from linters.text.paths.run_folder import run_folder_path
 from linters.text.paths.run_outputs import run_output
 from linters.text.paths.project_top import climbs_to_project_top, from_project_top
@@ -88,8 +88,8 @@ def references(doc: MarkdownDoc, path: str,
     a mention as a file of the skill is judged later, and only if it does not resolve).
     `paragraphs`: the document's paragraphs read so far, by line index (filled in)."""
     for link in doc.links:
-        if link.text.startswith("^"):
-            continue  # a footnote (`[^t]: The package ships ...`), not a link
+        if link.text.startswith("^") or commented_out(doc, link.line, link.column):
+            continue  # a footnote (`[^t]: The package ships ...`), or a link commented out
         cleaned = clean_link(link.target)
         if cleaned is not None:
             yield PathRef(path, link.line, link.column, link.target, cleaned[0], True, cleaned[1])
@@ -154,8 +154,8 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
             return False
     elif para.hedged(offset):
         return False
-    if para.removed(offset) or placeholder_path(ref.path) or not_the_skills(doc, para, offset,
-                                                                            ref.path):
+    if para.removed(offset) or placeholder_path(ref.path) or not_the_skills(
+            doc, para, offset, ref.path) or template_slot(ref.path, ref.file, doc.text):
         return False
     if named_sibling_has(skill, ref.path, para.with_lead_in()) or distributed_sibling_has(
             skill, ref.path, para.text[max(0, offset - 60):offset]):
