@@ -67,7 +67,8 @@ _WEAK_PASSWORDS = {
 # The name ends there: `pg.internal-corp.net` and `localhost.evil.io` are real hosts.
 _LOCAL_HOST = rx(
     r"@(?:(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|host\.docker\.internal|"
-    r"[\w-]+\.(?:local|internal|test|example|invalid|localhost)|example\.(?:com|org|net))"
+    r"(?:[\w-]+\.)+(?:local|internal|test|example|invalid|localhost)|"
+    r"(?:[\w-]+\.)*example\.(?:com|org|net))"
     r"(?![\w-]|\.\w)|[\w-]+(?=[:/]|$))",
     re.IGNORECASE,
 )

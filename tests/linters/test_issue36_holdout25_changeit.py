@@ -93,7 +93,8 @@ def test_a_host_that_only_starts_with_a_local_suffix_is_a_real_host(host):
     assert _sf504(_doc(f"postgres://admin:{pw}@{host}/app")) == ["high"]
 
 
-@pytest.mark.parametrize("host", ["pg.internal", "db.local:5432", "localhost", "example.com"])
+@pytest.mark.parametrize("host", ["pg.internal", "db.local:5432", "localhost", "example.com",
+                                  "db.example.com:5432", "a.b.internal", "api.staging.test"])
 def test_a_local_or_example_host_still_ends_the_name(host):
     pw = "Zq8f3" + "LkP2x"
     assert _sf504(_doc(f"postgres://admin:{pw}@{host}/app")) == []
