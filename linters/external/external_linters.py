@@ -25,7 +25,7 @@ from linters.external.loop_bindings import loop_carried
 from linters.external.script_input import ScriptInput
 from linters.external.quoted_names import in_quoted_annotation
 from linters.scripts.scripts import is_python_script, is_shell_script, python_syntax_problem
-from linters.scripts.template_slots import about_a_slot
+from linters.scripts.template_slots import about_a_slot, pasted_fragment
 from linters.text.placement import sample_code
 from linters.external.toolrun import (
     TOOL_PATH_ENV,
@@ -162,6 +162,10 @@ def _ruff_finding(ctx: LintContext, inp: ScriptInput, rec: Record) -> Finding | 
         sample = (f"`{name.group(1)}` is named only in a quoted annotation, which Python "
                   "does not evaluate when the script runs; import it under "
                   "`if TYPE_CHECKING:` so type checkers find it")
+    if severity == Severity.error and not sample and name and inp.slots and pasted_fragment(
+            inp.text):
+        sample = (f"{inp.path} is a template that imports nothing, code to paste into a file "
+                  f"that defines `{name.group(1)}`")
     note = f" (A warning only: {sample}.)" if sample else ""
     return ctx.finding(
         "SF602", f"ruff {code}: {message}; {todo}.{note}", path=inp.path,

@@ -1,5 +1,5 @@
 """One script as an external tool (ruff, shellcheck) is shown it: its text and bytes, the
-hash its cached results are kept under, and, for a Python template, the `{{NAME}}` slots
+hash its cached results are kept under, and, for a Python template, the `{{NAME}}` (or `<NAME>`) slots
 filled by names before the tool reads it (`linters.scripts.template_slots`)."""
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ class ScriptInput:
     @classmethod
     def of_python(cls, f: SkillFile, suffix: str) -> ScriptInput:
         """`of`, except that a template is shown with its slots filled by names."""
-        slots = code_slots(f.text or "")
+        slots = code_slots(f.text or "", f.path)
         if not slots:
             return cls.of(f, suffix)
-        text = filled_text(f.text or "")
+        text = filled_text(f.text or "", f.path)
         data = text.encode("utf-8", "surrogatepass")
         return cls(f.path, text, data, (hashlib.sha256(data).hexdigest(), suffix), slots)

@@ -207,15 +207,16 @@ def python_syntax_problem(skill: Skill, f: SkillFile) -> SyntaxProblem | None:
     """`syntax_problem` of a script, unless its package requires a newer Python than this
     one: what this Python rejects may be that version's syntax (a PEP 695 `type` alias
     under `requires-python = ">=3.12"`), so ruff's parser judges it (SF602), not SF601.
-    A template is parsed with its `{{NAME}}` slots filled; the line shown is as written."""
+    A template is parsed with its `{{NAME}}` (or, in a declared template, `<NAME>`) slots
+    filled; the line shown is as written."""
     text = f.text or ""
-    problem = syntax_problem(filled_text(text))
+    problem = syntax_problem(filled_text(text, f.path))
     if problem is None:
         return None  # the common case: no pyproject.toml is read
     required = required_python(skill, f.path)
     if required is not None and required > sys.version_info[:2]:
         return None
-    if code_slots(text):
+    if code_slots(text, f.path):
         lines = text.splitlines()
         if 0 < problem.line <= len(lines):
             problem = replace(problem, context=lines[problem.line - 1].replace("\0", "").strip())
@@ -232,7 +233,7 @@ def python_syntax(ctx: LintContext) -> Iterator[Finding]:
     """Report Python scripts that do not parse, with line, column and the offending line;
     say once of a template that it is one."""
     for f in python_scripts(ctx.skill):
-        slots = code_slots(f.text or "")
+        slots = code_slots(f.text or "", f.path)
         if slots:
             yield _template_note(ctx, f, slots)
         problem = python_syntax_problem(ctx.skill, f)
@@ -240,7 +241,7 @@ def python_syntax(ctx: LintContext) -> Iterator[Finding]:
             continue
         where = f"line {problem.line}" + (f", column {problem.column}" if problem.column else "")
         shown = f", {_code_span(problem.context)}," if problem.context else ""
-        filled = f" with its {len(slots)} `{{{{…}}}}` slots filled by names" if slots else ""
+        filled = f" with its {len(slots)} {_kind(slots)} slots filled by names" if slots else ""
         yield ctx.finding(
             "SF601",
             f"Python {PYTHON_VERSION} cannot parse {where} of {f.path}{shown}{filled} "
@@ -252,12 +253,17 @@ def python_syntax(ctx: LintContext) -> Iterator[Finding]:
         )
 
 
+def _kind(slots: tuple[Slot, ...]) -> str:
+    kinds = {"`<…>`" if s.angle else "`{{…}}`" for s in slots}
+    return " and ".join(sorted(kinds))
+
+
 def _template_note(ctx: LintContext, f: SkillFile, slots: tuple[Slot, ...]) -> Finding:
     """A template's one finding: info when the skill says it is one, else a warning that
     running it unfilled fails."""
     first, n = slots[0], len(slots)
     others = [o.text for o in ctx.skill.files if o is not f and o.text and not o.binary]
-    what = (f"{f.path} is a template: its code holds {n} `{{{{…}}}}` slot{'s' if n != 1 else ''} "
+    what = (f"{f.path} is a template: its code holds {n} {_kind(slots)} slot{'s' if n != 1 else ''} "
             f"({_code_span(first.text)} on line {first.line}), so Python cannot run it as it "
             "is; it was checked with each slot filled by a name")
     if declared_template(f.path, slots, others):
