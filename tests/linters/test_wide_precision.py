@@ -203,16 +203,14 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
 # (`_unmet("...")`) until tuning meets it.
 # holdout19's 0.333 security at its one measurement (a check that a revoked key no longer
 # gets a Google Cloud token, read as a token read) is 1.0 after tuning on it.
+# holdout25's 0.533 security at its one measurement (a database's documented default password
+# in connection-string examples, prompt-injection inputs of eval cases, a vendor's own CLI run
+# unpinned) is 0.941 after tuning on it (the last, policy, left).
 # holdout20's 0.444 security at its one measurement (a judge told to ignore instructions
 # inside the data it scores, `bypassPermissions` drawn in an example page, `uvx --from python`
 # on the skill's own script, an install line's skill name read as the user's session) is 1.0
 # after tuning on it.
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout25": _unmet("0.533 (16 of 30) at its one measurement: a database's documented "
-                        "default password in connection-string examples (SF504), prompt-"
-                        "injection eval inputs (SF501), a vendor's own CLI run unpinned "
-                        "(SF513, policy)"),
-}
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
@@ -256,9 +254,9 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # holdout22's 3 skills failing only on wrong findings at its one measurement (run outputs a
 # script's block or a sibling skill writes, a template's placeholder name) are 0 after tuning.
 ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
-    "holdout25": _unmet("6 of 178 at its one measurement: another plugin's scripts (SF301, "
-                        "SF116, 3), prompt-injection eval inputs (SF501), a report template's "
-                        "(link) (SF116), Python templates with <tool_name> slots (SF601)"),
+    "holdout25": _unmet("3 after tuning on it (6 at its one measurement): scripts of another "
+                        "plugin a squad's skills run or describe, `scripts/launch.ts` and "
+                        "`scripts/onboard.ts` of the core plugin they depend on (SF301, SF116)"),
     "holdout24": _unmet("1 after tuning on it (9 at its one measurement): a SKILL.md without "
                         "frontmatter in a Claude Code-only marketplace (SF102, policy), in no "
                         "plugin and no skills/ folder; softening SF102 by the README's install "
