@@ -69,16 +69,22 @@ _FAILS = rx(r"^\s*(?:exit\s+[1-9]\d*|return\s+[1-9]\d*|(?:sys\.)?exit\s*\(\s*[1-
 _REACH = 12
 
 
+def _only_prints(st: SecurityText, line: Line, col: int) -> bool:
+    """Whether `line` of a script only prints the command at 0-based `col`: a printing
+    statement whose string holds it, with nothing substituted or piped on (which may run)."""
+    if st.is_markdown or not _PRINTS.match(line.text):
+        return False
+    kind = code_kind(st, line)[0]
+    if kind not in ("shell", "code") or spot_state(line.text, col, kind)[0] != "string":
+        return False
+    return not (re.search(r"[\"')]\s*\|", line.text) or "$(" in line.text or "`" in line.text)
+
+
 def printed_on_failure(st: SecurityText, line: Line, col: int) -> str | None:
     """Why the command at 0-based `col` of `line` is a message of a failing exit, when the
     skill tells the agent to stop on this script's failure; else None."""
-    if st.is_markdown or not st.halts or not _PRINTS.match(line.text):
+    if not st.halts or not _only_prints(st, line, col):
         return None
-    kind = code_kind(st, line)[0]
-    if kind not in ("shell", "code") or spot_state(line.text, col, kind)[0] != "string":
-        return None
-    if re.search(r"[\"')]\s*\|", line.text) or "$(" in line.text or "`" in line.text:
-        return None  # piped on, or computed: it may run
     lines = st.text.split("\n")
     for text in lines[line.no : line.no + _REACH]:
         if _FAILS.match(text):
@@ -109,13 +115,8 @@ def printed_suggestion(st: SecurityText, line: Line, col: int) -> str | None:
     installing", "For deeper coverage, also run:"), and no failing exit follows, so the
     script's run does not need it and it is no remedy the agent is led to run. A remedy
     printed before `exit 1` ("Install uv first: ...") stays severe (`printed_on_failure`)."""
-    if st.is_markdown or not _PRINTS.match(line.text):
+    if not _only_prints(st, line, col):
         return None
-    kind = code_kind(st, line)[0]
-    if kind not in ("shell", "code") or spot_state(line.text, col, kind)[0] != "string":
-        return None
-    if re.search(r"[\"')]\s*\|", line.text) or "$(" in line.text or "`" in line.text:
-        return None  # piped on, or computed: it may run
     lines = st.text.split("\n")
     idx = line.no - 1
     said = [line.text[:col]]
