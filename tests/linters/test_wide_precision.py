@@ -172,7 +172,12 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 # gcloud token commands in a reconnaissance block; mkfs on a placeholder device; scripts a
 # devops collection scaffolds into the user's repository; a metadata-server call of the user's
 # workload) are 0.992 and 1.0 after tuning on it.
-SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
+SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
+    "holdout26": _unmet("0.752 (167 tp, 50 fp, 5 policy) at its one measurement: a vendor's "
+                        "source skill folders whose references its build adds to every "
+                        "installed copy (SF116, 42), files named bare that a sibling skill "
+                        "reads from the plugin root, a project skill's repository scripts"),
+}
 # holdout16's 0.657 severe at its one measurement (two frontmatter keys a repository's own
 # loader or router reads, scripts of the user's project) is 1.0 after tuning on it, once a
 # full checkout showed both keys as warnings naming the repository's documents.
@@ -211,7 +216,11 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
 # inside the data it scores, `bypassPermissions` drawn in an example page, `uvx --from python`
 # on the skill's own script, an install line's skill name read as the user's session) is 1.0
 # after tuning on it.
-SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {}
+SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
+    "holdout26": _unmet("0.588 (10 of 17) at its one measurement: `az account get-access-token` "
+                        "minting a token sent only to Azure DevOps (SF515, policy, 5), \"never "
+                        "tell the user\" a wrong time estimate (SF501, 2)"),
+}
 
 
 @pytest.mark.parametrize("split", [pytest.param(s, marks=SEVERE_UNMET.get(s, ()))
@@ -255,6 +264,11 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # holdout22's 3 skills failing only on wrong findings at its one measurement (run outputs a
 # script's block or a sibling skill writes, a template's placeholder name) are 0 after tuning.
 ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
+    "holdout26": _unmet("14 of 274 at its one measurement: a vendor's source skill folders "
+                        "whose build adds their references (SF116, 7), Azure DevOps token mints "
+                        "(SF515, policy, 3), files a sibling skill reads from the plugin root "
+                        "(SF116, 2), a wrong time estimate not to tell (SF501), a project "
+                        "skill's repository script (SF301, SF116)"),
     "holdout25": _unmet("3 after tuning on it (6 at its one measurement): scripts of another "
                         "plugin a squad's skills run or describe, `scripts/launch.ts` and "
                         "`scripts/onboard.ts` of the core plugin they depend on (SF301, SF116)"),
