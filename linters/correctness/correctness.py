@@ -77,12 +77,8 @@ def load_problems(ctx: LintContext) -> Iterator[Finding]:
                 line=issue.line,
             )
         elif issue.kind == "not_utf8":
-            yield ctx.finding(
-                "SF118",
-                f"{issue.path} is not UTF-8 ({issue.detail}); re-save it as UTF-8.",
-                path=issue.path,
-                line=_line_of(issue.detail),
-            )
+            yield ctx.finding("SF118", _not_utf8_message(issue.path, issue.detail),
+                              path=issue.path, line=_line_of(issue.detail))
         elif issue.kind == "bom":
             yield bom_finding(ctx, issue.path or "SKILL.md")
         elif issue.kind == "unreadable":
@@ -95,6 +91,20 @@ def load_problems(ctx: LintContext) -> Iterator[Finding]:
 
 
 _LINE_IN_DETAIL = rx(r"\bon line (\d+)")
+
+
+def _not_utf8_message(path: str, detail: str) -> str:
+    """A NUL byte in text that is otherwise UTF-8 is not an encoding to re-save from: the
+    byte itself is the defect (tools take the file for binary), so the message says that."""
+    nul = _NUL_IN_UTF8.fullmatch(detail)
+    if nul:
+        return (f"{path} holds a NUL byte at byte offset {nul.group(1)}, so grep, git and many "
+                "editors take it for a binary file; delete it, or write it as an escape "
+                "(`\\x00`) where the text means that character.")
+    return f"{path} is not UTF-8 ({detail}); re-save it as UTF-8."
+
+
+_NUL_IN_UTF8 = rx(r"it holds a NUL byte at byte offset (\d+)")
 
 
 def _line_of(detail: str) -> int | None:

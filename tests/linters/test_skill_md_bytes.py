@@ -61,6 +61,20 @@ def test_utf16_without_a_mark_is_recognised_by_its_nul_bytes(tmp_path):
     assert "looks like UTF-16 LE without a byte-order mark: NUL byte at offset 1" in f.message
 
 
+def test_a_nul_byte_in_utf8_text_is_named_as_the_defect_not_as_an_encoding(tmp_path):
+    # holdout26: UTF-8 text where a payload description meant the escape `\x00` and holds the
+    # byte itself. Re-saving "as UTF-8" changes nothing; the byte is what to remove.
+    raw = SKILL_MD.replace("Compare each line", "Reject `admin\x00` and compare each line")
+    raw = raw.encode("utf-8")
+    assert b"\x00" in raw and raw.decode("utf-8")
+    [f] = sf118(write(tmp_path, raw))
+    assert f.severity == Severity.error
+    offset = raw.index(b"\x00")
+    assert f.message.startswith(f"SKILL.md holds a NUL byte at byte offset {offset}, ")
+    assert "binary" in f.message and "`\\x00`" in f.message
+    assert "is not UTF-8" not in f.message and "re-save" not in f.message
+
+
 def test_a_utf16_skill_is_still_read_so_its_other_problems_show(tmp_path):
     # Decoded by its mark, the text is checked like any other: here the name is wrong too.
     text = SKILL_MD.replace("name: expense-claims", "name: Expense_Claims")
