@@ -19,6 +19,7 @@ from linters.security.need_not_know import NEED_NOT_KNOW
 from linters.security.security_context import Hit, Line, SecurityText, short
 from linters.security.shown_comment import shown_comment
 from linters.security.text_role import weigh
+from linters.security.told_claims import told_claim
 from linters.security.unannounced import forbidden_unannounced, kept_standing
 from skillforge.models.findings import Severity
 
@@ -131,34 +132,11 @@ _FAILED_ATTEMPT = rx(
 )
 
 
-# "AI generation is never plan-gated; never tell the user it is.": the told thing is an
-# elided claim ("it is", "they do") pointing back at a statement the text has just made
-# and denied, so the rule keeps a falsehood from the user, not an action. Not "you did":
-# the agent's own action stays concealment.
-_ELIDED_CLAIM = rx(
-    r"\s+(?:that\s+)?(?:it|they|this|that|these|those)\s+(?:is|are|was|were|does|do|did|can|"
-    r"has|have|will|would)(?:n't|\s+not)?\s*(?:[.;!,)]|$)"
-)
-
-
 # "Running `sync` against a shared bucket can silently delete someone else's data": a modal
 # of possibility whose subject is a thing, not the agent, warns of a risk. "You can silently
 # delete", "we could quietly send" still hand the act to the reader.
 _RISK_OF = rx(r"(?<!\byou\s)(?<!\bwe\s)(?<!\bi\s)\b(?:can|could|may|might|would)"
               r"\s+(?:also\s+)?$")
-
-
-# "Language cannot be set here ... never tell the user this call changed them": the told
-# thing is an effect the text has just said cannot happen, so the rule keeps a false claim
-# from the user. Not when nothing before denies it ("never tell the user the call deleted").
-_EFFECT_CLAIM = rx(r"\s+(?:that\s+)?(?:this|the|it|your)\b[\w\s-]{0,20}?\b(?:changed|set|"
-                   r"updated|applied|saved|worked|succeeded|modified)\b")
-_DENIAL = rx(r"\b(?:cannot|can't|can\s+not|read-only|not\s+(?:supported|possible|settable)|"
-             r"isn't\s+possible)\b")
-
-
-def _denied_effect(low: str, start: int, end: int) -> bool:
-    return bool(_EFFECT_CLAIM.match(low, end) and _DENIAL.search(low, 0, start))
 
 
 def _hides_failed_attempt(st: SecurityText, line: Line, end: int) -> bool:
@@ -187,9 +165,8 @@ def scan_sf501(st: SecurityText) -> Iterator[Hit]:
             verdict = Verdict(Severity.info, why)
         elif not override and _RISK_OF.search(line.low, 0, start):
             verdict = Verdict(Severity.info, "it warns what something else can do unseen")
-        elif not override and (_ELIDED_CLAIM.match(line.low, end) or _denied_effect(line.low,
-                                                                                   start, end)):
-            verdict = Verdict(Severity.info, "it keeps back a claim the text has just denied")
+        elif not override and (why := told_claim(line.low, start, end)):
+            verdict = Verdict(Severity.info, why)
         elif not override and _hides_failed_attempt(st, line, end):
             verdict = Verdict(Severity.info, "what it keeps back is a failed attempt, retried")
         elif not override and (why := forbidden_unannounced(st, line, start, end)):
