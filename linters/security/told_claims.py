@@ -61,7 +61,7 @@ _AMOUNT = (r"(?:[$\u20ac\u00a3]|\d|nothing|money|extra|more|less|anything|a\s+(?
 _WHEN = (rf"(?:(?:in|within|under)\s+{_DURATION}|soon|quickly|instantly|immediately|today|"
          r"tonight|tomorrow|overnight|on\s+time\b)")
 _STATE = (r"(?:free|instant|quick|fast|slow|cheap|expensive|"
-          r"possible|guaranteed|accurate|exact|supported|included)\b")
+          r"possible|guaranteed|accurate|exact|supported)\b")
 # No negation: "it won't finish in time", "the script is not safe" keep back bad news.
 _HEDGE = r"(?:(?:only|probably|likely|definitely|certainly|surely|always|just)\s+)?"
 _MODAL = (r"(?:will|would|should|can|could|might|may|is\s+going\s+to|"
