@@ -10,7 +10,9 @@ agent folder the project is that repository). So does a keeper of a collection k
 at the repository's top (`<repo>/<name>/SKILL.md` beside other skills; holdout 15). When
 the top is on disk (it holds `.git`) the file is looked up there; a copied skill whose top
 cannot be checked gets a warning naming the assumption. Not when the skill has the path's
-first folder: then the path names its own file, misspelt or lost. A project skill's path
+first folder: then the path names its own file, misspelt or lost, unless it is a script
+found at the checked top and the skill has none of nearly that name
+(`project_top_scripts`; holdout 26). A project skill's path
 that climbs to the repository's top (`../../../docs/x.md`) names the repository's file
 without words (`climbs_to_project_top`; holdout 17). A project skill without words of this
 repo, but whose text names files in folders it does not have (`trading-desk/state/x.md`,
@@ -45,6 +47,7 @@ from pathlib import Path
 
 from linters.text.compiled_regex import rx
 from linters.text.paths.path_refs import CONVENTIONAL_DIRS
+from linters.text.paths.project_top_scripts import found_beside_own_folder
 
 
 _AGENT_DIRS = (".claude", ".agents", ".codex", ".github")
@@ -106,9 +109,13 @@ def _plugin_root(folder: Path) -> bool:
 
 def from_project_top(root: Path, text: str, rel: str, has_top: bool,
                      near: str = "", lead: str = "") -> bool | str | None:
-    """`_from_project_top`, or else `collection_run` with the run's line and the lead-in of
-    its block (`lead`)."""
+    """`_from_project_top`, or else (a project skill with the path's first folder)
+    `found_beside_own_folder`, or else `collection_run` with the run's line and the lead-in
+    of its block (`lead`)."""
     found = _from_project_top(root, text, rel, has_top, near)
+    top = project_top(root)
+    if found is None and has_top and top is not None:
+        found = found_beside_own_folder(root, top, rel, text)
     if found is None:
         return collection_run(root, rel, f"{near} {lead}")
     return found
