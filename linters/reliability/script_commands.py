@@ -13,7 +13,9 @@ its scripts are relative to a folder that holds this one (`stated_bases`: "# Scr
 relative to ../shared-tools/"), nor when the command itself expects the script may be
 absent (`scripts/x.sh pending || echo "no tasks"`, `[ -f scripts/x.sh ] && ...`). A path
 followed by a section sign or a section's name (`chunks/02 §Procedure`) points into a
-document (`section_pointers`), and is no run.
+document (`section_pointers`), and is no run. A command inside a message the text gives
+the agent to say to the user ("Confirm: > \"Done! Add teams with `scripts/add.ts`\"") is the
+user's to run from their folder: a warning (`said_to_user`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from linters.reliability.commands import (
     words,
 )
 from linters.reliability.placeholder_runs import placeholder_run
+from linters.reliability.said_to_user import said_to_user
 from linters.reliability.project_adapters import absence_handled, linked_into_project
 from linters.reliability.section_pointers import section_pointer
 from linters.reliability.repo_scripts import (
@@ -306,6 +309,8 @@ def _elsewhere(ctx: LintContext, rel: str, cmd: Command) -> str | None:
         return absent
     if _planned(ctx, cmd):
         return "the text says the script is planned, not written yet"
+    if doc is not None and said_to_user(doc, cmd):
+        return "it is in a message the agent says to the user, who runs it from their own folder"
     if (chained := _other_base(ctx, rel, cmd)) is not None:
         return chained
     if (layout := _project_layout(ctx, rel, cmd)) is not None:
