@@ -17,6 +17,7 @@ from linters.text.anchor_index import declare
 from linters.security.attack_talk import Verdict, downgraded
 from linters.security.cloud_tokens import own_service_call, stays_in_cloud
 from linters.security.credential_use import header_of_own_service
+from linters.security.token_variables import kept_for_own_service, named_for_own_api
 from linters.text.compiled_regex import rx
 from linters.security.security_context import (
     shown_command,
@@ -85,7 +86,8 @@ def scan_sf515(st: SecurityText) -> Iterator[Hit]:
                 st, line, log.text, m) or weigh_command(st, line, col, Severity.high, reads=True)
             if verdict.severity in (Severity.critical, Severity.high):
                 # A cloud token minted for a request to the cloud's or the user's own service.
-                verdict = own_service_call(st, line, log.text, m) or verdict
+                verdict = own_service_call(st, line, log.text, m) or kept_for_own_service(
+                    st, line, log.text, m) or named_for_own_api(st, line, col, m) or verdict
             if verdict.severity in (Severity.critical, Severity.high):
                 verdict = profile_export(st, line, log.text, m) or verdict
             # A read whose value goes to no other program or host: a skill about this CLI

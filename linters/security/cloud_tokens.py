@@ -26,17 +26,17 @@ from linters.text.compiled_regex import rx
 from skillforge.models.findings import Severity
 
 # The hosts a cloud CLI's token is made for, by the CLI's group name in cli_credentials.
-_OWN_HOSTS = {
+OWN_HOSTS = {
     "gcloud": rx(r"(?:^|\.)(?:googleapis\.com|run\.app|cloudfunctions\.net|appspot\.com)$"),
     "az": rx(r"(?:^|\.)(?:azure\.com|microsoft\.com|windows\.net|azurewebsites\.net|"
-             r"azure-api\.net)$"),
+             r"azure-api\.net|visualstudio\.com)$"),
 }
 _LOCAL = rx(r"^(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])$")
 # A request URL whose host is a shell variable: `"${SERVICE_URL}/mcp"`, `$URL/v1/x`.
 _VAR_URL = rx(r"(?:^|\s)[\"']?\$\{?[A-Za-z_]\w*\}?/")
 # Where the token is made for: an auth header's value or a token query parameter.
-_AUTH_SLOT = rx(r"(?:(?:-H|--header)\s*[\"']?\s*(?:Authorization|X-[\w-]*(?:Token|Auth)[\w-]*)"
-                r"\s*:\s*(?:Bearer\s+)?|[?&]access_token=)$", re.IGNORECASE)
+AUTH_SLOT = rx(r"(?:(?:-H|--header)\s*[\"']?\s*(?:Authorization|X-[\w-]*(?:Token|Auth)[\w-]*)"
+               r"\s*:\s*(?:Bearer\s+)?|[?&]access_token=)$", re.IGNORECASE)
 # A placeholder standing for the request's URL, named as one: `<url>`, `<your-function-url>`,
 # `$URL`, `"${SERVICE_URL}"`; or a URL whose host is a placeholder: `https://<host>/run`.
 _PLACEHOLDER = rx(r"""(?:^|[\s`])["']?("""
@@ -56,7 +56,7 @@ _SEPARATORS = (";", "&&", "||", "| ")
 def own_service_call(st: SecurityText, line: Line, text: str, m: re.Match[str]) -> Verdict | None:
     """Medium when the token minted by match `m` of command `text` (on `line`) is used only
     in the auth slot of requests to the cloud's own or the user's own endpoint."""
-    own = _OWN_HOSTS.get(m.lastgroup or "")
+    own = OWN_HOSTS.get(m.lastgroup or "")
     if own is None:
         return None
     opened = text.rfind("$(", 0, m.start())
@@ -65,8 +65,8 @@ def own_service_call(st: SecurityText, line: Line, text: str, m: re.Match[str]) 
     closed = text.find(")", m.end())
     if closed < 0:
         return None
-    if _AUTH_SLOT.search(text[:opened]):
-        host = _request_host(text, opened, own, st, line)
+    if AUTH_SLOT.search(text[:opened]):
+        host = request_host(text, opened, own, st, line)
         return _verdict(host) if host else None
     assigned = _ASSIGN.search(text[:opened])
     if assigned is None or text[closed + 1 :].strip(" \"'"):
@@ -89,15 +89,15 @@ def _variable_goes_home(st: SecurityText, line: Line, name: str, own: re.Pattern
             continue
         log = st.logical(cur)
         for u in use.finditer(log.text):
-            if not _AUTH_SLOT.search(log.text[: u.start()].rstrip("\"'")):
+            if not AUTH_SLOT.search(log.text[: u.start()].rstrip("\"'")):
                 return None
-            host = _request_host(log.text, u.start(), own, st, cur)
+            host = request_host(log.text, u.start(), own, st, cur)
             if not host:
                 return None
     return _verdict(host) if host else None
 
 
-def _request_host(text: str, at: int, own: re.Pattern[str], st: SecurityText, line: Line,
+def request_host(text: str, at: int, own: re.Pattern[str], st: SecurityText, line: Line,
                   ) -> str:
     """The host of the request the offset `at` is part of, when every host the command
     names is the cloud's own or local, or the URL's host is a variable; else ""."""
@@ -174,7 +174,7 @@ def stays_in_cloud(cli: str, text: str) -> bool:
     """Command line `text`, which mints a token of cloud CLI `cli`, reaches no host but the
     cloud's own or this machine: every URL on it is one of those, and any HTTP client on it
     names such a URL (a socket, a remote shell or a mailer sends where no URL says)."""
-    own = _OWN_HOSTS.get(cli)
+    own = OWN_HOSTS.get(cli)
     if own is None:
         return False
     hosts = [h.lower() for h in URL_HOST.findall(text)]
@@ -215,13 +215,13 @@ def own_identity_audience(text: str, end: int) -> str | None:
     if _PLACEHOLDER_VALUE.match(value):
         if _OUTSIDE.search(value):
             return None
-    elif not (host and _OWN_HOSTS["gcloud"].search(value.lower())):
+    elif not (host and OWN_HOSTS["gcloud"].search(value.lower())):
         return None
     for h in URL_HOST.findall(text):
         h = h.split("&", 1)[0].lower()  # a URL in a query string ends at the next parameter
         if _PLACEHOLDER_HOST.match(h) and not _OUTSIDE.search(h):
             continue
-        if not (_METADATA_HOST.match(h) or _OWN_HOSTS["gcloud"].search(h) or _LOCAL.match(h)):
+        if not (_METADATA_HOST.match(h) or OWN_HOSTS["gcloud"].search(h) or _LOCAL.match(h)):
             return None
     if {c.lower() for c in _CLIENT.findall(text)} - _HTTP_CLIENTS or _WRITES.search(text):
         return None
