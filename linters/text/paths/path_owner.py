@@ -19,8 +19,9 @@ somewhere else, for the path rules (SF116, SF301; issue 36).
   project holds.
 - A file placed outside the skill in words: the sentence puts it at the plugin's root
   ("plugin-root `references/x.md`"), or the same document gives it with a root variable
-  (`${CLAUDE_PLUGIN_ROOT}/scripts/x.sh`, `{plugin_path}/references/*.md`) and the bare path
-  is its short form.
+  (`${CLAUDE_PLUGIN_ROOT}/scripts/x.sh`, `{plugin_path}/references/*.md`, or
+  `PLUGIN_ROOT/scripts/x.sh` after it sets `PLUGIN_ROOT = ${CLAUDE_PLUGIN_ROOT}`:
+  `linters.text.paths.named_roots`) and the bare path is its short form.
 
 The first three are not the skill's files (not reported); the last is the skill's plugin's
 file, which a copied skill may lack: a warning that says so.
@@ -34,6 +35,7 @@ from pathlib import Path
 
 from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
+from linters.text.paths.named_roots import bare_rooted
 from linters.text.paths.path_context import Paragraph
 from linters.text.sections import section_title
 from skillforge.models.skill import SKILL_MD, Skill
@@ -176,6 +178,8 @@ def rooted_paths(text: str, skill_name: str) -> list[tuple[str, str]]:
         if not (_SKILL_VAR.search(m.group(1) or m.group(2) or m.group(3))
                 or full.startswith(own)):
             out.append((m.group(0).rstrip("."), full))
+    # `PLUGIN_ROOT/assets/x.css` after "Set `PLUGIN_ROOT = ${CLAUDE_PLUGIN_ROOT}`".
+    out += [(w, full) for w, full in bare_rooted(text, _SKILL_VAR) if not full.startswith(own)]
     return out
 
 
