@@ -173,6 +173,10 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 # devops collection scaffolds into the user's repository; a metadata-server call of the user's
 # workload) are 0.992 and 1.0 after tuning on it.
 SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
+    "holdout27": _unmet("0.624 (113 tp, 15 fp, 53 policy) at its one measurement: a plugin's "
+                        "hook-injected snippets named SKILL.md, outside the skills folder its "
+                        "plugin.json loads, with title-case names (SF108, SF110, 40, policy), "
+                        "a mail CLI's own --yolo (SF512), a harness's own `tags` key (SF112)"),
     "holdout26": _unmet("0.752 (167 tp, 50 fp, 5 policy) at its one measurement: a vendor's "
                         "source skill folders whose references its build adds to every "
                         "installed copy (SF116, 42), files named bare that a sibling skill "
@@ -217,6 +221,10 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
 # on the skill's own script, an install line's skill name read as the user's session) is 1.0
 # after tuning on it.
 SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
+    "holdout27": _unmet("0.711 (27 of 38) at its one measurement: `gmail send --yolo`, a mail "
+                        "CLI's flag that skips its own prompt (SF512, 5), a sandbox-mode "
+                        "catalogue, a demo's contained bypass (SF512, policy), `<root>/dev/sda3` "
+                        "in sample XML (SF505), base64 as SSH quoting (SF510)"),
     "holdout26": _unmet("0.588 (10 of 17) at its one measurement: `az account get-access-token` "
                         "minting a token sent only to Azure DevOps (SF515, policy, 5), \"never "
                         "tell the user\" a wrong time estimate (SF501, 2)"),
@@ -264,6 +272,12 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # holdout22's 3 skills failing only on wrong findings at its one measurement (run outputs a
 # script's block or a sibling skill writes, a template's placeholder name) are 0 after tuning.
 ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
+    "holdout27": _unmet("35 of 261 at its one measurement: hook-injected snippets named "
+                        "SKILL.md (SF108, SF110, SF102, SF112; 24), a harness's own `tags` key "
+                        "(SF112, 7), a mail CLI's --yolo and a sandbox-mode catalogue (SF512, 2), "
+                        "writeup templates' (url) and a path inside an APK (SF116, 2), sample "
+                        "XML read as a disk write (SF505), a Claude Code-only skill without "
+                        "frontmatter (SF102)"),
     "holdout26": _unmet("14 of 274 at its one measurement: a vendor's source skill folders "
                         "whose build adds their references (SF116, 7), Azure DevOps token mints "
                         "(SF515, policy, 3), files a sibling skill reads from the plugin root "
