@@ -376,7 +376,7 @@ def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool,
         elsewhere = f"written from the repository's root, it names this skill's `{guess}`"
     if elsewhere is None and aside is None:
         elsewhere = (vendored_reason(ctx.skill.root, "the file, left out of the copy,")
-                     or built_copy_reason(ctx, ref))
+                     or built_copy_reason(ctx.skill.root, ref, ctx.memo))
     if elsewhere is None and aside is None and prose_mention_aside(ctx.skill, ref):
         elsewhere = ("a path named in the prose of a reference file, not a link, is often "
                      "another project's file; link it if the skill means its own")

@@ -22,9 +22,9 @@ from __future__ import annotations
 import os
 import posixpath
 from collections import deque
+from collections.abc import Callable, Hashable
 from pathlib import Path
 
-from linters.context import LintContext
 from linters.text.paths.path_refs import PathRef
 from linters.text.paths.project_top import git_top
 
@@ -105,12 +105,13 @@ def built_copy_has(root: Path, copies: tuple[Path, ...], rel: str) -> str | None
     return None
 
 
-def built_copy_reason(ctx: LintContext, ref: PathRef) -> str | None:
-    """`built_copy_has` for a missing path of the skill being linted (its copies looked for
-    once per lint, and only here, when a path is missing)."""
-    root = ctx.skill.root
+def built_copy_reason(root: Path, ref: PathRef,
+                      memo: Callable[[Hashable, Callable[[], tuple]], tuple]) -> str | None:
+    """`built_copy_has` for a missing path of the skill at `root`; `memo` is the lint's
+    once-per-pass cache (`LintContext.memo`), so the copies are looked for once per lint,
+    and only here, when a path is missing."""
     if not root.is_dir():
         return None
-    copies = ctx.memo(("identical_copies",), lambda: identical_copies(root))
+    copies = memo(("identical_copies",), lambda: identical_copies(root))
     base = posixpath.dirname(ref.file) if ref.link and not ref.from_root else ""
     return built_copy_has(root, copies, posixpath.join(base, ref.path))
