@@ -51,6 +51,7 @@ from linters.text.paths.disabled_links import commented_out, template_slot
 from linters.text.paths.run_folder import run_folder_path
 from linters.text.paths.run_outputs import run_output
 from linters.text.paths.project_top import climbs_to_project_top, from_project_top
+from linters.text.paths.built_copies import built_copy_reason
 from linters.text.paths.shared_helpers import synced_beside
 from linters.text.paths.variable_bases import chain_base_reason
 from linters.text.paths.path_owner import (NEAR, example_of, installed_template, names_other_file,
@@ -374,7 +375,8 @@ def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool,
     if elsewhere is None and guess is not None and from_repo_root(ctx.skill, ref.path, guess):
         elsewhere = f"written from the repository's root, it names this skill's `{guess}`"
     if elsewhere is None and aside is None:
-        elsewhere = vendored_reason(ctx.skill.root, "the file, left out of the copy,")
+        elsewhere = (vendored_reason(ctx.skill.root, "the file, left out of the copy,")
+                     or built_copy_reason(ctx.skill.root, ref, ctx.memo))
     if elsewhere is None and aside is None and prose_mention_aside(ctx.skill, ref):
         elsewhere = ("a path named in the prose of a reference file, not a link, is often "
                      "another project's file; link it if the skill means its own")
@@ -396,5 +398,3 @@ def _broken(ctx: LintContext, resolver: Resolver, ref: PathRef, entry: bool,
         # A changelog entry names what a file was: worth fixing, not a broken instruction.
         severity=Severity.warning if entry or aside or elsewhere else None,
     )
-
-
