@@ -31,11 +31,19 @@ from wide_corpus_git import contents, from_mirror, list_tree  # noqa: E402
 
 
 def checkout(mirror: Path, repo: str, commit: str, dest: Path) -> Path:
-    """The files of `repo` at `commit` under `dest/owner+name` (made once; symlinks kept)."""
+    """The files of `repo` at `commit` under `dest/owner+name` (made once; symlinks kept),
+    with a `.git` folder at the top as a clone has: readings that look at the repository
+    around a skill (a project skill's top, a build's other copies) only do so under one."""
     out = dest / repo.replace("/", "+")
     done = out / ".real-checkout"
-    if done.is_file() and done.read_text() == commit:
-        return out
+    if not (done.is_file() and done.read_text() == commit):
+        _write_tree(mirror, repo, commit, out)
+        done.write_text(commit)
+    (out / ".git").mkdir(exist_ok=True)
+    return out
+
+
+def _write_tree(mirror: Path, repo: str, commit: str, out: Path) -> None:
     gd = from_mirror(mirror, repo, commit)
     entries = [e for e in list_tree(gd, commit) if e.kind == "blob"]
     blobs = contents(gd, sorted({e.oid for e in entries}))
@@ -49,8 +57,6 @@ def checkout(mirror: Path, repo: str, commit: str, dest: Path) -> Path:
                 os.symlink(os.fsdecode(blobs[e.oid]), p)
             continue
         p.write_bytes(blobs[e.oid])
-    done.write_text(commit)
-    return out
 
 
 def compare(split: str, mirror: Path, dest: Path) -> tuple[Counter, list[tuple]]:

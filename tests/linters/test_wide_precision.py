@@ -172,15 +172,15 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 # gcloud token commands in a reconnaissance block; mkfs on a placeholder device; scripts a
 # devops collection scaffolds into the user's repository; a metadata-server call of the user's
 # workload) are 0.992 and 1.0 after tuning on it.
+# holdout26's 0.752 severe and 0.588 security at its one measurement (a vendor's source skill
+# folders its build completes, a project skill's repository script, a bare plugin-root name,
+# "never tell the user" a wrong estimate, Azure DevOps token mints) are 0.982 and 1.0 after
+# tuning on it, the 44 findings a real checkout gives as warnings counted as artefacts.
 SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
     "holdout27": _unmet("0.624 (113 tp, 15 fp, 53 policy) at its one measurement: a plugin's "
                         "hook-injected snippets named SKILL.md, outside the skills folder its "
                         "plugin.json loads, with title-case names (SF108, SF110, 40, policy), "
                         "a mail CLI's own --yolo (SF512), a harness's own `tags` key (SF112)"),
-    "holdout26": _unmet("0.752 (167 tp, 50 fp, 5 policy) at its one measurement: a vendor's "
-                        "source skill folders whose references its build adds to every "
-                        "installed copy (SF116, 42), files named bare that a sibling skill "
-                        "reads from the plugin root, a project skill's repository scripts"),
 }
 # holdout16's 0.657 severe at its one measurement (two frontmatter keys a repository's own
 # loader or router reads, scripts of the user's project) is 1.0 after tuning on it, once a
@@ -225,9 +225,6 @@ SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
                         "CLI's flag that skips its own prompt (SF512, 5), a sandbox-mode "
                         "catalogue, a demo's contained bypass (SF512, policy), `<root>/dev/sda3` "
                         "in sample XML (SF505), base64 as SSH quoting (SF510)"),
-    "holdout26": _unmet("0.588 (10 of 17) at its one measurement: `az account get-access-token` "
-                        "minting a token sent only to Azure DevOps (SF515, policy, 5), \"never "
-                        "tell the user\" a wrong time estimate (SF501, 2)"),
 }
 
 
@@ -278,14 +275,13 @@ ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
                         "writeup templates' (url) and a path inside an APK (SF116, 2), sample "
                         "XML read as a disk write (SF505), a Claude Code-only skill without "
                         "frontmatter (SF102)"),
-    "holdout26": _unmet("14 of 274 at its one measurement: a vendor's source skill folders "
-                        "whose build adds their references (SF116, 7), Azure DevOps token mints "
-                        "(SF515, policy, 3), files a sibling skill reads from the plugin root "
-                        "(SF116, 2), a wrong time estimate not to tell (SF501), a project "
-                        "skill's repository script (SF301, SF116)"),
-    "holdout25": _unmet("3 after tuning on it (6 at its one measurement): scripts of another "
-                        "plugin a squad's skills run or describe, `scripts/launch.ts` and "
-                        "`scripts/onboard.ts` of the core plugin they depend on (SF301, SF116)"),
+    "holdout26": _unmet("1 after tuning on it (14 at its one measurement): a scan skill naming "
+                        "`templates/report-skeleton.html`, which only its sibling report skill "
+                        "reads from the plugin root (SF116)"),
+    "holdout25": _unmet("2 after tuning on it (6 at its one measurement): a squad's step "
+                        "running the core plugin's `scripts/launch.ts` (SF301) and a playbook "
+                        "naming the meta-squad's `scripts/aggregate.ts` (SF116); a quoted message "
+                        "naming `scripts/onboard.ts` is a warning now"),
     "holdout24": _unmet("1 after tuning on it (9 at its one measurement): a SKILL.md without "
                         "frontmatter in a Claude Code-only marketplace (SF102, policy), in no "
                         "plugin and no skills/ folder; softening SF102 by the README's install "
