@@ -13,7 +13,9 @@ Claude Code's namespace colon (`starwave:design` in `starwave-design/`): Claude 
 the skill under its `name`, and SF108 reports the colon itself. The repository's word is
 needed, not the skill's place alone: a project skill in `.claude/skills/` named
 `knowledge:add-repository` was read as true (holdout15) where its repository installs the same
-skills for Codex and Cursor, which a copy of the skill folder cannot show."""
+skills for Codex and Cursor, which a copy of the skill folder cannot show. And so is the
+mismatch of a SKILL.md a Claude Code plugin keeps outside the skills folders its manifest names
+(`outside_plugin_skills.py`, issue 36, holdout27): no harness looks it up by its folder."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ import re
 
 from linters.context import LintContext
 from linters.correctness.not_installed import not_installed_sentence
+from linters.correctness.outside_plugin_skills import outside_reason
 from linters.correctness.skill_template import skill_template
 from linters.text.install_places import claude_code_install
 from linters.text.paths.siblings import category_prefixed
@@ -87,6 +90,14 @@ def name_mismatch(ctx: LintContext, value: str, folder: str, line: int) -> Findi
             f"({installed.where()}), which registers the skill under its `name`; other "
             "harnesses look a skill up by its folder and strict validators (the Agent Skills "
             f"spec) want the two equal, so name it `{folder}`.",
+            line=line, severity=Severity.warning,
+        )
+    outside = outside_reason(ctx)
+    if outside is not None:  # a plugin's non-skill file: no lookup by folder (holdout27)
+        return ctx.finding(
+            "SF110",
+            f"`name` is `{value}` but the folder is `{folder}`; {outside}. If another tool "
+            "installs it as a skill, rename one so they match.",
             line=line, severity=Severity.warning,
         )
     return ctx.finding(

@@ -27,6 +27,9 @@ named) is read by Claude Code the same way (issue 36, holdout21):
   read by the skill's place. A bare title (`# content-writer`, `# Content Writer Skill`)
   opening an introduction stays an error: readers of every part called those true, in
   Claude Code plugins too.
+
+A SKILL.md a Claude Code plugin keeps outside the skills folders its manifest names is no
+skill of it (`outside_plugin_skills`, holdout27): SF106 and SF102 are warnings saying so.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ import re
 from pathlib import Path
 
 from linters.context import LintContext
+from linters.correctness.outside_plugin_skills import outside_reason
 from linters.text.compiled_regex import rx
 from linters.text.install_places import claude_code_install, install_reading
 from skillforge.models.findings import Finding, Severity
@@ -77,6 +81,13 @@ def missing_name(ctx: LintContext, proposal: str) -> Finding:
     if ctx.config.target != "claude-ai":
         if in_claude_code_plugin(ctx.skill.root):
             home = "This skill is part of a Claude Code plugin"
+        elif (outside := outside_reason(ctx)) is not None:
+            return ctx.finding(
+                "SF106",
+                f"The frontmatter has no `name`; {outside}. If another tool installs it as a "
+                f"skill, add `name: {proposal}`.",
+                line=1, severity=Severity.warning,
+            )
         elif (installed := claude_code_install(ctx.skill.root)) is not None:
             home = ("This skill's repository installs it only into Claude Code "
                     f"({installed.where()})")
@@ -181,6 +192,15 @@ def missing_frontmatter(ctx: LintContext) -> Finding:
         )
     hint = (f" The table on line {table} looks meant as the frontmatter: move its name and "
             "description there." if table else "")
+    outside = outside_reason(ctx)
+    if outside is not None:  # a plugin's non-skill file: nothing reads its frontmatter
+        return ctx.finding(
+            "SF102",
+            f"SKILL.md has no YAML frontmatter; {outside}. If another tool installs it as a "
+            "skill, start the file with a `---` line, then `name:` and `description:`, then a "
+            f"closing `---`.{hint}",
+            line=1, severity=Severity.warning,
+        )
     return ctx.finding(
         "SF102",
         "SKILL.md has no YAML frontmatter; start the file with a `---` line, then `name:` and "

@@ -5,7 +5,8 @@ documents it for skills (`harness_keys`), the skill's own repository documenting
 harness's extension (`repo_keys`), or a platform the skill declares it is made for
 (`platform_keys`); those are warnings naming who reads the key. A key that looks like a
 misspelt spec or harness key gets the spelling as its fix; a key of an upstream skill copied
-in (`vendored_reason`) or of a metadata checker's fixture is a warning saying so.
+in (`vendored_reason`), of a metadata checker's fixture, or of a SKILL.md a plugin keeps
+outside the skills folders its manifest names (`outside_plugin_skills`) is a warning saying so.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from linters.context import LintContext
 from linters.correctness.correctness import SPEC_KEYS
 from linters.correctness.harness_keys import KNOWN_KEYS, harness_of, spelled_elsewhere
 from linters.correctness.not_installed import metadata_fixture_sentence
+from linters.correctness.outside_plugin_skills import outside_reason
 from linters.correctness.platform_keys import platform_block, platform_key
 from linters.correctness.repo_keys import (documented_by_repository, repository_docs,
                                           repository_key)
@@ -72,7 +74,7 @@ def unknown_keys(ctx: LintContext) -> Iterator[Finding]:
                               severity=Severity.warning)
             continue
         hint, why = _key_hint(k), (vendored_reason(ctx.skill.root, f"`{k}`")  # upstream key
-                                   or _fixture_reason(ctx, k))
+                                   or _fixture_reason(ctx, k) or outside_reason(ctx))
         fix = (f"rename it to `{hint}`." if hint else
                "record it under `metadata:` as a string value or delete it.")
         yield ctx.finding(
