@@ -154,7 +154,7 @@ def _table_uses(st: SecurityText, line: Line, name: str, own: re.Pattern[str]) -
         if rx(rf"^\s*\${re.escape(name)}\s*=").match(text):
             continue  # the table set again, as a recipe repeats it
         if not _WEB_CMDLET.search(text) or not all(
-                rx(rf"-Headers\s+$").search(text[: u.start()]) for u in use.finditer(text)):
+                rx(r"-Headers\s+$").search(text[: u.start()]) for u in use.finditer(text)):
             return []
         host = _cmdlet_host(st, cur, text, own)
         if not host:
