@@ -33,6 +33,7 @@ from linters.security.security_context import (
 from linters.security.flag_owner import SHARED_FLAG, file_owner, owner
 from linters.security.imperative import imperative
 from linters.security.inert_code import weigh_command
+from linters.security.option_listing import listed_value
 from linters.security.interpreter_runs import local_script, note as interpreter_note
 from linters.security.subject_tool import ENGLISH_WORDS, own_package
 from skillforge.models.findings import Severity
@@ -90,6 +91,11 @@ def scan_sf512(st: SecurityText) -> Iterator[Hit]:
                        "so anything it reads (a web page, an issue, a file) can run any command "
                        "as the user; drop the flag and pre-approve only the tools the task needs "
                        "(for example `--allowedTools \"Bash(npm test:*)\"`).")
+            option = (listed_value(st, line) if verdict.severity is Severity.high else None)
+            if option:
+                # linters.security.option_listing: one line of a listing of the option's values.
+                verdict = Verdict(Severity.info, f"it is one line of a listing of `{option}`'s "
+                                  "values, not a command that starts an agent")
             fence = (_confined(st, log, line, m.start(), m.group(0))
                      if verdict.severity is Severity.high else None)
             if fence:

@@ -1,4 +1,5 @@
-"""Reading tuned on holdout27: whose `--yolo` it is (SF512, linters.security.flag_owner).
+"""Readings tuned on holdout27 (SF512): whose `--yolo` it is (linters.security.flag_owner), and
+a listing of an option's values (linters.security.option_listing).
 
 `--yolo` is also the "don't ask me" switch of tools that are no agent (a mail CLI that skips
 its "Send this email?" prompt). On such a command it turns off no agent's permission checks:
@@ -101,3 +102,20 @@ def test_the_command_word_decides_who_owns_yolo(tmp_path_factory, tool, agent, a
     tmp = tmp_path_factory.mktemp("yolo")
     assert _sf512(_skill(tmp, "tool", _block(f"{tool} {rest} --yolo"))) == ["info"]
     assert _sf512(_skill(tmp, "agent", _block(f'{agent} {rest} --yolo "do it"'))) == ["high"]
+
+
+# --- a listing of an option's values (linters.security.option_listing) ------------------------
+
+def test_a_listing_of_the_sandbox_values_is_no_command(tmp_path):
+    body = ("## Flags\n\n" + _block("--sandbox read-only          # the default",
+                                    "--sandbox workspace-write    # edits in the project",
+                                    "--sandbox danger-full-access # no sandbox at all"))
+    assert _sf512(_skill(tmp_path, "flags", body)) == ["info"]
+
+
+def test_a_bare_bypass_option_or_a_continued_command_stays_high(tmp_path):
+    alone = _block("--sandbox danger-full-access   # needed for the network tests")
+    assert _sf512(_skill(tmp_path, "alone", alone)) == ["high"]
+    continued = _block("codex exec \\", "  --sandbox danger-full-access \\", '  "run the suite"',
+                       "", "codex exec \\", "  --sandbox read-only \\", '  "review"')
+    assert _sf512(_skill(tmp_path, "continued", continued)) == ["high"]
