@@ -9,7 +9,6 @@ with no sibling value beside it, is not such a listing and keeps its severity.
 
 from __future__ import annotations
 
-
 from linters.security.security_context import Line, SecurityText
 from linters.text.compiled_regex import rx
 
