@@ -30,8 +30,10 @@ from linters.security.security_context import (
     matches,
     short,
 )
+from linters.security.flag_owner import SHARED_FLAG, file_owner, owner
 from linters.security.imperative import imperative
 from linters.security.inert_code import weigh_command
+from linters.security.option_listing import listed_value
 from linters.security.interpreter_runs import local_script, note as interpreter_note
 from linters.security.subject_tool import ENGLISH_WORDS, own_package
 from skillforge.models.findings import Severity
@@ -78,10 +80,22 @@ def scan_sf512(st: SecurityText) -> Iterator[Hit]:
             seen.add(line.no)
             cmd = command_at(log.text, m.start(), m.end())
             verdict = _bypass_verdict(st, line, col, cmd)
+            if SHARED_FLAG.match(m.group(0)) and _other_program(st, log, line, m):
+                # linters.security.flag_owner: another tool's own "don't ask" switch.
+                yield Hit("SF512", line.no, col + 1, Severity.info,
+                          f"`{shown_command(cmd)}`: `{m.group(0)}` here belongs to a program "
+                          "that is no agent CLI, so it turns off no agent's permission checks; "
+                          "if that program starts an agent, make sure the agent keeps them.")
+                continue
             message = (f"`{shown_command(cmd)}` runs an agent with its permission checks off, "
                        "so anything it reads (a web page, an issue, a file) can run any command "
                        "as the user; drop the flag and pre-approve only the tools the task needs "
                        "(for example `--allowedTools \"Bash(npm test:*)\"`).")
+            option = (listed_value(st, line) if verdict.severity is Severity.high else None)
+            if option:
+                # linters.security.option_listing: one line of a listing of the option's values.
+                verdict = Verdict(Severity.info, f"it is one line of a listing of `{option}`'s "
+                                  "values, not a command that starts an agent")
             fence = (_confined(st, log, line, m.start(), m.group(0))
                      if verdict.severity is Severity.high else None)
             if fence:
@@ -93,6 +107,16 @@ def scan_sf512(st: SecurityText) -> Iterator[Hit]:
                     "text).")
             yield Hit("SF512", line.no, col + 1, verdict.severity,
                       downgraded(message, Severity.high, verdict))
+
+
+def _other_program(st: SecurityText, log: Logical, line: Line, m: re.Match[str]) -> bool:
+    """The shared flag `m` of `log` is plainly another program's (its stage runs
+    `gmail`, `mytool`...), or, named alone in a sentence, is the flag the file's own commands
+    give another program."""
+    found = owner(log.text[:m.start()])
+    if found == "unknown" and st.is_markdown and not st.in_code(line):
+        found = file_owner(st, m.group(0))
+    return found == "other"
 
 
 def _bypass_verdict(st: SecurityText, line: Line, col: int, cmd: str) -> Verdict:
