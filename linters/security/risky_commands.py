@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
 from linters.security.attack_talk import Verdict, downgraded
+from linters.security.markup_value import closes_markup_tag
+from linters.security.own_encoding import encodes_own_command
 from linters.security.placeholder_device import placeholder_device
 from linters.security.practice import host_step, on_target
 from linters.security.technique_places import attacker_host, persistence_action
@@ -62,8 +64,10 @@ _SF505_ANCHORS = declare(b"rm -", b"/dev/", b"chmod", b":|:")
 def scan_sf505(st: SecurityText) -> Iterator[Hit]:
     seen: set[int] = set()
     for log, spans in command_lines(st, _SF505_ANCHORS):
-        found = [*matches(_DESTRUCTIVE, log, spans), *matches(_DISK_WRITE, log, spans, False),
-                 *matches(_FORK_BOMB, log, spans)]
+        # `<root>/dev/sda3</root>` is an element of sample XML, not `>/dev/sda`.
+        writes = [m for m in matches(_DISK_WRITE, log, spans, False)
+                  if not closes_markup_tag(log.text, m.start())]
+        found = [*matches(_DESTRUCTIVE, log, spans), *writes, *matches(_FORK_BOMB, log, spans)]
         # One finding a line, the worst of its commands: `mkfs /dev/sdXn && mkfs /dev/sda`
         # formats a real disk after the placeholder.
         best: dict[int, tuple[int, re.Match[str], Verdict]] = {}
@@ -253,6 +257,11 @@ def scan_sf510(st: SecurityText) -> Iterator[Hit]:
                 verdict = Verdict(Severity.info, "the match runs across a sentence and its "
                                   "inline code: the text describes the steps, no one command "
                                   "runs them")
+            if verdict.severity is Severity.high and encodes_own_command(
+                    st, log, m.start(), m.end()):
+                verdict = Verdict(Severity.info, "the text encodes its own visible command "
+                                  "for transport and decodes it where it runs; nothing is "
+                                  "hidden", acted=True)
             if line.no in seen:
                 continue
             seen.add(line.no)

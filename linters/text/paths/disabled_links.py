@@ -13,6 +13,13 @@
   blank the agent fills in when it writes the document. Outside a template a bare `link` or
   `url` is a stub the author forgot to fill in, and stays an error, as does any real path in
   a template.
+- The same blank in a skill that shows its templates inline: a heading above the link names
+  one ("## Template 1: CTF Writeup", "### Report template"). The headings are read in the raw
+  lines, not as a Markdown reader parses them: a ```` ```markdown ```` template holding bare
+  blocks of its own is ended early by the reader (linters.text.nested_templates cannot
+  always tell a bare inner fence from the template's close), and its `## References` then
+  reads as the skill's. A placeholder word is never a file of the skill, so the reading
+  only decides whose blank it is.
 """
 
 from __future__ import annotations
@@ -85,12 +92,25 @@ _TEMPLATE_NAME = rx(r"(?:^|[-_.])templates?(?:[-_.]|$)", re.IGNORECASE)
 _TEMPLATE_OPENING = rx(r"^\s{0,3}#[^\n]*\btemplate\W*$|\bthis\s+template\b",
                        re.IGNORECASE | re.MULTILINE)
 _OPENING_CHARS = 600
+# A heading naming a template: "## Template 2: Malware Report", "### Writeup templates".
+_TEMPLATE_HEADING = rx(r"^ {0,3}#{1,6}[ \t].*\btemplates?\b", re.IGNORECASE)
 
 
-def template_slot(path: str, file: str, text: str) -> bool:
-    """`path`, a link target of `file` (holding `text`), is a placeholder word in a file that
-    presents itself as a template: the blank of the document the agent writes."""
+def template_slot(path: str, file: str, text: str | MarkdownDoc,
+                  line: int | None = None) -> bool:
+    """`path`, a link target of `file` (holding `text`, or parsed as a document), is a
+    placeholder word in a file that presents itself as a template, or (given a document and
+    the link's file `line`) under a heading naming one: the blank of the document the agent
+    writes."""
     if not _SLOT_WORD.match(path.strip()):
         return False
+    doc = text if isinstance(text, MarkdownDoc) else None
+    body = text.text if isinstance(text, MarkdownDoc) else text
     stem = posixpath.basename(file).rsplit(".", 1)[0]
-    return bool(_TEMPLATE_NAME.search(stem) or _TEMPLATE_OPENING.search(text[:_OPENING_CHARS]))
+    if _TEMPLATE_NAME.search(stem) or _TEMPLATE_OPENING.search(body[:_OPENING_CHARS]):
+        return True
+    if doc is None or line is None:
+        return False
+    # Raw lines, not the reader's headings: see the module docstring.
+    above = doc.lines[:max(0, line - doc.first_line)]
+    return any(_TEMPLATE_HEADING.match(raw) for raw in above)

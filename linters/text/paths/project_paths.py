@@ -15,6 +15,11 @@ them give as such, not as files of the skill (SF116; issue 36, holdout12).
 - `./.hooks/x.sh`: a hidden folder at the top of the working folder, which the skill lacks;
 - the path is one of a signature's files, whose presence identifies a checkout the
   skill detects ("accepted only on the full signature (`mkdocs.yml` + `scripts/x.py`)");
+- the list or table holding it is led in as signatures, fingerprints or indicators
+  ("**Framework Signatures:**" over "| React Native | `assets/index.android.bundle` |"): what
+  to look for inside the app, archive or system under study. Only when the skill lacks the
+  path's first folder: "Signatures:" over `rules/malware.yar` in a skill with `rules/` names
+  its own file;
 - a release or archive the paragraph says this folder does not hold carries it, a copy
   lacked it, or it is "in this plugin" when the skill lacks its folder (`release_paths`);
 - the sentence calls it the repository's own (`REPO_OWNED`: "the repository's own",
@@ -65,6 +70,11 @@ _DOES_NOT_RUN = rx(r"\b(?:does\s+(?:\*\*|__)?not(?:\*\*|__)?|doesn['’]t)\s+(?:
 _SIGNATURE = rx(r"\b(?:signature|fingerprint|marker\s+files?)(?:\*\*|__)?\s*\([^()]*$",
                 re.IGNORECASE)
 _SIGNATURE_LEAD = rx(r"\b(?:signature|fingerprint|marker\s+files?)\W*:\s*$", re.IGNORECASE)
+# The same lead-in in the plural, or naming indicators: "**Framework Signatures:**",
+# "Indicators of compromise:", "Fingerprints:".
+_SIGNATURES_LEAD = rx(r"\b(?:signatures?|fingerprints?|indicators?|marker\s+files?)\b[^:]{0,40}"
+                      r":\W*$", re.IGNORECASE)
+_TABLE_ROW = rx(r"^\s{0,3}\|")
 _GLOB_SPAN = rx(r"`[^`\s]*\*[^`\s]*`")
 # The sentence gives the path to the repository the skill lives in, not to the skill:
 # "The commands are the repository's own: its check runner, `scripts/validate_repo.py`",
@@ -113,7 +123,26 @@ def project_path(doc: MarkdownDoc, para: Paragraph, offset: int, path: str,
         return True  # what a copy lacked, or the plugin's file
     line_idx, _col, _line = para.where(offset)
     lead = list_lead_in(doc.lines, line_idx, blanks=1)
-    return lead is not None and bool(_SAMPLE_LEAD.search(lead) or _SIGNATURE_LEAD.search(lead))
+    if lead is not None and bool(_SAMPLE_LEAD.search(lead) or _SIGNATURE_LEAD.search(lead)):
+        return True
+    if has_top:
+        return False
+    lead = lead if lead is not None else table_lead_in(doc.lines, line_idx)
+    return lead is not None and bool(_SIGNATURES_LEAD.search(lead))
+
+
+def table_lead_in(lines: list[str], idx: int) -> str | None:
+    """The line ending in ":" above the table whose row is line `idx` (across one blank
+    line), or None when `idx` is no table row or nothing leads the table in."""
+    if not 0 <= idx < len(lines) or not _TABLE_ROW.match(lines[idx]):
+        return None
+    i = idx
+    while i > 0 and _TABLE_ROW.match(lines[i - 1]):
+        i -= 1
+    for j in range(i - 1, max(-1, i - 3), -1):
+        if lines[j].strip():
+            return lines[j] if lines[j].rstrip().rstrip("*_").rstrip().endswith(":") else None
+    return None
 
 
 def not_run_by_it(para: Paragraph, offset: int) -> str | None:
