@@ -172,15 +172,18 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 # gcloud token commands in a reconnaissance block; mkfs on a placeholder device; scripts a
 # devops collection scaffolds into the user's repository; a metadata-server call of the user's
 # workload) are 0.992 and 1.0 after tuning on it.
+# holdout27's 0.711 security at its one measurement (a mail CLI's own --yolo, a sandbox-mode
+# reference list, sample XML read as a disk write, base64 carrying the agent's own command) is
+# 0.9 after tuning on it; its severe, 0.624, is 0.897 (strict mark below).
 # holdout26's 0.752 severe and 0.588 security at its one measurement (a vendor's source skill
 # folders its build completes, a project skill's repository script, a bare plugin-root name,
 # "never tell the user" a wrong estimate, Azure DevOps token mints) are 0.982 and 1.0 after
 # tuning on it, the 44 findings a real checkout gives as warnings counted as artefacts.
 SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout27": _unmet("0.624 (113 tp, 15 fp, 53 policy) at its one measurement: a plugin's "
-                        "hook-injected snippets named SKILL.md, outside the skills folder its "
-                        "plugin.json loads, with title-case names (SF108, SF110, 40, policy), "
-                        "a mail CLI's own --yolo (SF512), a harness's own `tags` key (SF112)"),
+    "holdout27": _unmet("0.897 after tuning on it (0.624 at its one measurement): a reverse-"
+                        "engineering harness's own `tags` key (SF112, 8, policy), two Claude "
+                        "Code-only skills without frontmatter (SF102, policy), a demo's "
+                        "contained bypass (SF512, policy), a sandbox-mode heading (SF512)"),
 }
 # holdout16's 0.657 severe at its one measurement (two frontmatter keys a repository's own
 # loader or router reads, scripts of the user's project) is 1.0 after tuning on it, once a
@@ -221,10 +224,6 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
 # on the skill's own script, an install line's skill name read as the user's session) is 1.0
 # after tuning on it.
 SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout27": _unmet("0.711 (27 of 38) at its one measurement: `gmail send --yolo`, a mail "
-                        "CLI's flag that skips its own prompt (SF512, 5), a sandbox-mode "
-                        "catalogue, a demo's contained bypass (SF512, policy), `<root>/dev/sda3` "
-                        "in sample XML (SF505), base64 as SSH quoting (SF510)"),
 }
 
 
@@ -269,12 +268,9 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # holdout22's 3 skills failing only on wrong findings at its one measurement (run outputs a
 # script's block or a sibling skill writes, a template's placeholder name) are 0 after tuning.
 ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
-    "holdout27": _unmet("35 of 261 at its one measurement: hook-injected snippets named "
-                        "SKILL.md (SF108, SF110, SF102, SF112; 24), a harness's own `tags` key "
-                        "(SF112, 7), a mail CLI's --yolo and a sandbox-mode catalogue (SF512, 2), "
-                        "writeup templates' (url) and a path inside an APK (SF116, 2), sample "
-                        "XML read as a disk write (SF505), a Claude Code-only skill without "
-                        "frontmatter (SF102)"),
+    "holdout27": _unmet("10 after tuning on it (35 at its one measurement): a harness's own "
+                        "`tags` key (SF112, 7, policy), two Claude Code-only skills without "
+                        "frontmatter (SF102, policy), a sandbox-mode heading's example (SF512)"),
     "holdout26": _unmet("1 after tuning on it (14 at its one measurement): a scan skill naming "
                         "`templates/report-skeleton.html`, which only its sibling report skill "
                         "reads from the plugin root (SF116)"),
