@@ -24,9 +24,10 @@ import posixpath
 import re
 from pathlib import Path, PurePosixPath
 
+from linters.text.compiled_regex import rx
 from skillforge.models.skill import SCRIPT_SUFFIXES
 
-_SEPARATORS = re.compile(r"[-_.\s]+")
+_SEPARATORS = rx(r"[-_.\s]+")
 
 
 def _stem(path: str) -> str:
