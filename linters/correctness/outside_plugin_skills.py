@@ -123,4 +123,5 @@ def outside_reason(ctx: LintContext) -> str | None:
     upload (which takes the file as a skill wherever it lies)."""
     if ctx.config.target == "claude-ai":
         return None
-    return outside_plugin_skills(ctx.skill.root)
+    # Five rules (and SF112 once per unknown key) ask: read the manifests once per lint pass.
+    return ctx.memo(("outside_plugin_skills",), lambda: outside_plugin_skills(ctx.skill.root))

@@ -30,7 +30,7 @@ from linters.security.security_context import (
     matches,
     short,
 )
-from linters.security.flag_owner import SHARED_FLAG, file_owner, owner
+from linters.security.flag_owner import AGENT_CLIS, SHARED_FLAG, file_owner, owner
 from linters.security.imperative import imperative
 from linters.security.inert_code import weigh_command
 from linters.security.option_listing import listed_value
@@ -44,7 +44,7 @@ from skillforge.models.findings import Severity
 # to its CLI, so the flag alone is enough (an alias or a wrapper script runs it as well);
 # the short forms that other tools share (`-y`, `-f`, `--allow-all`) count only after the
 # CLI's own name.
-_AGENTS = r"(?:claude|codex|gemini|qwen|copilot|cursor-agent|amp|aider|opencode|crush)"
+_AGENTS = AGENT_CLIS
 _BYPASS = rx(
     r"--(?:allow-)?dangerously-skip-permissions\b"
     r"|--dangerously-bypass-approvals-and-sandbox\b"

@@ -21,13 +21,13 @@ from linters.security.security_context import SecurityText
 # Flags that agent CLIs share with other tools: only these are weighed by their command word.
 SHARED_FLAG = rx(r"^--yolo$", re.IGNORECASE)
 
+# The agent CLIs whose own name makes a flag theirs (agent_commands' SF512 scan matches these
+# as words), and more agents that only own a shared flag here.
+AGENT_CLIS = r"(?:claude|codex|gemini|qwen|copilot|cursor-agent|amp|aider|opencode|crush)"
+_MORE_AGENTS = r"(?:goose|droid|agy|kiro|kimi|cline|auggie|openhands|plandex)"
 # Agent CLIs and their packages (`@anthropic-ai/claude-code`, `@google/gemini-cli`,
 # `cursor-agent`, a wrapper named `run-codex.sh`): the name as a word or a part of one.
-_AGENT_NAME = rx(
-    r"(?<![a-z0-9])(?:claude|codex|gemini|qwen|copilot|cursor-agent|amp|aider|opencode|crush|"
-    r"goose|droid|agy|kiro|kimi|cline|auggie|openhands|plandex)(?![a-z0-9])",
-    re.IGNORECASE,
-)
+_AGENT_NAME = rx(rf"(?<![a-z0-9])(?:{AGENT_CLIS}|{_MORE_AGENTS})(?![a-z0-9])", re.IGNORECASE)
 # Words that run the next word as the program (`timeout 60 claude`, `exec codex`, `sudo -E`).
 _PREFIX = frozenset({"sudo", "env", "time", "nohup", "exec", "command", "builtin", "nice",
                      "timeout", "gtimeout", "stdbuf", "xargs", "then", "do", "if", "while",
