@@ -66,6 +66,15 @@ async def wait_for(
     await pilot.pause(0)
 
 
+async def mounted(pilot, selector, timeout: float = 10.0, what: str = ""):
+    """The workbench's widget matching `selector` once its tab has mounted it. A tab's
+    widgets are mounted on its first visit, after the key that opens it has been handled,
+    so querying right after the key races the mount on a loaded machine."""
+    wb = pilot.app.workbench
+    await wait_for(pilot, lambda: bool(wb.query(selector)), timeout, what or str(selector))
+    return wb.query_one(selector)
+
+
 async def press_handled(pilot, *keys: str) -> None:
     """Press `keys` and wait until the app has handled them. A key that is meant to do nothing
     leaves no trace to wait for, so F1 follows: it takes the same way through the app (the

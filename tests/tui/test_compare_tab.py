@@ -11,7 +11,7 @@ import pytest
 
 from skillforge.models.config import Settings
 from tests.conftest import SAMPLE_SKILLS
-from tests.tui.helpers import SIZE, make_app, open_lift, screen_text, wait_for
+from tests.tui.helpers import SIZE, make_app, mounted, open_lift, screen_text, wait_for
 from tests.widgets.lift_fixture import RUN_ID, WORST, build_store
 from widgets.compare_view import CompareView
 from widgets.step_detail import StepDetail
@@ -42,7 +42,7 @@ async def open_worst_case(pilot) -> CompareView:
     assert app.workbench.query_one(NegativeList).current() == WORST
     await pilot.press("enter")
     await wait_for(pilot, lambda: app.workbench.active_tab == "compare-pane", 10, "Compare")
-    view = app.workbench.query_one(CompareView)
+    view = await mounted(pilot, CompareView, 10, "the Compare tab mounted")
     await wait_for(pilot, lambda: view.case_id == WORST, 10, "the worst case side by side")
     # drawn, not only chosen: callers click on rows of the trajectories
     side = view.viewer("with_skill")

@@ -16,7 +16,14 @@ from textual.widgets import Input, TextArea
 
 from skillforge.models.config import Settings
 from tests.conftest import SAMPLE_SKILLS
-from tests.tui.helpers import footer_current, make_app, screen_text, settle, wait_for
+from tests.tui.helpers import (
+    footer_current,
+    make_app,
+    mounted,
+    screen_text,
+    settle,
+    wait_for,
+)
 from tests.widgets.lift_fixture import RUN_ID, WORST, build_store
 from widgets.trajectory_view import TrajectoryView
 
@@ -97,7 +104,7 @@ async def compare(pilot) -> None:
         "the negative-lift list focused on the worst case",
     )
     await pilot.press("enter")
-    view = pilot.app.workbench.query_one("CompareView")
+    view = await mounted(pilot, "CompareView", 15, "the Compare tab mounted")
     await wait_for(pilot, lambda: view.case_id == WORST, 15, "the case side by side")
     await steady(pilot)
 

@@ -10,7 +10,7 @@ import pytest
 
 from skillforge.models.config import Settings
 from tests.conftest import SAMPLE_SKILLS
-from tests.tui.helpers import SIZE, make_app, settle, wait_for
+from tests.tui.helpers import SIZE, make_app, mounted, settle, wait_for
 from tests.widgets.lift_fixture import RUN_ID, WORST, build_store
 from widgets.compare_view import CompareView
 from widgets.lift_view import CompareRequested, LiftView
@@ -57,7 +57,7 @@ async def test_runs_list_lift_table_and_compare_from_the_triage_list(workspace: 
             15,
             "the Compare tab for the negative case",
         )
-        compare = app.screen.query_one(CompareView)
+        compare = await mounted(pilot, CompareView, 10, "the Compare tab mounted")
         await wait_for(
             pilot,
             lambda: (
