@@ -32,7 +32,8 @@ then tuned on; the twenty-sixth, "holdout24", likewise after "holdout23" had bee
 and then tuned on; the twenty-seventh, "holdout25", likewise after "holdout24" had been measured
 once and then tuned on; the twenty-eighth, "holdout26", likewise after "holdout25" had been
 measured once and then tuned on; the twenty-ninth, "holdout27", likewise after "holdout26" had
-been measured once.
+been measured once; the thirtieth, "holdout28", likewise after "holdout27" had been measured
+once and then tuned on.
 """
 
 from __future__ import annotations
@@ -63,13 +64,13 @@ SPLITS = ("tune", "test", "holdout", "holdout2", "holdout3", "holdout4", "holdou
           "holdout7", "holdout8", "holdout9", "holdout10", "holdout11", "holdout12", "holdout13",
           "holdout14", "holdout15", "holdout16", "holdout17", "holdout18", "holdout19",
           "holdout20", "holdout21", "holdout22", "holdout23", "holdout24",
-          "holdout25", "holdout26", "holdout27")
+          "holdout25", "holdout26", "holdout27", "holdout28")
 HELD_OUT = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6",
             "holdout7", "holdout8", "holdout9", "holdout10", "holdout11",
             "holdout12", "holdout13", "holdout14", "holdout15", "holdout16",
             "holdout17", "holdout18", "holdout19", "holdout20", "holdout21",
             "holdout22", "holdout23", "holdout24", "holdout25",
-            "holdout26", "holdout27")  # sampled
+            "holdout26", "holdout27", "holdout28")  # sampled
 HOLDOUT = [e for e in REPOS if e["split"] in HELD_OUT]
 SAMPLE_MAX = 40
 HOLDOUT_NOTE = ("holdout: repositories chosen after the tune/test figures were first measured; "
@@ -127,6 +128,8 @@ HOLDOUT26_NOTE = ("holdout26: repositories chosen on 2026-12-07 after holdout25 
                   "once and then tuned on; never looked at before its one measurement")
 HOLDOUT27_NOTE = ("holdout27: repositories chosen on 2026-12-07 after holdout26 had been measured "
                   "once; never looked at before its one measurement")
+HOLDOUT28_NOTE = ("holdout28: repositories chosen on 2026-12-07 after holdout27 had been measured "
+                  "once and then tuned on; never looked at before its one measurement")
 
 
 def in_language(kind: str, lang: str) -> bool:
@@ -182,7 +185,8 @@ def test_holdout_is_documented():
                  HOLDOUT11_NOTE, HOLDOUT12_NOTE, HOLDOUT13_NOTE, HOLDOUT14_NOTE, HOLDOUT15_NOTE,
                  HOLDOUT16_NOTE, HOLDOUT17_NOTE, HOLDOUT18_NOTE, HOLDOUT19_NOTE,
                  HOLDOUT20_NOTE, HOLDOUT21_NOTE, HOLDOUT22_NOTE, HOLDOUT23_NOTE,
-                 HOLDOUT24_NOTE, HOLDOUT25_NOTE, HOLDOUT26_NOTE, HOLDOUT27_NOTE):
+                 HOLDOUT24_NOTE, HOLDOUT25_NOTE, HOLDOUT26_NOTE, HOLDOUT27_NOTE,
+                 HOLDOUT28_NOTE):
         assert note in MAN["description"]
         assert note in MAN["split_rule"]
     assert all(n in MAN["selection"]
@@ -192,7 +196,8 @@ def test_holdout_is_documented():
                          HOLDOUT15_NOTE, HOLDOUT16_NOTE, HOLDOUT17_NOTE,
                          HOLDOUT18_NOTE, HOLDOUT19_NOTE, HOLDOUT20_NOTE,
                          HOLDOUT21_NOTE, HOLDOUT22_NOTE, HOLDOUT23_NOTE, HOLDOUT24_NOTE,
-                         HOLDOUT25_NOTE, HOLDOUT26_NOTE, HOLDOUT27_NOTE))
+                         HOLDOUT25_NOTE, HOLDOUT26_NOTE, HOLDOUT27_NOTE,
+                         HOLDOUT28_NOTE))
     for sp in HELD_OUT:
         assert sp in MAN["sample_rule"] and sp in MAN["skill_folder"], sp
     assert "sha256" in MAN["sample_rule"]
@@ -255,7 +260,8 @@ def test_the_rebuild_script_reads_it_and_the_output_is_ignored(monkeypatch):
                                   "holdout12", "holdout13", "holdout14", "holdout15",
                                   "holdout16", "holdout17", "holdout18", "holdout19",
                                   "holdout20", "holdout21", "holdout22", "holdout23",
-                                  "holdout24", "holdout25", "holdout26", "holdout27"])
+                                  "holdout24", "holdout25", "holdout26", "holdout27",
+                                  "holdout28"])
 def test_a_later_held_out_part_holds_only_repositories_new_to_the_corpus(part):
     """Chosen after the rest was read: no repository of another part (nor one with the same
     name under another owner, a likely fork or translation), none excluded or left out, and
@@ -322,7 +328,8 @@ def test_holdout3_is_varied_and_its_candidates_are_recorded():
                                                ("holdout24", ()),
                                                ("holdout25", ()),
                                                ("holdout26", ()),
-                                               ("holdout27", ())])
+                                               ("holdout27", ()),
+                                               ("holdout28", ())])
 def test_a_later_part_is_varied_and_its_candidates_are_recorded(part, languages):
     """As holdout3: the kinds it was chosen for (its non-English ones in languages no other part
     holds), at least 5 skill folders in each repository after de-duplication, and the
