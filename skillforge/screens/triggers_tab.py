@@ -113,7 +113,6 @@ class TriggersScreen(Screen):
             self.app.call_from_thread(self.view.show, self.queries, self.history,
                                       f"Cannot start: {exc}", True)
             return
-        self.plan = plan
         spec = plan.loop.trials.base
         where = f"{spec.sandbox} sandbox" + (f", image {spec.image}" if spec.sandbox == "docker"
                                              else "")
@@ -121,6 +120,8 @@ class TriggersScreen(Screen):
         if notes:
             text += " (" + "; ".join(notes) + ")"
         self.app.call_from_thread(self.view.show, self.queries, plan.history, text)
+        # Only now may a second `s` start the loop: its cost is on screen first.
+        self.plan = plan
 
     def _progress(self, history) -> None:
         self.history = history

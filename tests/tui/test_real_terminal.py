@@ -106,8 +106,12 @@ def test_at_80x24_trials_start_and_the_lift_heatmap_in_a_real_terminal(tmp_path:
     _tmux("send-keys", "-t", tmux_session, "5")
     _wait_screen(tmux_session, lambda s: "1 run ·" in s, 10, "the run list")
     _tmux("send-keys", "-t", tmux_session, "Enter")
-    _wait_screen(tmux_session, lambda s: "Overall Skill Lift" in s, 20, "the lift")
+    # h is the lift view's key: press it once the footer offers it (focus has moved there),
+    # or a loaded machine delivers it to the run list, where it does nothing
+    _wait_screen(tmux_session,
+                 lambda s: "Overall Skill Lift" in s and "h Heatmap" in s.splitlines()[-1], 20,
+                 "the lift and its keys in the footer")
     _tmux("send-keys", "-t", tmux_session, "h")
-    screen = _wait_screen(tmux_session, lambda s: sum(c in s for c in CASES) >= 3, 10,
+    screen = _wait_screen(tmux_session, lambda s: sum(c in s for c in CASES) >= 3, 20,
                           "case rows in the heatmap")
     assert "Cases × metrics" in screen

@@ -39,6 +39,8 @@ async def test_the_loop_runs_live_and_the_author_accepts_it(tmp_path, monkeypatc
         status = screen.query_one("#triggers-status")
         await pilot.press("s")
         await wait_for(pilot, lambda: screen.plan is not None, 20, "the estimate")
+        # the plan is kept only once its cost is on screen, so a second `s` starts a loop whose
+        # cost the author has seen
         assert "trigger trials: at most 144" in str(status.render())  # (1 + 5) x 8 x 3
         # and where its figures come from: the price table and a stated assumption
         assert "per-trial figures: the price table and an assumption" in str(status.render())
