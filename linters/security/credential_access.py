@@ -16,7 +16,12 @@ from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
 from linters.security.attack_talk import ATTACK_LINE, Verdict, downgraded
 from linters.security.cloud_tokens import own_identity_audience
-from linters.security.credential_use import reads_no_secret, signs_own_service
+from linters.security.credential_use import (
+    clipboard_step,
+    handles_no_content,
+    reads_no_secret,
+    signs_own_service,
+)
 from linters.security.inert_code import weigh_command
 from linters.security.probed_paths import probed_path
 from linters.security.security_context import (
@@ -104,19 +109,6 @@ _WRITE_TARGET = rx(r"(?:(?<![<>\-=])(?:\d|&)?>>?\|?|\btee(?:\s+-{1,2}[\w-]+)*)\s
 # `rsync --exclude='.env'`, `tar --exclude .env`, `--exclude-from`, `rg -g '!.env'`.
 _EXCLUDED = rx(r"(?:--exclude(?:-dir)?|--filter[=\s]+['\"]?-|(?:\s-g|--glob|--iglob)[=\s]+['\"]?!)"
                r"[=\s]*['\"]?[^\s'\"]*$")
-# A command that handles the ~/.ssh folder without reading any file in it.
-_NO_CONTENT_STAGE = rx(r"\s*['\"]?\s*(?:sudo\s+)?(?:mkdir|chmod|chown|chgrp|touch|cd|ls|stat|"
-                       r"test|\[)\b")
-
-
-def _stage(text: str, start: int) -> str:
-    """The command the match at `start` is an argument of: the text after the last pipe,
-    `;`, `&&`, `||`, substitution or quote before it."""
-    ends = [at + len(sep) for sep in ("|", ";", "&&", "$(", "`", "'", '"')
-            if (at := text.rfind(sep, 0, start)) >= 0]
-    return text[max(ends, default=0):start]
-
-
 _WHOLE_FILE = rx(
     r"\b(?:cat|less|more|head|tail|type|get-content|gc|print)\s+\S*$", re.IGNORECASE
 )
@@ -219,9 +211,8 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
         return None  # `echo "https://USER:TOKEN@host" >> ~/.git-credentials` stores, reads none
     if _EXCLUDED.search(before):
         return None  # `rsync --exclude='.env'`, `tar --exclude .env`: named to be left out
-    if kind == "ssh" and not m.group("sshfile") and _NO_CONTENT_STAGE.match(
-            _stage(log.text, m.start())):
-        return None  # `mkdir -p ~/.ssh && chmod 700 ~/.ssh`: the folder, none of its keys
+    if kind == "ssh" and handles_no_content(log.text, m.start()):
+        return None  # `mkdir -p ~/.ssh`, `chmod 0600 ~/.ssh/id_rsa`: none of its content
     if kind == "dotenv" and signs_own_service(log.text, m.start()):
         return None  # one key of `.env` in the auth header of its own service's API
     if _EXCLUDED_PROSE.search(prose) or (inline and _heading(st, line)):
@@ -282,6 +273,11 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
         elif _CERTIFICATE_KEYCHAIN.search(cmd):
             verdict = Verdict(Severity.info, "the keychain it lists holds public certificates, "
                                              "no passwords or keys")
+    paste = clipboard_step(cmd, line.text[start + len(cmd):]) if inline else None
+    if paste and verdict.severity.rank > Severity.warning.rank:
+        verdict = Verdict(Severity.warning, "it is a manual step for the person, who copies "
+                          f"their own key to the clipboard to \"{paste}\"; the agent has no "
+                          "clipboard", acted=True)
     what = _LABEL.get(kind or "", "credentials")
     if net:
         msg = (f"`{shown_command(cmd)}` reads {what} and sends it over the network; remove it, "

@@ -12,6 +12,14 @@ no secret off the machine.
   name, id, type or zone, and the IMDSv2 session token that only opens the service to
   itself. User data, IAM roles, service-account tokens and a bare listing stay credential
   reads.
+- A command that handles a key file or `~/.ssh` without reading any content: `mkdir`,
+  `chmod 0600 ~/.ssh/id_rsa`, `touch`, `test -f` (a CI job's setup after it writes a key
+  from a secret). A YAML list marker (`- chmod ...`) is no command word.
+- A person's manual step: the key goes to their clipboard (`pbcopy < ~/.ssh/id_rsa`) and the
+  same sentence names where they paste it, a secret, a deploy key or a settings page of their
+  own ("paste a GitHub secret named DEPLOY_KEY on your repository"). A warning: the agent
+  has no clipboard to paste from, and the user keeps the key. Without such a destination,
+  or with a network client or a URL in it, the read stays severe.
 """
 
 from __future__ import annotations
@@ -118,3 +126,58 @@ def reads_no_secret(text: str, end: int) -> str | None:
     if path.endswith("api/token"):
         return "the IMDSv2 session token, which only opens the metadata service to this host"
     return f"the instance's own `{path.rsplit('/', 1)[-1]}`"
+
+
+# --- commands that touch a key file and read none of it -----------------------------------
+
+_NO_CONTENT_STAGE = rx(r"\s*(?:-\s+)?['\"]?\s*(?:sudo\s+)?(?:mkdir|chmod|chown|chgrp|touch|cd|ls|"
+                       r"stat|test|\[)\b")
+# A flattened YAML sequence (`commands: - mkdir -p ~/.ssh - chmod 0600 ~/.ssh/id_rsa`): a
+# ` - ` before a word starts the next item, the next command.
+_YAML_ITEM = rx(r"(?:^|\s)-\s+(?=[a-z])")
+
+
+def _stage(text: str, start: int) -> str:
+    """The command the match at `start` is an argument of: the text after the last pipe,
+    `;`, `&&`, substitution, quote or YAML list item before it."""
+    ends = [at + len(sep) for sep in ("|", ";", "&&", "$(", "`", "'", '"')
+            if (at := text.rfind(sep, 0, start)) >= 0]
+    stage = text[max(ends, default=0):start]
+    items = [m.start() for m in _YAML_ITEM.finditer(stage)]
+    return stage[items[-1]:] if items else stage
+
+
+def handles_no_content(text: str, start: int) -> bool:
+    """The path at `start` of command `text` is an argument of a command that creates,
+    lists, tests or sets the mode of it, reading none of its content."""
+    return _NO_CONTENT_STAGE.match(_stage(text, start)) is not None
+
+
+# --- a person's clipboard step --------------------------------------------------------------
+
+_CLIPBOARD = rx(r"\b(?:pbcopy|xclip|xsel|wl-copy|clip(?:\.exe)?|set-clipboard|scb)\b",
+                re.IGNORECASE)
+_SENDS = rx(r"\b(?:curl|wget|nc|ncat|netcat|socat|scp|rsync|sftp|ftp|mail|sendmail|"
+            r"invoke-webrequest|invoke-restmethod|iwr|irm)\b|://", re.IGNORECASE)
+# Where the person pastes it: a secret, a deploy key, their account's or repository's key or
+# settings page ("paste it as a deploy key", "paste a GitHub secret named X").
+_PASTE_INTO = rx(
+    r"\bpaste\b[^.!?]{0,80}?\b(?:secrets?|deploy\s+keys?|ssh\s+(?:and\s+gpg\s+)?keys?\s+"
+    r"(?:page|settings|section)|(?:repository|account|project)\s+settings|settings\s+page|"
+    r"(?:ci(?:/cd)?|pipeline|environment)\s+variables?|key\s+field)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_STOP = rx(r"[.!?](?:\s|$)")
+
+
+def clipboard_step(code: str, after: str) -> str | None:
+    """What a person pastes the credential as, when `code` (an inline command) only puts it on
+    the clipboard and `after` (the rest of its sentence) names where it goes; else None."""
+    if not _CLIPBOARD.search(code) or _SENDS.search(code):
+        return None
+    stop = _SENTENCE_STOP.search(after)
+    sentence = after[: stop.start() if stop else len(after)]
+    dest = _PASTE_INTO.search(sentence)
+    if dest is None or _SENDS.search(sentence):
+        return None
+    return " ".join(dest.group(0).split())

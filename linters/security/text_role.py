@@ -66,6 +66,7 @@ from linters.security.code_evidence import (
     existence_check,
     refused_in_test,
 )
+from linters.security.blocked_commands import named_as_blocked
 from linters.security.guard_inputs import guard_input
 from linters.text.compiled_regex import rx
 from linters.security.imperative import NEGATION_WORDS, imperative, tells_to_run
@@ -258,6 +259,9 @@ def _prose_evidence(st: SecurityText, line: Line, start: int, end: int) -> str |
     column = avoid_column(st, line, start)
     if column:
         return f'it is in the "{column}" column of a table, what not to do'
+    blocked = named_as_blocked(st, line, start)
+    if blocked:
+        return blocked
     if in_inline_code(line, start):
         span_start, span = inline_span(line, start)
         if _DESCRIBED.match(line.text[span_start + len(span):]) and \
