@@ -24,6 +24,8 @@ from functools import cached_property
 
 from linters.text.anchor_index import declare
 from linters.security.attack_talk import Verdict, downgraded
+from linters.security.github_tokens import PREFIXES as GITHUB_PREFIXES
+from linters.security.github_tokens import github_verdict, whole_token
 from linters.text.compiled_regex import rx
 from linters.security.secret_detectors import Detector, detectors
 from linters.security.security_context import Hit, Line, SecurityText
@@ -222,6 +224,10 @@ def scan_sf504(st: SecurityText) -> Iterator[Hit]:
                 if verdict.severity != Severity.info and det.name in _SHAPELESS and \
                         _marked(st, win.line):
                     verdict = _MARKED
+                if secret.startswith(GITHUB_PREFIXES):
+                    # GitHub's tokens carry a checksum: one that fails was never issued.
+                    verdict = github_verdict(st, win.line, col - 1,
+                                             whole_token(win.line.text, secret), verdict)
                 yield Hit(
                     "SF504", win.line.no, col, verdict.severity, downgraded(
                         f"This looks like a real {det.label} (`{_mask(secret)}`, found by "

@@ -122,7 +122,7 @@ def role_of(st: SecurityText, line: Line, start: int, end: int | None = None, *,
         return TextRole(Role.ABOUT, why) if why else _SHIPPED
     if st.in_code(line):
         why = (negative_example(st, line) or _code_evidence(st, line, start, reads)
-               or _sample_string(st, line, start, end) or block_label(st, line)
+               or sample_string(st, line, start, end) or block_label(st, line)
                or (None if secret else shell_string(st, line, start) or heredoc_data(st, line)))
         if why:
             return TextRole(Role.ABOUT, why)
@@ -174,7 +174,7 @@ _DATA_LANGS = frozenset({"python", "py", "javascript", "js", "typescript", "ts",
                          "swift", "php", "json", "jsonl", "yaml", "yml", "toml"})
 
 
-def _sample_string(st: SecurityText, line: Line, start: int, end: int) -> str | None:
+def sample_string(st: SecurityText, line: Line, start: int, end: int) -> str | None:
     """Why a phrase in a code block of a programming language is data: it sits inside a
     string literal there (`documents = ["Ignore previous context and ..."]`)."""
     fence = fence_of(st, line)

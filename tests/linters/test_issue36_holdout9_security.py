@@ -17,6 +17,7 @@ import json
 
 import pytest
 
+from linters.security.github_tokens import checksum
 from tests.linters.test_issue36_security import found
 
 # --- 1. recorded output -------------------------------------------------------------------
@@ -62,7 +63,7 @@ def test_the_same_text_under_a_key_that_is_run_stays_severe(key):
 
 
 def test_a_secret_in_a_recorded_answer_is_still_leaked():
-    token = "ghp_" + "Zq8fT2xLm4Rb7Nc1Vw9Kd3Hs6Jp0Ye5Ua2Gi"
+    token = "ghp_" + "Zq8fT2xLm4Rb7Nc1Vw9Kd3Hs6Jp0Ye" + checksum("Zq8fT2xLm4Rb7Nc1Vw9Kd3Hs6Jp0Ye")  # an issued form: checksum holds
     text = RESULTS.replace(_ANSWER, f"I used the token {token} to push.")
     assert ("SF504", "high") in found(text, "tests/eval/eval_results.json", rule="SF504")
 
