@@ -269,11 +269,10 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # full checkout, so artefacts of the copy.
 # holdout22's 3 skills failing only on wrong findings at its one measurement (run outputs a
 # script's block or a sibling skill writes, a template's placeholder name) are 0 after tuning.
+# holdout28's 2 at its one measurement (GitHub's documented sample OAuth tokens in a copied
+# reference, whose checksums fail; a deployment guide's manual step copying the person's new
+# deploy key to their own repository's secret) are 0 after tuning on it.
 ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
-    "holdout28": _unmet("1 after tuning on it (2 at its one measurement): GitHub's documented "
-                        "sample OAuth tokens in a copied reference (SF504); a deployment "
-                        "guide's manual step copying the person's new deploy key to their own "
-                        "repository's secret (SF508) is a warning now"),
     "holdout27": _unmet("10 after tuning on it (35 at its one measurement): a harness's own "
                         "`tags` key (SF112, 7, policy), two Claude Code-only skills without "
                         "frontmatter (SF102, policy), a sandbox-mode heading's example (SF512)"),
