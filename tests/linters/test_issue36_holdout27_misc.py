@@ -26,19 +26,10 @@ from hypothesis import given, settings, strategies as hs
 from linters import lint_skill
 from linters.security.markup_value import closes_markup_tag
 from tests.hypothesis_budget import examples
+from tests.linters.probe_skill import probe_skill
 
 
-def _skill(tmp_path: Path, body: str, files: dict[str, str] | None = None,
-           name: str = "probe") -> Path:
-    skill = tmp_path / name
-    skill.mkdir(parents=True, exist_ok=True)
-    (skill / "SKILL.md").write_text(
-        f"---\nname: {name}\ndescription: Helps with {name} work.\n---\n\n# {name}\n\n{body}",
-        encoding="utf-8")
-    for rel, text in (files or {}).items():
-        (skill / rel).parent.mkdir(parents=True, exist_ok=True)
-        (skill / rel).write_text(text, encoding="utf-8")
-    return skill
+_skill = probe_skill
 
 
 def _found(skill: Path, rule: str) -> list[tuple[int, str]]:
