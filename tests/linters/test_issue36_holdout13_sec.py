@@ -20,18 +20,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from linters import lint_skill
+from tests.linters.probe_skill import probe_skill
 
 
 def _skill(tmp_path: Path, name: str, body: str, files: dict[str, str] | None = None) -> Path:
-    skill = tmp_path / name
-    skill.mkdir(parents=True, exist_ok=True)
-    (skill / "SKILL.md").write_text(
-        f"---\nname: {name}\ndescription: Helps with {name} work.\n---\n\n# {name}\n\n{body}",
-        encoding="utf-8")
-    for rel, text in (files or {}).items():
-        (skill / rel).parent.mkdir(parents=True, exist_ok=True)
-        (skill / rel).write_text(text, encoding="utf-8")
-    return skill
+    return probe_skill(tmp_path, body, files, name)
 
 
 def _severe(skill: Path, rule: str) -> list[int]:
