@@ -54,10 +54,10 @@ from linters.text.paths.project_top import climbs_to_project_top, from_project_t
 from linters.text.paths.built_copies import built_copy_reason
 from linters.text.paths.shared_helpers import synced_beside
 from linters.text.paths.variable_bases import chain_base_reason
+from linters.text.paths.listed_aside import listed_aside
 from linters.text.paths.path_owner import (NEAR, example_of, installed_template, names_other_file,
                                      other_skill_has, owned_by_other, placed_outside,
-                                     planned_section, rooted_paths, scaffolded_from,
-                                     template_files)
+                                     rooted_paths, scaffolded_from, template_files)
 from linters.text.paths.path_refs import PROSE_PATH, PathRef, anchor_offsets, clean_link, mention
 from linters.text.placement import aside_file
 from linters.text.vendored_copy import vendored_reason
@@ -323,8 +323,8 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
     if PurePosixPath(ref.path).suffix.lower() in SCRIPT_SUFFIXES and (
             shared := synced_beside(text, ref.path)):
         return shared
-    if planned_section(doc, ref.line):
-        return "it is listed under a section of files not written yet"
+    if (listed := listed_aside(doc, ref, para, offset)) is not None:
+        return listed  # a list of files planned, written by the run or no longer shipped
     if read_if_present(doc, ref.line, para, offset):
         return "the text has the agent read it only if it exists (if available)"
     if not ref.link and (output := run_output(ctx.skill.root, para, offset, ref.raw,

@@ -30,6 +30,8 @@ Whose path is it, when it is not the skill's:
   written, or a name pattern to fill in.
 - `artefact_paths`: a file inside an APK, binary, image or archive the skill analyses.
 - `optional_paths`: a file the agent reads only if it exists.
+- `listed_aside`: an entry of a list of files not written yet, of what a run writes
+  ("Write findings to:") or of what the skill no longer ships ("## Removed capabilities").
 - `local_files`: the user's own local file (a `.env`, a file kept out of git or one the
   user provides).
 - `shared_helpers`: a helper several skills of a collection share, kept outside each.
