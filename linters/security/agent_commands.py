@@ -5,8 +5,9 @@ asking, on the user's own data (SF513).
 Both are found like the other command rules (`risky_commands`): literal anchors pick
 the candidate lines, shell continuations are joined, and `text_role` decides whether
 the text runs the command or talks about it. For SF513, `interpreter_runs` answers a
-runner asked for a Python interpreter that runs a local script, and a cue word inside a
-hyphenated name (a skill or package named `chat-session-review`) is not the user's data.
+runner asked for a Python interpreter that runs a local script, and a cue word that is one
+segment of a larger name (a skill named `chat-session-review`, a model id
+`openai:chat:gpt-4o`, a package path `acme/chat-kit`) is not the user's data.
 """
 
 from __future__ import annotations
@@ -228,7 +229,7 @@ _USER_DATA = rx(
     r"|\.claude/projects|\.codex/sessions"
     r"|\$\{?(?:CLAUDE|CODEX)_(?!(?:PLUGIN_ROOT|PLUGIN_DIR|SKILL_DIR|SKILL_ROOT)\b)\w+"
     r"|\$\{?ARGUMENTS\b"
-    r"|\$\{?(?:PROMPT|TRANSCRIPT|SESSION\w*|CONVERSATION\w*|FEEDBACK|SUMMARY)\b",
+    r"|\$\{?(?:PROMPT|TRANSCRIPT\w*|CHAT\w*|SESSION\w*|CONVERSATION\w*|FEEDBACK|SUMMARY)\b",
     re.IGNORECASE,
 )
 _SENDS = rx(r"\b(?:send|sends|sent|upload|post|submit|share|report|forward|pipe|pass|feed|"
@@ -324,16 +325,22 @@ def _user_data(st: SecurityText, text: str, m: re.Match[str], line: Line,
     return f"the user's data (`{short(found.group(0), 40)}`)"
 
 
-# A cue word that is one part of a hyphen-joined name (`--skill agent-session-classify`,
-# `weekly-feedback-loop`) names a thing (a skill, a package, a branch), not the user's data.
-# An option's own name (`--transcript-file`) says what its value is, and a token with a file
-# extension or a path (`chat-history.json`, `session-notes/`) is a file that may hold the
-# data: both stay cues.
+# A cue word that is one segment of a larger identifier, joined with no space by `-`, `_`,
+# `.`, `/` or `:` (`--skill agent-session-classify`, a provider's model id
+# `openai:chat:gpt-4o`, `--model acme/chat-large`, a package path `packages/chat`), names a
+# thing (a skill, a model, a package, a branch), not the user's data. An option's own name
+# (`--transcript-file`) says what its value is, and a file or folder (`chat-history.json`,
+# `session-notes/`, `~/chats`, `./history`) may hold the data: both stay cues.
 _TOKEN_EDGE = " \t\n\"'`=,;()[]{}<>|"
+_JOINERS = "-_./:"
+# A file's extension after the cue (`chat.txt`, `transcript.md`), not the cue itself
+# (`openai.chat`) and not a version (`gpt-5.5`).
+_EXTENSION = rx(r"\.[A-Za-z][A-Za-z0-9]{0,5}$")
+_ROOTED = ("~", "/", "./", "../", "$", "%")
 
 
 def _data_cue(text: str, start: int, end: int) -> re.Match[str] | None:
-    """The first user-data cue in `text[start:end]` that is not part of a hyphenated name."""
+    """The first user-data cue in `text[start:end]` that is not a segment of a name."""
     for found in _USER_DATA.finditer(text, start, end):
         if not _in_name(text, found.start(), found.end()):
             return found
@@ -344,12 +351,15 @@ def _in_name(text: str, start: int, end: int) -> bool:
     if not text[start].isalpha() or any(c.isspace() for c in text[start:end]):
         return False
     before, after = text[start - 1:start], text[end:end + 1]
-    if "-" not in (before, after):
+    if not ((before and before in _JOINERS) or (after and after in _JOINERS)):
         return False
     left = max(text.rfind(c, 0, start) for c in _TOKEN_EDGE) + 1
     right = min([i for i in (text.find(c, end) for c in _TOKEN_EDGE) if i >= 0] or [len(text)])
-    token = text[left:right]
-    return not token.startswith("-") and "." not in token and "/" not in token
+    token = text[left:right].rstrip(".:")  # a sentence's full stop or colon
+    if token.startswith("-") or token.endswith("/") or token.startswith(_ROOTED):
+        return False  # an option's name, a folder, a path on the machine
+    ext = _EXTENSION.search(token)
+    return not (ext and left + ext.start() >= end and "/" not in token[ext.start():])
 
 
 def _near_user_data(st: SecurityText, line: Line) -> bool:
