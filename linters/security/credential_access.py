@@ -254,7 +254,8 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
                                          "to guard against")
     harmless = reads_no_secret(log.text, m.end()) if kind == "metadata" else None
     if harmless and verdict.severity != Severity.info:
-        verdict = Verdict(Severity.info, f"it reads {harmless}, not a credential")
+        verdict = Verdict(Severity.info, "its path names no credential, user data or listing "
+                                         "of the service", acted=True)
     audience = own_identity_audience(log.text, m.end()) if kind == "metadata" else None
     if audience and verdict.severity in (Severity.critical, Severity.high):
         verdict = Verdict(Severity.medium, f"it mints an identity token only {audience}, the "
@@ -279,7 +280,10 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
                           f"their own key to the clipboard to \"{paste}\"; the agent has no "
                           "clipboard", acted=True)
     what = _LABEL.get(kind or "", "credentials")
-    if net:
+    if harmless:
+        msg = (f"`{shown_command(cmd)}` reads {harmless} from the cloud metadata service, not a "
+               "credential.")
+    elif net:
         msg = (f"`{shown_command(cmd)}` reads {what} and sends it over the network; remove it, "
                "since a skill must never move credentials off the machine.")
     else:

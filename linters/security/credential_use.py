@@ -9,9 +9,10 @@ no secret off the machine.
   counts as the service's (`GH_TOKEN` is GitHub's), and SF515 asks the same of a token
   taken from a CLI's store (`$(gh auth token)` in the auth header of api.github.com).
 - The metadata service read for what is not a credential: the instance's own address,
-  name, id, type or zone, and the IMDSv2 session token that only opens the service to
-  itself. User data, IAM roles, service-account tokens and a bare listing stay credential
-  reads.
+  name, id, region, type or zone at the path AWS, GCP, Azure or DigitalOcean documents for
+  it, and the IMDSv2 session token that only opens the service to itself. User data, IAM
+  roles, service-account and managed-identity tokens, a bare listing or dump and a path
+  held in a variable stay credential reads.
 - A command that handles a key file or `~/.ssh` without reading any content: `mkdir`,
   `chmod 0600 ~/.ssh/id_rsa`, `touch`, `test -f` (a CI job's setup after it writes a key
   from a secret). A YAML list marker (`- chmod ...`) is no command word.
@@ -97,35 +98,49 @@ def _registered(host: str) -> str:
 
 # --- the metadata service read for what is not a credential ------------------------------
 
-# After the address: AWS's IMDSv2 session token and instance facts, GCP's and Azure's
-# instance facts. Anything else (iam/, identity-credentials/, user-data, service-accounts/,
-# identity/oauth2/token, a bare listing) may hold a credential.
+# After the address, a path that names one attribute of the instance, by each provider's
+# documented names: AWS's IMDSv2 session token and instance facts, GCP's, Azure's and
+# DigitalOcean's instance facts (id, name, region or zone, type, addresses). Anything else
+# may hold a credential or a secret and stays a credential read: AWS iam/,
+# identity-credentials/, user-data; GCP service-accounts/.../token; Azure's
+# identity/oauth2/token and userData; DigitalOcean's user-data, vendor-data and auth-token;
+# a bare root or listing (`/latest/meta-data/`, `/metadata/v1/`, `/metadata/v1.json`); a path
+# that is a variable (`/metadata/v1/$KEY`).
+_ATTR_END = r"(?=$|[\s'\"`)|;&])"
 _NOT_SECRET = rx(
-    r"(?::\d+)?/latest/api/token\b"
-    r"|(?::\d+)?/latest/meta-data/(?:local-ipv4|public-ipv4|ipv6|local-hostname|"
+    r"(?::\d+)?(?P<aws_token>/latest/api/token\b)"
+    r"|(?::\d+)?/latest/meta-data/(?P<aws>local-ipv4|public-ipv4|ipv6|local-hostname|"
     r"public-hostname|hostname|instance-id|instance-type|instance-life-cycle|ami-id|"
     r"ami-launch-index|mac|placement/[\w-]+|availability-zone|reservation-id|"
     r"network/interfaces/macs/[^\s'\"`/]+/(?:local-ipv4s|public-ipv4s|subnet-id|vpc-id|"
     r"vpc-ipv4-cidr-blocks?|device-number|interface-id)|services/domain|tags/instance/[\w-]+)"
-    r"(?=$|[\s'\"`)|;&])"
-    r"|/computeMetadata/v1/(?:instance/(?:hostname|id|name|zone|machine-type|"
-    r"network-interfaces/\d+/(?:ip|network|access-configs/\d+/external-ip))|"
+    + _ATTR_END +
+    r"|(?::\d+)?/computeMetadata/v1/(?P<gcp>instance/(?:hostname|id|name|zone|machine-type|"
+    r"image|cpu-platform|tags|network-interfaces/\d+/(?:ip|mac|network|gateway|subnetmask|"
+    r"access-configs/\d+/external-ip))|"
     r"project/(?:project-id|numeric-project-id)|"
     r"instance/service-accounts/[\w@.-]+/(?:email|scopes|aliases))(?=$|[\s'\"`)|;&?])"
-    r"|/metadata/instance/(?:compute/(?:location|name|vmId|vmSize|zone)|network\b[^\s'\"`]*)",
+    r"|(?::\d+)?/metadata/instance/(?P<azure>compute/(?:location|name|vmId|vmSize|zone|"
+    r"resourceGroupName|subscriptionId|resourceId|osType|vmScaleSetName|"
+    r"platform(?:Fault|Update)Domain)|network(?:/[\w/]*)?)"
+    r"(?=$|[\s'\"`)|;&?])"
+    r"|(?::\d+)?/metadata/v1/(?P<do>id|hostname|region|tags/?|dns/nameservers|"
+    r"features/dhcp_enabled|(?:floating|reserved)_ip/ipv4/(?:active|ip_address)|"
+    r"interfaces/(?:public|private)/\d+/(?:mac|type|(?:ipv4|anchor_ipv4)/(?:address|netmask|"
+    r"gateway)|ipv6/(?:address|cidr|gateway)))" + _ATTR_END,
 )
 
 
 def reads_no_secret(text: str, end: int) -> str | None:
     """What the metadata request whose address ends at `end` of `text` reads, when that is
-    no credential (`local-ipv4`, the session token), or None."""
+    no credential (`local-ipv4`, the droplet's `id`, the session token), or None."""
     m = _NOT_SECRET.match(text, end)
     if m is None:
         return None
-    path = re.sub(r"^:\d+", "", m.group()).rstrip("/")
-    if path.endswith("api/token"):
+    if m.group("aws_token"):
         return "the IMDSv2 session token, which only opens the metadata service to this host"
-    return f"the instance's own `{path.rsplit('/', 1)[-1]}`"
+    attr = next(g for g in (m.group(k) for k in ("aws", "gcp", "azure", "do")) if g)
+    return f"the instance's own `{attr.rstrip('/')}`"
 
 
 # --- commands that touch a key file and read none of it -----------------------------------
