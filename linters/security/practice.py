@@ -27,6 +27,14 @@ from a host named as the attacker's server or plants it as a persistence mechani
 In a skill whose own name or description is such a phase ("Linux privilege escalation
 techniques"), a step of that work (a block under "### Enumeration Scripts") is on the host too,
 unless its text names the tester's own setup.
+
+Two more places the text gives (holdout29). The comment that labels the command in its block
+(the comment lines just above it, else the comments opening the block): "# Or run without
+writing to disk", "# Transfer and run". And a heading further out than the nearest: a block
+under "### LinPEAS" in "## Automated Enumeration" of a reference titled "Linux Privilege
+Escalation" is still in that phase; the nearest heading (innermost first) that names a phase or
+the tester's own setup decides, so "## Privilege Escalation" > "### Install the tools" keeps the
+install on the user's machine. A lead-in or label comment naming that setup does the same.
 """
 
 from __future__ import annotations
@@ -78,7 +86,9 @@ def offensive_purpose(skill: Skill) -> str | None:
 _ON_TARGET = rx(
     r"\bprivilege[- ]escalation|\bpriv[- ]?esc\b|\bpost[- ]exploit\w*|\blateral[- ]movement|"
     r"\bpersistence\b|\bpivot\w*|\bfoothold\b|\b(?:elevat|escalat)(?:e|es|ing)\s+privileges?\b|"
-    r"\bon\s+(?:the\s+)?(?:target|victim|compromised)\b"
+    r"\b(?:on|onto)\s+(?:the\s+)?(?:target|victim|compromised)\b"
+    # Copying a tool onto another host and starting it there: "Transfer and run".
+    r"|\btransfer(?:red|ring)?\s+(?:it\s+|and\s+|then\s+|&\s+){1,2}(?:run|execut\w*)\b"
     # Tradecraft that keeps a tool off the disk of a host the tester does not own: run
     # "from memory", "to avoid writing to disk", "fileless".
     r"|\b(?:pip(?:e|ing)|run(?:ning)?|execut(?:e|ing)|load(?:ing)?)\s+(?:[\w-]+\s+){0,3}?"
@@ -98,7 +108,8 @@ def on_target(st: SecurityText, line: Line) -> bool:
     the sentence holding it (for a command in prose, with the paragraph's line before) or
     the nearest heading names a phase on the compromised host, the target itself, or
     tradecraft for a host the tester does not own (an installer under "## Setup" stays on
-    the user's machine)."""
+    the user's machine); or the comment labelling it in its block does, or a heading further
+    out does with no nearer one naming the tester's own setup (`_placed`)."""
     if not st.is_markdown:
         return False
     fence = fence_of(st, line)
@@ -107,7 +118,53 @@ def on_target(st: SecurityText, line: Line) -> bool:
     texts = [lead, chain[-1] if chain else None]
     if fence is None:
         texts += [line.text, *(prev.text for prev in st.run_from(line, -1, limit=1))]
-    return any(t and _ON_TARGET.search(t) for t in texts)
+    if any(t and _ON_TARGET.search(t) for t in texts):
+        return True
+    comment = command_comment(st, fence, line) if fence is not None else None
+    return _placed(lead, comment, chain, _ON_TARGET)
+
+
+# A comment line of a block: `# ...` (not a shebang) or `// ...`.
+_COMMENT_LINE = rx(r"^(?:#(?!!)|//)\s*(.*)$")
+
+
+def command_comment(st: SecurityText, fence, line: Line) -> str | None:
+    """The comment that labels the command at `line` in its fenced block: the comment lines
+    just above it, else the comments that open the block before its first command."""
+    doc = st.doc
+    if doc is None:
+        return None
+    texts = [doc.lines[no - doc.first_line].strip() for no in range(fence.start + 1, line.no)]
+    above: list[str] = []
+    for text in reversed(texts):
+        m = _COMMENT_LINE.match(text)
+        if m is None:
+            break
+        above.insert(0, m.group(1))
+    if above:
+        return " ".join(above)
+    opening: list[str] = []
+    for text in texts:
+        m = _COMMENT_LINE.match(text) if text else None
+        if text and m is None:
+            break
+        if m is not None:
+            opening.append(m.group(1))
+    return " ".join(opening) or None
+
+
+def _placed(lead: str | None, comment: str | None, chain: list[str], phase: re.Pattern) -> bool:
+    """The block's own words (its lead-in, the command's comment) or, failing them, the
+    nearest heading (innermost first) naming `phase` or the tester's own setup put the command
+    in `phase`: own setup in any of them keeps it on the user's machine."""
+    for text in (lead, comment, *reversed(chain)):
+        if not text:
+            continue
+        if _OWN_SETUP.search(text):
+            return False
+        if phase.search(text):
+            return True
+    return False
 
 
 # A step of the host-side work itself: enumerating the host, exploiting or escalating on it.
@@ -126,15 +183,20 @@ def host_step(st: SecurityText, line: Line) -> bool:
     block's lead-in or the nearest heading names enumeration, exploitation or escalation,
     and neither names the tester's own setup. In a skill whose purpose is a phase on the
     compromised host (`target_phase`), such a step runs on that host: privilege escalation's
-    enumeration enumerates the host being escalated on."""
+    enumeration enumerates the host being escalated on. The command's comment and the
+    headings further out count too (`_placed`): "## Enumeration" > "### LinPEAS"."""
     if not st.is_markdown:
         return False
     fence = fence_of(st, line)
     lead = lead_in(st, fence) if fence is not None else None
     chain = heading_chain(st, line)
     texts = [t for t in (lead, chain[-1] if chain else None) if t]
-    return any(_HOST_STEP.search(t) for t in texts) and not any(
-        _OWN_SETUP.search(t) for t in texts)
+    if any(_OWN_SETUP.search(t) for t in texts):
+        return False
+    if any(_HOST_STEP.search(t) for t in texts):
+        return True
+    comment = command_comment(st, fence, line) if fence is not None else None
+    return _placed(lead, comment, chain, _HOST_STEP)
 
 
 def target_phase(skill: Skill) -> str | None:
