@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linters import lint_skill
+from linters.text.paths.path_context import hedged
 from tests.hypothesis_budget import examples
 from tests.linters.rule_findings import found, severe
 from tests.linters.test_security import make_skill
@@ -106,7 +107,10 @@ def test_a_skill_with_its_own_references_that_lost_a_file_keeps_the_error(tmp_pa
 
 
 _NAME = st.from_regex(r"[a-z]{3,8}(?:-[a-z]{3,8})?", fullmatch=True)
-_FILE = st.from_regex(r"[a-z]{3,10}\.md", fullmatch=True)
+# A file named for a hedge word ("tbd.md", "planned.md") is a hedged entry, judged elsewhere
+# (path_context: "TBD", "planned"); the property here is about copies, so it draws others.
+_FILE = st.from_regex(r"[a-z]{3,10}\.md", fullmatch=True).filter(
+    lambda f: not hedged(f"Follow [the steps](references/{f}) before you answer.", 0))
 
 
 @settings(max_examples=examples(30), deadline=None)
