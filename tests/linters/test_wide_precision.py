@@ -225,11 +225,10 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
 # inside the data it scores, `bypassPermissions` drawn in an example page, `uvx --from python`
 # on the skill's own script, an install line's skill name read as the user's session) is 1.0
 # after tuning on it.
+# holdout29's 0.625 security at its one measurement (LinPEAS piped to sh on an engagement's
+# target, an example script reading the droplet's own ID from the metadata service, the `chat`
+# of a model id read as user data handed to `npx promptfoo`) is 1.0 after tuning on it.
 SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout29": _unmet("0.625 at its one measurement (5 of 8): LinPEAS piped to sh on an "
-                        "engagement's target (SF506), an example script reading the droplet's "
-                        "own ID from the metadata service (SF508), the `chat` of a model id "
-                        "read as user data handed to `npx promptfoo` (SF513)"),
 }
 
 
@@ -276,9 +275,9 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # holdout28's 2 at its one measurement (GitHub's documented sample OAuth tokens in a copied
 # reference, whose checksums fail; a deployment guide's manual step copying the person's new
 # deploy key to their own repository's secret) are 0 after tuning on it.
+# holdout29's 1 at its one measurement (a privilege-escalation reference's LinPEAS piped to sh
+# on the engagement's target) is 0 after tuning on it.
 ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
-    "holdout29": _unmet("1 at its one measurement: a privilege-escalation reference's LinPEAS "
-                        "piped to sh on the engagement's target (SF506)"),
     "holdout27": _unmet("10 after tuning on it (35 at its one measurement): a harness's own "
                         "`tags` key (SF112, 7, policy), two Claude Code-only skills without "
                         "frontmatter (SF102, policy), a sandbox-mode heading's example (SF512)"),
