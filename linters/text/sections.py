@@ -91,3 +91,19 @@ def _list_item_lines(doc: MarkdownDoc) -> list[bool]:
             memo.append(open_)
         doc.memo[__name__ + ".list_items"] = memo
     return memo
+
+
+def list_lead_in(doc: MarkdownDoc, line_no: int, item: re.Pattern[str], reach: int = 40) -> str:
+    """The line that opens the list holding line `line_no` (its lead-in: walked up across blank
+    lines, other items and their indented lines, at most `reach` lines, within the section),
+    "" if the line is no `item` or the list has no lead-in."""
+    first = doc.first_line
+    idx = line_no - first
+    if not 0 <= idx < len(doc.lines) or not item.match(doc.lines[idx]):
+        return ""
+    for i in range(idx - 1, max(-1, idx - reach - 1), -1):
+        line = doc.lines[i]
+        if not line.strip() or item.match(line) or line.startswith(("  ", "\t")):
+            continue
+        return "" if doc.is_code(i + first) or line.lstrip().startswith("#") else line
+    return ""

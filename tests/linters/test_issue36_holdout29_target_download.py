@@ -23,6 +23,7 @@ from hypothesis import given, settings, strategies as hs
 
 from linters import lint_skill
 from tests.hypothesis_budget import examples
+from tests.linters.probe_skill import probe_skill
 
 _PENTEST = "Guide authorised penetration testing engagements against Linux hosts."
 _PHASE = "Walk through post-exploitation on Linux hosts in authorised engagements."
@@ -32,15 +33,8 @@ _URL = "https://github.com/example-org/hostcheck/releases/latest/download/hostch
 
 def _skill(tmp_path: Path, body: str, description: str = _PENTEST,
            files: dict[str, str] | None = None, name: str = "probe-engage") -> Path:
-    skill = tmp_path / name
-    skill.mkdir(parents=True, exist_ok=True)
-    (skill / "SKILL.md").write_text(
-        f"---\nname: {name}\ndescription: {description}\n---\n\n# Engage\n\n{body}",
-        encoding="utf-8")
-    for rel, text in (files or {}).items():
-        (skill / rel).parent.mkdir(parents=True, exist_ok=True)
-        (skill / rel).write_text(text, encoding="utf-8")
-    return skill
+    return probe_skill(tmp_path, body, files, name=name, description=description,
+                       title="Engage")
 
 
 def _sf506(skill: Path) -> list[str]:

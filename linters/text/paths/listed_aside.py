@@ -37,7 +37,7 @@ from linters.text.markdown import MarkdownDoc
 from linters.text.paths.path_context import Paragraph, without_dot_slash
 from linters.text.paths.path_owner import planned_section
 from linters.text.paths.path_refs import PathRef
-from linters.text.sections import section_title
+from linters.text.sections import list_lead_in, section_title
 from skillforge.models.skill import SCRIPT_SUFFIXES
 
 # A lead-in that opens a list of what the run writes: "Write findings to:", "Save the
@@ -121,17 +121,7 @@ def _may_be_written(path: str) -> bool:
 
 
 def _lead_in(doc: MarkdownDoc, line_no: int) -> str:
-    """The line ending with ":" that opens the list holding line `line_no` (across blank
-    lines, other items and their indented lines, within the section), "" if none."""
-    first = doc.first_line
-    idx = line_no - first
-    if not 0 <= idx < len(doc.lines) or not _LIST_ITEM.match(doc.lines[idx]):
-        return ""
-    for i in range(idx - 1, max(-1, idx - _LEAD_REACH - 1), -1):
-        line = doc.lines[i]
-        if not line.strip() or _LIST_ITEM.match(line) or line.startswith(("  ", "\t")):
-            continue
-        if doc.is_code(i + first) or line.lstrip().startswith("#"):
-            return ""
-        return line.strip() if line.rstrip().rstrip("*_ ").endswith(":") else ""
-    return ""
+    """The lead-in line ending with ":" that opens the list (or table) holding line `line_no`,
+    "" if none."""
+    line = list_lead_in(doc, line_no, _LIST_ITEM, _LEAD_REACH)
+    return line.strip() if line.rstrip().rstrip("*_ ").endswith(":") else ""

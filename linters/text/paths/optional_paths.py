@@ -14,7 +14,7 @@ import re
 from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
 from linters.text.paths.path_context import Paragraph
-from linters.text.sections import section_title
+from linters.text.sections import list_lead_in, section_title
 
 # "if available", "if it exists", "if one is present", "if a framework-specific reference
 # exists", "where present", "when available". Not "optional": that makes the reading
@@ -36,21 +36,7 @@ def read_if_present(doc: MarkdownDoc, line_no: int, para: Paragraph | None,
     only if it exists: its sentence, its list's lead-in or its section's title says so."""
     if para is not None and para.sentence_has(_OPTIONAL, offset):
         return True
-    lead = _lead_in(doc, line_no)
+    lead = list_lead_in(doc, line_no, _LIST_ITEM, _LEAD_REACH)
     if lead and _OPTIONAL.search(lead):
         return True
     return bool(_OPTIONAL.search(section_title(doc, line_no)))
-
-
-def _lead_in(doc: MarkdownDoc, line_no: int) -> str:
-    """The line a list item's list opens with (its lead-in), "" if the line is no item."""
-    first = doc.first_line
-    idx = line_no - first
-    if not 0 <= idx < len(doc.lines) or not _LIST_ITEM.match(doc.lines[idx]):
-        return ""
-    for i in range(idx - 1, max(-1, idx - _LEAD_REACH - 1), -1):
-        line = doc.lines[i]
-        if not line.strip() or _LIST_ITEM.match(line) or line.startswith(("  ", "\t")):
-            continue
-        return "" if doc.is_code(i + first) or line.lstrip().startswith("#") else line
-    return ""
