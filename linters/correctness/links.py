@@ -156,7 +156,7 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
     elif para.hedged(offset):
         return False
     if para.removed(offset) or placeholder_path(ref.path) or not_the_skills(
-            doc, para, offset, ref.path) or template_slot(ref.path, ref.file, doc, ref.line):
+            doc, para, offset, ref, skill) or template_slot(ref.path, ref.file, doc, ref.line):
         return False
     if named_sibling_has(skill, ref.path, para.with_lead_in()) or distributed_sibling_has(
             skill, ref.path, para.text[max(0, offset - 60):offset]):

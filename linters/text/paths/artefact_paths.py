@@ -17,6 +17,20 @@ executable, firmware, a container, disk or system image, an archive. Not the ski
 the plugin's own package ("the skill archive contains `scripts/run.py`"), nor a tool named
 after one ("`scripts/unpack.sh` from the firmware toolkit"). Read in bounded windows just
 before and after the path, never in the whole sentence.
+
+A skill about mobile apps names a package's own paths with no artefact word beside them: a
+table row "React Native | Extract `assets/index.android.bundle` - it's JS". `in_app_package`
+reads those when three things agree (holdout30):
+- the document's subject is app packages: it names an APK, IPA, AAB or a decompiler for
+  them (`apktool`, `jadx`) at least twice;
+- the path has the shape of a file inside one: `lib/<abi>/`, `classes<n>.dex`,
+  `AndroidManifest.xml`, `resources.arsc`, `smali/`, `META-INF/` signatures, a `res/` type
+  folder, `Payload/<x>.app/`, or an `assets/` file an app framework puts there (a React
+  Native or Flutter bundle, Unity's `bin/Data/`, Cordova's `www/`, a native `.so`, a `.db`);
+- the sentence before it sends the agent to take or search it (extract, unzip, grep, look
+  for, inspect, decompile, hook, patch...).
+A Markdown link, and any path whose first folder the skill has (`assets/` of its own), stay
+the skill's files: the caller asks only for a mention in a folder the skill lacks.
 """
 
 from __future__ import annotations
@@ -59,6 +73,34 @@ _AFTER = rx(
     re.IGNORECASE,
 )
 _REACH = 120
+
+_APP_SUBJECT = rx(r"\b(?:apks?|ipas?|aabs?|xapks?|apktool|jadx|dex2jar|smali)\b", re.IGNORECASE)
+_IN_PACKAGE = rx(
+    r"(?:[\w.-]+/)?(?:lib/(?:arm64-v8a|armeabi(?:-v7a)?|x86(?:_64)?|mips(?:64)?)/"
+    r"|res/(?:values|xml|raw|layout|drawable|mipmap|menu|navigation|anim|color|font)[\w-]*/"
+    r"|smali(?:_classes\d+)?/|META-INF/[^/]+\.(?:RSA|DSA|EC|SF|MF)$|Payload/[^/]+\.app(?:/|$)"
+    r"|assets/(?:index\.android\.bundle$|flutter_assets/|bin/Data/|www/|public/"
+    r"|[^/]+\.(?:bundle|jsbundle|so|dll|dat|db|sqlite|bks)$)"
+    r"|(?:classes\d*\.dex|AndroidManifest\.xml|resources\.arsc)$)",
+)
+_TAKE = rx(
+    r"\b(?:extract|unzip|unpack|decompil|decod|grep|search|look\s+(?:for|at|in)|inspect|examin"
+    r"|check|find|locate|strings|pull|dump|hook|patch|modif|replac|deobfuscat|beautif|review"
+    r"|analy[sz])\w*",
+    re.IGNORECASE,
+)
+
+
+def in_app_package(doc_text: str, para: Paragraph, offset: int, path: str) -> bool:
+    """A mobile-app skill (by `doc_text`) sends the agent to `path`, a well-known path inside
+    an app package, at `offset` of `para` (see the module's docstring)."""
+    if not _IN_PACKAGE.match(path):
+        return False
+    start, _end = para.sentence(offset)
+    if not _TAKE.search(para.text, max(start, offset - _REACH), offset):
+        return False
+    found = _APP_SUBJECT.finditer(doc_text)
+    return next(found, None) is not None and next(found, None) is not None
 
 
 def inside_artefact(para: Paragraph, offset: int, path: str) -> bool:

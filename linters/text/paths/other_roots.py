@@ -16,7 +16,9 @@ readings say it does not:
 - the sentence detects it in the user's project ("checking for `scripts/aem.js` ... in
   cwd");
 - the words place it inside an artefact the skill analyses ("The APK contains
-  `assets/index.android.bundle`"): `linters.text.paths.artefact_paths`.
+  `assets/index.android.bundle`"), or a mobile-app skill sends the agent to a well-known
+  path inside the app package ("Extract `assets/index.android.bundle`"), in a folder the
+  skill lacks and not as a link: `linters.text.paths.artefact_paths`.
 
 A document that states another root for its `references/` paths once is read so
 throughout: `foreign_root_of` softens the same folder's paths elsewhere in it to a warning
@@ -31,9 +33,11 @@ import re
 
 from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
-from linters.text.paths.artefact_paths import inside_artefact
+from linters.text.paths.artefact_paths import in_app_package, inside_artefact
 from linters.text.paths.path_context import Paragraph, without_dot_slash
 from linters.text.paths.path_owner import list_lead_in
+from linters.text.paths.path_refs import PathRef
+from skillforge.models.skill import Skill
 
 # A placeholder for a folder, written as a root (`<plugin_dir>/`) or named alone in code
 # (`<plugin_dir>`), whose name is not the skill's own folder, nor a place the agent writes to
@@ -80,9 +84,11 @@ def templated_name(path: str) -> bool:
     return bool(_TEMPLATED.search(posixpath.basename(path).split(".", 1)[0]))
 
 
-def not_the_skills(doc: MarkdownDoc, para: Paragraph, offset: int, path: str) -> bool:
-    """The sentence around the path at `offset` of `para` presents it as a file somewhere
+def not_the_skills(doc: MarkdownDoc, para: Paragraph, offset: int, ref: PathRef,
+                   skill: Skill) -> bool:
+    """The sentence around `ref`'s path at `offset` of `para` presents it as a file somewhere
     else than the skill, or as one the agent writes (see the module's docstring)."""
+    path = ref.path
     if templated_name(path):
         return True
     if para.sentence_has(FOREIGN_ROOT, offset) or para.sentence_has(_MEMORY_STORE, offset):
@@ -92,6 +98,9 @@ def not_the_skills(doc: MarkdownDoc, para: Paragraph, offset: int, path: str) ->
         return True
     if inside_artefact(para, offset, path):
         return True  # a file inside the APK, binary or image the skill analyses
+    if not ref.link and not skill.exists(without_dot_slash(path).split("/", 1)[0]) and (
+            in_app_package(doc.text, para, offset, path)):
+        return True  # a mobile-app skill's path inside the app package, not a skill folder
     line_idx, col, line = para.where(offset)
     item = _ITEM.match(line)
     if item is None or item.end() < col - 1:
