@@ -63,6 +63,7 @@ _CONCEAL = rx(
     # \"you can check the log next time\"").
     r"(?!\s*[:,]?\s*[\"\u201c\u2018'])"
     r"|\b(?:do\s+not|don't|never)\s+let\s+(?:the\s+)?users?\s+(?:know|see|find\s+out|notice)\b"
+    r"|\b(?:do\s+not|don't|dont|never|must\s+not)\s+mention\s+to\s+(?:the\s+|your\s+)?users?\b"
     r"|\bwithout\s+(?:informing|telling|notifying)\s+(?:the\s+|your\s+)?users?\b"
     r"|\b(?:hide|conceal|keep)\s+(?:this|it|that|these|them|these\s+steps|this\s+step|"
     r"what\s+you\s+(?:did|do|are\s+doing)|your\s+actions?)(?:\s+(?:secret|hidden))?"

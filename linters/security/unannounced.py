@@ -12,12 +12,41 @@ from linters.text.compiled_regex import rx
 # "Do not create a second paid job without telling the user": "without telling" qualifies an
 # act the clause forbids, so the rule asks the agent to tell, not to hide. The negation must
 # open the same clause (no comma, "and", "then" between) a few words back, and not be one
-# that turns into an instruction ("don't hesitate to", "don't wait").
+# that turns into an instruction ("don't hesitate to", "don't wait"). The clause may be
+# wrapped: "Do not shrink the\n order just enough to pass a limit without telling the user"
+# is read over the lines it continues (same paragraph, no new list item or heading between).
+# "Just" opens a new order ("don't ask, just do it") but not as a degree word ("just enough",
+# "just past", "just a little").
 _WITHOUT_TELLING = rx(r"without\s+(?:informing|telling|notifying)\b")
 _FORBIDDING = rx(r"\b(?:never|don't|dont|do\s+not|must\s+not|mustn't|should\s+not|"
                  r"shouldn't|may\s+not|cannot|can't)\s+")
-_CLAUSE_BREAK = rx(r"[,;:.!?()\u2014]|\s-\s|\b(?:but|then|and|just|instead|so)\b")
+_CLAUSE_BREAK = rx(r"[,;:.!?()\u2014]|\s-\s|\b(?:but|then|and|instead|so)\b"
+                   r"|\bjust\b(?!\s+(?:enough|as|about|a|an|the|barely|below|above|under|over|"
+                   r"past|short|slightly|far|once|to|for|in|at|because|like|before|after|"
+                   r"beyond|within|outside|inside|around|this|that|these|those|one|some)\b)")
 _TURNS_AROUND = rx(r"\b(?:hesitate|forget|fail|wait|worry|mind|ask|bother)\b")
+# A line that opens a block of its own: the text above it is not the same clause.
+_OPENS_BLOCK = rx(r"\s*(?:[-*+>|#]|\d+[.)]\s|```|~~~)")
+_WRAP_LINES = 2
+
+
+def _clause_before(st: SecurityText, line: Line, start: int) -> str:
+    """The lower-cased text before `start`, with up to two wrapped lines above it joined on
+    while the text so far holds no clause break and opens no block or sentence."""
+    back = line.low[:start]
+    cur = line
+    for _ in range(_WRAP_LINES):
+        # A capital opens a sentence of its own ("Never stop\nShrink the order ...").
+        if _CLAUSE_BREAK.search(back) or _OPENS_BLOCK.match(cur.low) \
+                or cur.text.lstrip()[:1].isupper():
+            break
+        prev = st.neighbour(cur, -1)
+        if prev is None or not prev.text.strip() or prev.low.lstrip().startswith(("#", "|")) \
+                or st.is_markdown and st.in_code(prev) != st.in_code(cur):
+            break
+        back = prev.low.rstrip() + " " + back.lstrip()
+        cur = prev
+    return back
 # "... severs the link without telling the user. Instead, show the user ...": the next
 # sentence opens with "Instead," so this one describes the way not to do it.
 _INSTEAD_NEXT = rx(r"\s*[.!]\s*(?:\*\*)?instead\s*[,:]")
@@ -30,13 +59,14 @@ def forbidden_unannounced(st: SecurityText, line: Line, start: int, end: int) ->
     low = line.low
     if not _WITHOUT_TELLING.match(low, start):
         return None
-    lo = max(0, start - 120)
-    cut = max((m.end() for m in _CLAUSE_BREAK.finditer(low, lo, start)), default=lo)
+    back = _clause_before(st, line, start)
+    lo = max(0, len(back) - 120)
+    cut = max((m.end() for m in _CLAUSE_BREAK.finditer(back, lo)), default=lo)
     neg = None
-    for neg in _FORBIDDING.finditer(low, cut, start):
+    for neg in _FORBIDDING.finditer(back, cut):
         pass
-    if neg is not None and len(low[neg.end():start].split()) <= 12 \
-            and not _TURNS_AROUND.match(low, neg.end()):
+    if neg is not None and len(back[neg.end():].split()) <= 12 \
+            and not _TURNS_AROUND.match(back, neg.end()):
         return f'the clause forbids the act it qualifies ("{neg.group(0).strip()} ...")'
     rest = low[end:]
     if _INSTEAD_NEXT.match(rest):
