@@ -96,11 +96,11 @@ _VERBS = st.sampled_from(["Extract", "Grep", "Search", "Look for", "Inspect", "P
                           "Beautify", "Dump", "Unzip and check"])
 _PATHS = st.sampled_from(["assets/index.android.bundle", "assets/flutter_assets/kernel_blob.bin",
                           "lib/armeabi-v7a/libapp.so", "classes2.dex", "resources.arsc",
-                          "smali/com/target/Auth.smali", "assets/bin/Data/Managed/x.dll",
+                          "smali/com/target/Auth.smali", "assets/bin/Data/Managed/Assembly-CSharp.dll",
                           "Payload/Shop.app/main.jsbundle", "res/raw/config.json"])
 # In-package paths under `assets/`, a folder the rule otherwise reads as the skill's own.
 _ASSETS = st.sampled_from(["assets/index.android.bundle", "assets/flutter_assets/kernel_blob.bin",
-                           "assets/bin/Data/Managed/x.dll", "assets/www/index.html",
+                           "assets/bin/Data/Managed/Assembly-CSharp.dll", "assets/www/index.html",
                            "assets/libhermes.so", "assets/cache.db", "assets/main.jsbundle"])
 _SETTINGS = settings(max_examples=12, deadline=None,
                      suppress_health_check=[HealthCheck.function_scoped_fixture])

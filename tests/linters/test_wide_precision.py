@@ -182,11 +182,10 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 # folders its build completes, a project skill's repository script, a bare plugin-root name,
 # "never tell the user" a wrong estimate, Azure DevOps token mints) are 0.982 and 1.0 after
 # tuning on it, the 44 findings a real checkout gives as warnings counted as artefacts.
+# holdout30's 0.878 severe and 0 of 1 security at its one measurement (a file inside the APK
+# a mobile skill analyses, a rule demanding openness read as hiding an act) are 0.9 and none
+# after tuning on it; its 8 policy findings stay (7 of them the SF102 class below).
 SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout30": _unmet("0.878 at its one measurement: 7 skills without frontmatter in a "
-                        "Claude Code-only plugin marketplace (SF102, policy), a key the "
-                        "repository's own agent reads (SF112, policy), a file inside the APK "
-                        "a skill analyses (SF116), a rule demanding openness (SF501)"),
     "holdout27": _unmet("0.897 after tuning on it (0.624 at its one measurement): a reverse-"
                         "engineering harness's own `tags` key (SF112, 8, policy), two Claude "
                         "Code-only skills without frontmatter (SF102, policy), a demo's "
@@ -234,9 +233,6 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
 # target, an example script reading the droplet's own ID from the metadata service, the `chat`
 # of a model id read as user data handed to `npx promptfoo`) is 1.0 after tuning on it.
 SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout30": _unmet("0 of 1 at its one measurement: \"do not shrink the order ... "
-                        "without telling the user which limit it was\", a rule demanding "
-                        "openness, read as hiding an act from the user (SF501)"),
 }
 
 
@@ -286,9 +282,10 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # holdout29's 1 at its one measurement (a privilege-escalation reference's LinPEAS piped to sh
 # on the engagement's target) is 0 after tuning on it.
 ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
-    "holdout30": _unmet("9 at its one measurement: 7 skills without frontmatter in a Claude "
-                        "Code-only plugin marketplace (SF102, policy), a file inside the APK "
-                        "a skill analyses (SF116), a rule demanding openness (SF501)"),
+    "holdout30": _unmet("7 after tuning on it (9 at its one measurement): skills without "
+                        "frontmatter in a Claude Code-only plugin marketplace (SF102, policy); "
+                        "softening SF102 by install place would soften the findings of the same "
+                        "shape labelled true in another marketplace"),
     "holdout27": _unmet("10 after tuning on it (35 at its one measurement): a harness's own "
                         "`tags` key (SF112, 7, policy), two Claude Code-only skills without "
                         "frontmatter (SF102, policy), a sandbox-mode heading's example (SF512)"),
