@@ -95,6 +95,17 @@ def severities(text: str, path: str) -> list[str]:
     return [s for _, s in found(text, path, rule="SF508")]
 
 
+def script(provider: str, path: str) -> str:
+    """A shipped failover script whose one metadata read is `hook(provider, path)`."""
+    return f"#!/usr/bin/env bash\nset -eu\n{hook(provider, path)}\necho \"$SELF\"\n"
+
+
+def sf508(text: str):
+    """The one SF508 hit of a SKILL.md text."""
+    [hit] = [h for h in scan_text("SKILL.md", text, MarkdownDoc(text)) if h.rule == "SF508"]
+    return hit
+
+
 # --- the shape: one attribute of the instance ----------------------------------------------
 
 @pytest.mark.parametrize("provider,path", ATTRIBUTES)
@@ -106,21 +117,18 @@ def test_an_attribute_of_the_instance_is_info(provider, path, where):
 
 @pytest.mark.parametrize("provider,path", ATTRIBUTES)
 def test_an_attribute_read_in_a_shipped_script_is_info(provider, path):
-    script = f"#!/usr/bin/env bash\nset -eu\n{hook(provider, path)}\necho \"$SELF\"\n"
-    assert severities(script, "scripts/failover.sh") == ["info"]
+    assert severities(script(provider, path), "scripts/failover.sh") == ["info"]
 
 
 def test_the_message_says_which_attribute_it_reads():
-    text = doc(hook(DO, "/metadata/v1/id"))
-    [hit] = [h for h in scan_text("SKILL.md", text, MarkdownDoc(text)) if h.rule == "SF508"]
+    hit = sf508(doc(hook(DO, "/metadata/v1/id")))
     assert "the instance's own `id`" in hit.message
     assert "not a credential" in hit.message
     assert "instance credentials" not in hit.message
 
 
 def test_the_address_of_an_interface_is_named_whole():
-    text = doc(hook(DO, "/metadata/v1/interfaces/public/0/ipv4/address"))
-    [hit] = [h for h in scan_text("SKILL.md", text, MarkdownDoc(text)) if h.rule == "SF508"]
+    hit = sf508(doc(hook(DO, "/metadata/v1/interfaces/public/0/ipv4/address")))
     assert "`interfaces/public/0/ipv4/address`" in hit.message
 
 
@@ -134,8 +142,7 @@ def test_a_credential_path_stays_high(provider, path, where):
 
 @pytest.mark.parametrize("provider,path", CREDENTIALS)
 def test_a_credential_path_in_a_shipped_script_stays_high(provider, path):
-    script = f"#!/usr/bin/env bash\nset -eu\n{hook(provider, path)}\necho \"$SELF\"\n"
-    assert severities(script, "scripts/failover.sh") == ["high"]
+    assert severities(script(provider, path), "scripts/failover.sh") == ["high"]
 
 
 @pytest.mark.parametrize("provider,path", CREDENTIALS)
