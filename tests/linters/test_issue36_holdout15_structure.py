@@ -4,8 +4,9 @@
   `.claude/skills/<skill>/`, or a plugin's `skills/<skill>/` beside
   `.claude-plugin/plugin.json`) whose content opens with its name and description as a table
   works there: Claude Code takes the folder's name and the first paragraph, that table. A
-  warning, as SF106's missing `name` in a plugin is; an error elsewhere, with
-  `--target claude-ai`, and where the content opens with prose (no description was written).
+  warning, as SF106's missing `name` in a plugin is; an error elsewhere and with
+  `--target claude-ai`. (Since holdout30 a content opening with prose is a warning there too,
+  quoting the paragraph Claude Code takes; with no paragraph at all it stays an error.)
 - SF110: a SKILL.md whose own description says it is no skill to install (a test fixture, a
   build script's prompt "not shipped") is never looked up by its folder: a mismatch of `name`
   and folder is a warning that quotes the sentence. Its other errors stay errors.
@@ -100,9 +101,27 @@ def test_a_name_table_elsewhere_stays_an_error(tmp_path, folder, manifest):
     ("app/.claude/skills/session-notes", None),
     ("kits/notes/skills/session-notes", "kits/notes/.claude-plugin/plugin.json"),
 ])
-def test_a_claude_code_skill_that_opens_with_prose_stays_an_error(tmp_path, folder, manifest):
-    # Claude Code would take an introduction nobody wrote to route on as the description.
+def test_a_claude_code_skill_that_opens_with_prose_is_a_warning_quoting_it(tmp_path, folder,
+                                                                            manifest):
+    # holdout30: Claude Code takes the introduction as the description; the readers of five
+    # parts read such a skill as policy. The message shows what Claude Code routes on.
     [f] = findings(_no_frontmatter(tmp_path, folder, PLAIN_SKILL, manifest), "SF102")
+    assert f.severity is Severity.warning and f.line == 1
+    assert ('describes it by its first paragraph (line 3: "Summarise what was done in this '
+            'session as a short list.")') in f.message
+    assert "`name: session-notes`" in f.message and "Agent Skills spec" in f.message
+
+
+@pytest.mark.parametrize("text", [
+    "# Session notes\n\n## Steps\n\n1. List the files changed.\n",  # headings and a list
+    "# Session notes\n\n```bash\ngit log --oneline\n```\n",  # code only
+    "# Session notes\n\n| step | what |\n| --- | --- |\n| 1 | list |\n",  # a table, no fields
+    "<!-- notes -->\n# Session notes\n\n> Quoted, not written here.\n",
+])
+def test_a_claude_code_skill_with_no_paragraph_to_take_stays_an_error(tmp_path, text):
+    # Nothing Claude Code could take as the description: no description anywhere.
+    [f] = findings(_no_frontmatter(tmp_path, "app/.claude/skills/session-notes", text),
+                   "SF102")
     assert f.severity is Severity.error
     assert f.message == ("SKILL.md has no YAML frontmatter; start the file with a `---` line, "
                          "then `name:` and `description:`, then a closing `---`.")
@@ -111,7 +130,7 @@ def test_a_claude_code_skill_that_opens_with_prose_stays_an_error(tmp_path, fold
 def test_a_name_table_below_the_first_paragraph_is_no_frontmatter(tmp_path):
     text = PLAIN_SKILL + "\n" + TABLE_SKILL.split("\n", 2)[2]
     [f] = findings(_no_frontmatter(tmp_path, "app/.claude/skills/session-notes", text), "SF102")
-    assert f.severity is Severity.error and "table" not in f.message
+    assert "table" not in f.message and "first paragraph (line 3" in f.message
 
 
 def test_a_skill_in_skills_without_frontmatter_keeps_the_plain_message(tmp_path):

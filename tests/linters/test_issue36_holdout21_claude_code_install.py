@@ -7,8 +7,9 @@ its `name`, so there:
 
 - SF106, a missing `name`, is a warning naming the document;
 - SF102, a missing frontmatter, is a warning when the title names the skill by its folder's
-  name as its command or labelled as the skill (`# /scan-report — ...`, `# Skill: x`); a bare
-  title opening an introduction stays an error;
+  name as its command or labelled as the skill (`# /scan-report — ...`, `# Skill: x`), and
+  (since holdout30) when a bare title opens an introduction Claude Code takes as the
+  description; with no paragraph and no such title it stays an error;
 - SF110, a name that is the folder's with Claude Code's namespace colon (`kit:design` in
   `kit-design/`), is a warning; any other mismatch stays an error.
 
@@ -108,6 +109,9 @@ def test_a_missing_name_in_a_collection_cloned_into_claude_is_a_warning(tmp_path
     {"docs/README.md": "unread: not above the skill", "INSTALL.md":
         "Run `claude plugin install pentest-kit` in a terminal.\n"},
     {"scripts/install.sh": "mkdir -p .claude/skills && cp -r skills/* .claude/skills/\n"},
+    # holdout24: the plugin manager's menu ("Add marketplace"), opened from the CLI
+    {"README.md": "# Kit\n\n```bash\nclaude /plugin\n# Select \"Add marketplace\" -> "
+                  "someone/pentest-kit\n```\n"},
 ])
 def test_each_way_of_installing_only_into_claude_code_counts(tmp_path, docs):
     root = _repo(tmp_path, docs, "skills/recon", NO_NAME)
@@ -192,9 +196,31 @@ def test_no_frontmatter_under_a_title_naming_the_command_is_a_warning(tmp_path):
     "# Skill: scan-reporting",  # labelled, but not the folder's name
     "# /scan — Guided Report",
 ])
-def test_a_title_that_does_not_name_the_skill_keeps_the_error(tmp_path, title):
+def test_any_title_over_an_introduction_is_a_warning_quoting_it(tmp_path, title):
+    # holdout30: Claude Code describes the skill by its first paragraph; readers of five parts
+    # read a bare title over an introduction in a Claude Code-only repository as policy.
     text = title + "\n\nTurns the findings of a scan session into a report.\n"
     root = _repo(tmp_path, {"README.md": CLONE_README}, "skills/scan-report", text)
+    [f] = findings(root, "SF102")
+    assert f.severity is Severity.warning
+    assert ('first paragraph (line 3: "Turns the findings of a scan session into a report.")'
+            in f.message)
+    assert "installs it only into Claude Code (README.md, line 10" in f.message
+
+
+@pytest.mark.parametrize("title", ["# Scan report", "# Scan Report Skill"])
+def test_a_bare_title_over_steps_alone_keeps_the_error(tmp_path, title):
+    # No paragraph for Claude Code to take, no name written: no description anywhere.
+    text = title + "\n\n## Steps\n\n1. Collect the findings.\n2. Write the report.\n"
+    root = _repo(tmp_path, {"README.md": CLONE_README}, "skills/scan-report", text)
+    [f] = findings(root, "SF102")
+    assert f.severity is Severity.error and "Claude Code" not in f.message
+
+
+def test_an_introduction_in_a_repository_for_other_harnesses_keeps_the_error(tmp_path):
+    readme = CLONE_README + "\nCodex users: `cp -r skills/* ~/.codex/skills/`.\n"
+    text = "# Scan report\n\nTurns the findings of a scan session into a report.\n"
+    root = _repo(tmp_path, {"README.md": readme}, "skills/scan-report", text)
     [f] = findings(root, "SF102")
     assert f.severity is Severity.error
 
@@ -287,6 +313,7 @@ _CLAUDE_LINES = [
     'ln -s "$PWD/skills/recon" "$HOME/.claude/skills/recon"',
     "/plugin marketplace add a/kit",
     "claude plugin install kit@a",
+    "claude /plugin",
 ]
 _OTHER_LINES = [
     "cp -r skills/* ~/.codex/skills/",
@@ -317,3 +344,13 @@ def test_claude_code_only_exactly_when_no_other_harness_is_named(tmp_path_factor
     assert other_harness is bool(other)
     assert (installed is not None) is (not other)
     assert claude_code_install(root) == installed
+
+
+@pytest.mark.parametrize("line", [
+    "Run `claude /plugin-audit` to check the kit.",  # another slash command
+    "See claude /plugins.md for the list.",  # a file
+    "The claude /plugin/ folder holds the manifests.",  # a path
+])
+def test_a_plugin_word_that_is_no_plugin_manager_is_no_place(tmp_path, line):
+    root = _repo(tmp_path, {"README.md": f"# Kit\n\n{line}\n"}, "skills/recon", NO_NAME)
+    assert claude_code_install(root) is None
