@@ -44,6 +44,7 @@ from linters.context import LintContext
 from linters.correctness.outside_plugin_skills import outside_reason
 from linters.text.compiled_regex import rx
 from linters.text.install_places import claude_code_install, install_reading
+from linters.text.markdown import MarkdownDoc
 from skillforge.models.findings import Finding, Severity
 
 PLUGIN_MANIFEST = (".claude-plugin", "plugin.json")
@@ -128,34 +129,26 @@ def _field_table_line(text: str) -> int | None:
     return None
 
 
-# A line that opens no paragraph: a title, a fence, a list item, a table row, a quotation, an
-# HTML comment or tag, a rule.
+# A line that opens no paragraph: a title, a list item, a table row, a quotation, an HTML
+# comment or tag, a rule (code is left out by MarkdownDoc.prose_lines).
 _NOT_PROSE = rx(r"^\s{0,3}(?:#{1,6}\s|#{1,6}$|```|~~~|[-*+]\s|\d+[.)]\s|\||>|<|(?:[-*_]\s*){3,}$)")
 
 
-def _first_paragraph(text: str) -> tuple[int, str] | None:
+def _first_paragraph(doc: MarkdownDoc) -> tuple[int, str] | None:
     """(line, text) of the content's first paragraph of prose, which Claude Code takes as the
     description of a skill without one; None when the content has none (headings, lists, tables
-    and code only). Code blocks are skipped whole."""
-    fence = None
-    lines: list[str] = []
-    start = 0
-    for n, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if fence is not None:
-            if stripped.startswith(fence):
-                fence = None
-            continue
-        if lines:
-            if not stripped or _NOT_PROSE.match(line):
-                break
-            lines.append(stripped)
-            continue
-        if stripped.startswith(("```", "~~~")):
-            fence = stripped[:3]
-        elif stripped and not _NOT_PROSE.match(line):
-            start, lines = n, [stripped]
-    return (start, " ".join(lines)) if lines else None
+    and code only). A code block ends a paragraph."""
+    words: list[str] = []
+    start = prev = 0
+    for no, line in doc.prose_lines():
+        prose = bool(line.strip()) and not _NOT_PROSE.match(line)
+        if words and (no != prev + 1 or not prose):
+            break
+        if prose:
+            start = start if words else no
+            words.append(line.strip())
+        prev = no
+    return (start, " ".join(words)) if words else None
 
 
 # The first line a title that names the skill as a command (`# /scan — Guided Scan`) or with
@@ -212,7 +205,7 @@ def missing_frontmatter(ctx: LintContext) -> Finding:
         )
     folder = ctx.skill.root.resolve().name
     title = _named_title(text, folder) if not claude_ai and table is None else None
-    paragraph = (_first_paragraph(text) if not claude_ai and table is None and title is None
+    paragraph = (_first_paragraph(ctx.body) if not claude_ai and table is None and title is None
                  else None)
     read_by = (_read_only_by_claude_code(ctx.skill.root)
                if paragraph is not None or title is not None else None)

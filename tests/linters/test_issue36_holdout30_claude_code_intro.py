@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from linters.context import LintContext
 from linters.correctness.plugin_layout import _first_paragraph, missing_frontmatter
+from linters.text.markdown import MarkdownDoc
 from skillforge.models.findings import Severity
 from skillforge.models.lint_config import LintConfig
 from skillforge.models.skill import load_skill
@@ -108,10 +109,10 @@ def test_a_warning_exactly_when_there_is_a_paragraph_to_take(tmp_path_factory, t
     [f] = findings(_plugin_skill(top, MARKETPLACE_README, text), "SF102")
     if not prose:
         assert f.severity is Severity.error, text
-        assert _first_paragraph(text) is None
+        assert _first_paragraph(MarkdownDoc(text)) is None
         return
     assert f.severity is Severity.warning, text
-    line, words = _first_paragraph(text)
+    line, words = _first_paragraph(MarkdownDoc(text))
     assert words == " ".join(prose[0].splitlines())  # the first prose block, nothing else
     assert text.splitlines()[line - 1] == prose[0].splitlines()[0]
     shown = words if len(words) <= 80 else words[:77].rstrip() + "..."
@@ -122,7 +123,7 @@ def test_a_warning_exactly_when_there_is_a_paragraph_to_take(tmp_path_factory, t
 
 @given(st.text(max_size=300))
 def test_the_first_paragraph_never_raises_and_is_from_the_text(text):
-    got = _first_paragraph(text)
+    got = _first_paragraph(MarkdownDoc(text))
     if got is not None:
         line, words = got
         assert text.splitlines()[line - 1].strip() in words
