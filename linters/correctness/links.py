@@ -17,10 +17,11 @@ changelog's list items record what files were, so a broken path in one is a warn
 than an error, and every other line (a title included) is checked like the rest.
 
 Whose file a path names (a block's caption, a template the skill installs, a plugin-root
-file, another skill's) is `linters.text.paths.path_owner`'s reading; a script of the user's
-project a skill documenting its layout names, `project_layout`'s. How a reference is read off
-the text is `path_refs`, and a link commented out or a template's blank is no link
-(`disabled_links`); the gates that spare parsing a file are `linters.correctness.link_gates`.
+file, another skill's) is `linters.text.paths.path_owner`'s reading (the component a table
+row is about, `row_subject`'s); a script of the user's project a skill documenting its
+layout names, `project_layout`'s. How a reference is read off the text is `path_refs`, and a
+link commented out or a template's blank is no link (`disabled_links`); the gates that spare
+parsing a file are `linters.correctness.link_gates`.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from linters.text.paths.project_layout import project_layout
 from linters.text.paths.local_files import local_file
 from linters.text.paths.disabled_links import commented_out, template_slot
 from linters.text.paths.run_folder import run_folder_path
+from linters.text.paths.row_subject import row_subject
 from linters.text.paths.run_outputs import run_output
 from linters.text.paths.project_top import climbs_to_project_top, from_project_top
 from linters.text.paths.built_copies import built_copy_reason
@@ -334,7 +336,7 @@ def _elsewhere(ctx: LintContext, doc: MarkdownDoc, ref: PathRef, para: Paragraph
         return None
     start, end = para.sentence(offset)
     owner = owned_by_other(para.text[max(start, offset - NEAR):offset], ctx.skill.root.name,
-                           ref.path)
+                           ref.path) or row_subject(para, offset, ctx.skill.root.name)
     if owner is not None and other_skill_has(ctx.skill.root, owner, ref.path) is None:
         # A skill beside this one lacking the file is a broken reference (one that has it
         # was accepted by `named_sibling_has`); one not found here cannot be checked.
