@@ -9,8 +9,10 @@ two reasons besides folder variables (`command_dirs`):
   commands of a "Don'ts" or "Common mistakes" section;
 - it runs in the user's project, which is the agent's working folder: "run the project's
   tests with `./scripts/test.sh`", a block after "From the repository root:", a section
-  "Run the project's checks"; or it is a checklist item's criterion, "- [ ]
-  `./scripts/test.sh -v` passes", met by the work under review;
+  "Run the project's checks", a block whose comment or lead-in opens by naming the
+  repository it runs in ("# From homelab repo on the host:"; holdout 31); or it is a
+  checklist item's criterion, "- [ ] `./scripts/test.sh -v` passes", met by the work under
+  review;
 - its own sentence tells the agent not to use it: "`uv run scripts/setup.py` is
   interactive, so do not rely on it for unattended runs".
 
@@ -74,6 +76,17 @@ _PROJECT_OWNED = rx(
     r"|\b(?:user['’]s|your)\s+(?:own\s+)?(?:project|repo|repository|codebase)\b",
     re.IGNORECASE,
 )
+# A comment or lead-in that opens by placing the block in a repository or project it names:
+# "# From homelab repo on the host:", "In the api-server repository:" (the words above need "the
+# repo", "the project's"). Not a skills repository, which may well be the skill's own, nor
+# "in a new project", where the skill's own script may set one up.
+_PLACED_IN = rx(
+    r"^[#\s]*(?:run\s+(?:this\s+|these\s+|it\s+)?)?(?:from|in|inside|within|at)\s+"
+    r"(?:the\s+|your\s+|our\s+|this\s+)?"
+    r"(?:(?!(?:skills?|a|an|any|each|every|another|some|new|fresh|empty)\b)[\w.-]+\s+){0,2}"
+    r"(?:repo(?:sitory)?|monorepo|checkout|project|codebase)\b",
+    re.IGNORECASE,
+)
 # ...unless the same words say the script is the skill's ("with the bundled script").
 _SKILL_OWNED = rx(
     r"\b(?:bundled|(?:this|the)\s+skill['’]s|skill['’]s\s+own|ships?\s+with)\b", re.IGNORECASE
@@ -128,7 +141,9 @@ def not_the_skills_run(doc: MarkdownDoc, cmd: Command) -> bool:
     if not_to_do:
         sentence = _last_sentence(said)
         return not _RIGHT_WAY.search(sentence) or bool(_NEGATION.search(_last_clause(said)))
-    return bool(_NEGATION.search(_last_clause(said)) or _project_owned(_last_sentence(said)))
+    sentence = _last_sentence(said)
+    return bool(_NEGATION.search(_last_clause(said)) or _project_owned(sentence)
+                or _placed_in_project(sentence))
 
 
 def _inline(doc: MarkdownDoc, cmd: Command, not_to_do: bool) -> bool:
@@ -181,7 +196,8 @@ def _comment_says(doc: MarkdownDoc, cmd: Command) -> bool:
         if not line:
             return False
         if line.startswith("#") and not line.startswith("#!"):
-            return bool(_NEGATION_COMMENT.match(line) or _project_owned(line))
+            return bool(_NEGATION_COMMENT.match(line) or _project_owned(line)
+                        or _placed_in_project(line))
     return False
 
 
@@ -212,3 +228,8 @@ def _last_clause(text: str) -> str:
 
 def _project_owned(text: str) -> bool:
     return bool(_PROJECT_OWNED.search(text)) and not _SKILL_OWNED.search(text)
+
+
+def _placed_in_project(text: str) -> bool:
+    """The text opens by saying the block runs in a repository or project it names."""
+    return bool(_PLACED_IN.match(text)) and not _SKILL_OWNED.search(text)

@@ -1,7 +1,8 @@
 """Shell commands a skill tells the agent to run, taken apart for the rules that read them.
 
 `commands(ctx)` collects them from SKILL.md: every line of a shell-ish fenced block (`bash`,
-`sh`, `console`, no language, ...) and every inline code span that reads like a command.
+`sh`, `console`, no language, ...) and every inline code span that reads like a command;
+a fence that lists files (`linters.text.file_listing`: a layout drawn as a tree) has none.
 Prompts (`$ `) are stripped, `\\` continuations joined, comments and heredoc bodies dropped.
 `segments`, `words` and `script_runs` take one command apart for rules that need to know
 which program runs and which script it is given. The rules themselves live in
@@ -14,6 +15,7 @@ import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from linters.text.compiled_regex import rx
+from linters.text.file_listing import is_file_listing
 from linters.text.markdown import MarkdownDoc
 
 if TYPE_CHECKING:
@@ -83,7 +85,8 @@ def commands_in_doc(doc: MarkdownDoc, path: str) -> list[Command]:
     """Commands of a parsed Markdown document, in line order."""
     out: list[Command] = []
     for fence in doc.fences:
-        if fence.lang in SHELL_LANGS:
+        # A layout drawn in a fence (`scripts/x ← setup wrapper` under `roles/`): no commands.
+        if fence.lang in SHELL_LANGS and not is_file_listing(fence.body):
             out.extend(_fence_commands(fence.body, fence.start + 1, fence.lang, path))
     for span in doc.inline_code:
         text = (_PROMPT.sub("", span.text, count=1) if _may_prompt(span.text) else span.text).strip()

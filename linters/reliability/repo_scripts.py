@@ -21,20 +21,34 @@ silence it:
   collection's skills (`scripts/validate-skills.py`), is the repository's maintainer step
   when the script is at the repository's top on disk: a warning that says where
   (`project_top.collection_run`).
+- a block that also runs a test suite in a tests folder the skill lacks (`pytest
+  tests/unit`, before or after the script): the check block of the project the skill works
+  on, whose `uv run scripts/lint.py` is that project's (holdout 31). Not when the skill has
+  a script of that name under another suffix: then it is its own, misspelt.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from pathlib import PurePosixPath
 
 from linters.reliability.command_context import lead_in
-from linters.reliability.commands import Command, segments, words
+from linters.reliability.commands import (
+    PYTHON_PROGRAM,
+    Command,
+    program,
+    segments,
+    words,
+)
 from linters.text.compiled_regex import rx
 from linters.text.markdown import MarkdownDoc
 from linters.text.paths.project_top import from_project_top
+from linters.text.paths.project_top_scripts import script_stem
+from skillforge.models.skill import SCRIPT_SUFFIXES
 
-__all__ = ["builds_project_here", "commits_users_files", "from_project_top", "users_folder"]
+__all__ = ["builds_project_here", "checks_project_suite", "commits_users_files",
+           "from_project_top", "users_folder"]
 
 # "your rule set", "the user's own detections": up to three words naming what is theirs.
 _YOURS = rx(r"\b(?:your|the\s+user['’]s)\s+(?:own\s+)?((?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)",
@@ -145,6 +159,57 @@ def builds_project_here(doc: MarkdownDoc, cmd: Command, has: Callable[[str], boo
                     return (f"its block first runs `{seg.strip()[:60]}`, which {does}, a file "
                             f"the skill lacks: it likely runs in the project's checkout; check "
                             "that the script is the skill's")
+    return None
+
+
+# --- a block that checks a project with its test suite ------------------------------------
+
+# Runners of a test suite, after `uv run`, `python -m`, `npx`...: `pytest tests/unit`.
+_SUITE_RUNNERS = frozenset({"pytest", "py.test", "jest", "vitest", "mocha", "rspec", "phpunit"})
+_RUN_PREFIXES = frozenset({"uv", "poetry", "pipenv", "hatch", "pdm", "rye", "run", "exec",
+                           "npx", "pnpm", "yarn", "bunx", "-m"})
+# The suite's folder: `tests/unit`, `./test`, `spec/models`, `__tests__`.
+_SUITE_FOLDER = rx(r"^(?:\./)?(tests?|specs?|__tests__|e2e)(?:/|$)")
+
+
+def _suite_run(seg: str) -> tuple[str, str] | None:
+    """(the command, its suite folder) when `seg` runs a test runner over a relative tests
+    folder (`uv run pytest tests/unit -x`), else None."""
+    ws = words(seg)
+    i = program(ws)
+    while i < len(ws) and (ws[i] in _RUN_PREFIXES or PYTHON_PROGRAM.match(ws[i])):
+        i += 1
+    if i >= len(ws) or ws[i] not in _SUITE_RUNNERS:
+        return None
+    for arg in ws[i + 1:]:
+        if (m := _SUITE_FOLDER.match(arg)) is not None:
+            return seg.strip(), m.group(1)
+    return None
+
+
+def checks_project_suite(doc: MarkdownDoc, cmd: Command, rel: str,
+                         has: Callable[[str], bool], paths: tuple[str, ...]) -> str | None:
+    """The reason a fenced command is a check of the project the skill works on, or None:
+    its block (above or below it: lint, type-check and test run in any order) runs a test
+    suite in a tests folder the skill lacks (`pytest tests/unit` with no `tests/`), so the
+    block is that project's check block, run in its checkout, where a relative script path
+    (`uv run scripts/lint.py`) is read too. Not when the skill has a file of the script's
+    name elsewhere (`scripts/lint.sh` for `scripts/lint.py`; `paths`: the skill's files):
+    then the path is its own, misspelt or moved."""
+    fence = next((f for f in doc.fences if f.start == cmd.block), None)
+    if cmd.inline or fence is None:
+        return None
+    stem = script_stem(rel)
+    if any(script_stem(p) == stem for p in paths
+           if PurePosixPath(p).suffix.lower() in SCRIPT_SUFFIXES):
+        return None
+    for line in fence.body:
+        for seg in segments(line.split(" #", 1)[0]):
+            found = _suite_run(seg)
+            if found is not None and not has(found[1]):
+                return (f"its block runs `{found[0][:60]}`, a test suite in a `{found[1]}/` "
+                        "the skill lacks: the check block of the project the skill works on, "
+                        "run in that project's checkout; check that the script is the skill's")
     return None
 
 

@@ -13,7 +13,8 @@ its scripts are relative to a folder that holds this one (`stated_bases`: "# Scr
 relative to ../shared-tools/"), nor when the command itself expects the script may be
 absent (`scripts/x.sh pending || echo "no tasks"`, `[ -f scripts/x.sh ] && ...`). A path
 followed by a section sign or a section's name (`chunks/02 §Procedure`) points into a
-document (`section_pointers`), and is no run. A command inside a message the text gives
+document (`section_pointers`), and is no run; nor is an entry of a fence that lists files
+(`linters.text.file_listing`). A command inside a message the text gives
 the agent to say to the user ("Confirm: > \"Done! Add teams with `scripts/add.ts`\"") is the
 user's to run from their folder: a warning (`said_to_user`).
 """
@@ -42,6 +43,7 @@ from linters.reliability.section_pointers import section_pointer
 from linters.reliability.repo_scripts import (
     PLANNED,
     builds_project_here,
+    checks_project_suite,
     commits_users_files,
     from_project_top,
     users_folder,
@@ -303,6 +305,9 @@ def _elsewhere(ctx: LintContext, rel: str, cmd: Command) -> str | None:
         return ours
     if doc is not None and (built := builds_project_here(doc, cmd, ctx.skill.exists)):
         return built
+    if doc is not None and (suite := checks_project_suite(doc, cmd, rel, ctx.skill.exists,
+                                                          _paths(ctx))):
+        return suite
     if doc is not None and (linked := linked_into_project(doc, rel)) is not None:
         return linked
     if doc is not None and (absent := absence_handled(doc, cmd)) is not None:

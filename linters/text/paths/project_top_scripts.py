@@ -30,7 +30,7 @@ from skillforge.models.skill import SCRIPT_SUFFIXES
 _SEPARATORS = rx(r"[-_.\s]+")
 
 
-def _stem(path: str) -> str:
+def script_stem(path: str) -> str:
     """A file's name without folder, suffix, case or separators: `Run_Checks` -> `runchecks`."""
     return _SEPARATORS.sub("", PurePosixPath(path).stem.lower())
 
@@ -48,8 +48,8 @@ def found_beside_own_folder(root: Path, top: Path, rel: str, text: str) -> str |
     if (rel.startswith("../") or PurePosixPath(rel).suffix.lower() not in SCRIPT_SUFFIXES
             or not (top / rel).is_file() or _from_variable(text, rel)):
         return None
-    stem = _stem(rel)
-    if any(_stem(f.name) == stem for f in root.rglob("*") if f.is_file()):
+    stem = script_stem(rel)
+    if any(script_stem(f.name) == stem for f in root.rglob("*") if f.is_file()):
         return None  # the skill's own script, misspelt or moved
     where = root.parent.relative_to(top).as_posix() + "/"
     own = posixpath.dirname(rel) or rel
