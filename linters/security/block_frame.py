@@ -1,7 +1,8 @@
 """The frame of a fenced block in Markdown: what its lead-in, its opening comment and the
 headings over it say about every line in it (for `linters.security.text_role`).
 
-A block is framed as a negative example ("Bad:", "# Examples that trigger the red line"), as
+A block is framed as a negative example ("Bad:", "# Examples that trigger the red line", a
+deny-list's "Never run any of these:" in `linters.security.forbidding_lead`), as
 a sample of the skill's output (a report under "## Output Format"), or not at all; the
 caller decides the role from that and from the spot itself.
 """
@@ -12,6 +13,7 @@ import re
 from bisect import bisect_right
 
 from linters.security.attack_talk import COMMENT, NEGATIVE_LABEL, POLICY_EXAMPLES
+from linters.security.forbidding_lead import forbidding_lead
 from linters.security.imperative import tells_to_run
 from linters.security.security_context import Line, SecurityText
 from linters.text.compiled_regex import rx
@@ -29,6 +31,8 @@ def negative_example(st: SecurityText, line: Line) -> str | None:
     lead = lead_in(st, fence)
     if lead and NEGATIVE_LABEL.search(lead.strip("*_> ")):
         return f'it is a negative example, after "{lead.strip("*_ ")[:40]}"'
+    if lead and forbidding_lead(_lead_paragraph(st, fence)):
+        return f'its block is introduced as what must never be done ("{lead.strip("*_ ")[:50]}")'
     return None
 
 
@@ -49,7 +53,7 @@ def block_label(st: SecurityText, line: Line) -> str | None:
         if comment is None or text.startswith("#!"):
             return None
         label = comment.group(1).strip()
-        if NEGATIVE_LABEL.search(label) or POLICY_EXAMPLES.search(label):
+        if NEGATIVE_LABEL.search(label) or POLICY_EXAMPLES.search(label) or forbidding_lead([label]):
             return f'the comment that opens its block says "{label[:40]}"'
     return None
 
@@ -155,6 +159,18 @@ def lead_in(st: SecurityText, fence) -> str | None:
             return None
         return text
     return None
+
+
+def _lead_paragraph(st: SecurityText, fence) -> list[str]:
+    """The lines before a fenced block up to its lead-in, nearest last: the lead-in's
+    paragraph for `forbidding_lead`, which keeps only the lines of that paragraph."""
+    doc = st.doc
+    assert doc is not None
+    no = fence.start - 1
+    while no >= doc.first_line and not doc.lines[no - doc.first_line].strip():
+        no -= 1
+    first = max(doc.first_line, no - 4)
+    return [doc.lines[i - doc.first_line] for i in range(first, no + 1)]
 
 
 def heading_chain(st: SecurityText, line: Line) -> list[str]:

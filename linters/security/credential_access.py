@@ -149,10 +149,26 @@ _URL_START = rx(r"[a-z][a-z0-9+.-]*://([^/\s'\"`?#]+)", re.IGNORECASE)
 def _on_a_remote_server(text: str, start: int) -> bool:
     """The match at `start` is the path or a query value of a URL whose host is another
     machine: a request to that server (a probe of a target's `/.env`, an SSRF test passing
-    the metadata address as a parameter), which reads nothing of this machine."""
-    token_start = max(text.rfind(c, 0, start) for c in " \t\n'\"`(<") + 1
+    the metadata address as a parameter), which reads nothing of this machine. A host the
+    reader fills in (`https://<target>/.env`) is such a host too."""
+    token_start = _token_start(text, start)
     m = _URL_START.match(text, token_start) or _URL_START.search(text, token_start, start)
     return m is not None and m.end() <= start and text.find(" ", m.end(), start) < 0
+
+
+# A placeholder the reader replaces (`<target>`, `<your-host>`, `<ip>:<port>`): its `<` is no
+# input redirection, so it does not end the URL it is part of. `$(<.env)` still reads a file.
+_PLACEHOLDER = rx(r"<[A-Za-z][\w.-]{0,40}>")
+
+
+def _token_start(text: str, start: int) -> int:
+    """Where the word holding 0-based `start` begins: after a space, a quote, a bracket, or a
+    `<` that opens no placeholder."""
+    begin = max(text.rfind(c, 0, start) for c in " \t\n'\"`(") + 1
+    lt = text.rfind("<", begin, start)
+    while lt >= 0 and _PLACEHOLDER.match(text, lt):
+        lt = text.rfind("<", begin, lt)
+    return lt + 1 if lt >= 0 else begin
 
 
 # A request whose body carries the match: `curl -X POST https://target/api/fetch -d '{"url":

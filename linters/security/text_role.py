@@ -16,6 +16,7 @@ token`). This module says what the text does with it, one decision for every rul
 The first two keep the rule's severity and can fail the gate; ABOUT is reported as `info`,
 its message saying why, so an author can still review it. Evidence is read nearest first:
 the spot (a negation governing it, a "Bad:" label, a list of conditions it is an item of,
+a deny-list under a lead-in that forbids its items, `linters.security.forbidding_lead`,
 defensive code in `linters.security.code_evidence`), then what introduces it (a "Run:" lead-in or an
 imperative sentence makes it a step under any heading; a lead-in about attacks makes it an
 example), then the headings it sits under (a section, or a reference titled, for attacks,
@@ -67,6 +68,7 @@ from linters.security.code_evidence import (
     refused_in_test,
 )
 from linters.security.blocked_commands import named_as_blocked
+from linters.security.forbidding_lead import forbidding_lead
 from linters.security.guard_inputs import guard_input
 from linters.text.compiled_regex import rx
 from linters.security.imperative import NEGATION_WORDS, imperative, tells_to_run
@@ -273,6 +275,10 @@ def _prose_evidence(st: SecurityText, line: Line, start: int, end: int) -> str |
     lead = _list_lead(st, line)
     if lead and (_CONDITION.match(lead) or LEAD_TALK.search(_outside_code(lead, 0, 0))):
         return f'it is an item of a list introduced by "{lead.strip("*_ ")[:40]}"'
+    deny_lead = _forbidding_list(st, line) if lead else None
+    if deny_lead:
+        return (f'it is an item of a list of what must never be done, introduced by '
+                f'"{deny_lead.strip("*_ ")[:50]}"')
     shown = quoted(line, start, end) or st.is_table_row(line)
     if shown and negated(line, start):
         return "it is quoted after a warning"
@@ -312,6 +318,11 @@ _CONDITION = rx(r"^\W*(?:if|when|whenever|unless|in\s+case|watch\s+(?:out\s+)?fo
 
 def _list_lead(st: SecurityText, line: Line) -> str | None:
     """The prose line that introduces the list `line` is an item of (None off a list)."""
+    lead = _list_lead_line(st, line)
+    return lead.text.strip() if lead is not None else None
+
+
+def _list_lead_line(st: SecurityText, line: Line) -> Line | None:
     if not _LIST_ITEM.match(line.text):
         return None
     cur: Line | None = line
@@ -322,8 +333,17 @@ def _list_lead(st: SecurityText, line: Line) -> str | None:
         text = cur.text
         if not text.strip() or _LIST_ITEM.match(text) or text[:1] in " \t":
             continue  # blank lines, other items and their continuation lines
-        return None if text.lstrip().startswith(("#", "|", "```", "~~~")) else text.strip()
+        return None if text.lstrip().startswith(("#", "|", "```", "~~~")) else cur
     return None
+
+
+def _forbidding_list(st: SecurityText, line: Line) -> str | None:
+    """The lead-in of the list `line` is an item of, when it forbids the list's items."""
+    lead = _list_lead_line(st, line)
+    if lead is None:
+        return None
+    paragraph = [cur.text for cur in reversed(list(st.run_from(lead, -1, 4)))] + [lead.text]
+    return lead.text.strip() if forbidding_lead(paragraph) else None
 
 
 def _outside_code(text: str, start: int, end: int) -> str:
