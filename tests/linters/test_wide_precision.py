@@ -188,14 +188,7 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 # after tuning on it, and 0.986 once SF102 reads a skill over an introduction that only
 # Claude Code reads as a warning quoting the paragraph it takes as the description: its 7
 # policy findings of that class are warnings in a full checkout, so artefacts of the copy.
-SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout31": _unmet("0.761 at its one measurement: scripts run from the repository or a "
-                        "contributor's check block (SF301, 4), the plugin's scripts described "
-                        "and another agent's references in a table (SF116, 5), skills without "
-                        "`name` synced only into Claude Code (SF106, policy), OpenCode's "
-                        "`slash` key (SF112, policy), `rm -rf /` in a never-run list (SF505), "
-                        "a pentest probe of the target's `.env` (SF508)"),
-}
+SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
 # holdout16's 0.657 severe at its one measurement (two frontmatter keys a repository's own
 # loader or router reads, scripts of the user's project) is 1.0 after tuning on it, once a
 # full checkout showed both keys as warnings naming the repository's documents.
@@ -286,6 +279,10 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # deploy key to their own repository's secret) are 0 after tuning on it.
 # holdout29's 1 at its one measurement (a privilege-escalation reference's LinPEAS piped to sh
 # on the engagement's target) is 0 after tuning on it.
+# holdout31's 0.761 severe at its one measurement (scripts run from the repository or a
+# contributor's check block, described plugin scripts, another agent's references in a table
+# row, `rm -rf /` in a never-run list, a pentest's probe of the target's `.env`) is 0.911 after
+# tuning on it (51 tp, 5 policy); its security, 0.846, is 1.0.
 # holdout30's 9 at its one measurement (7 skills without frontmatter in a Claude Code-only
 # plugin marketplace, SF102 policy; an APK's file; a rule demanding openness) are 0 after
 # tuning on it: SF102 over an introduction that only Claude Code reads is a warning, the class
@@ -294,11 +291,9 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # skill at a marketplace plugin's root whose README adds the marketplace through `claude
 # /plugin`, is a warning in a full checkout too, so an artefact of the copy.
 ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
-    "holdout31": _unmet("10 at its one measurement: OpenCode's `slash` key (SF112, 3, policy), "
-                        "skills without `name` synced only into Claude Code (SF106, 2, policy), "
-                        "a plugin script described and a table row naming another agent's "
-                        "references (SF116, 2), `rm -rf /` in a never-run list (SF505), a "
-                        "pentest's `.env` probe (SF508), a contributor's check script (SF301)"),
+    "holdout31": _unmet("5 after tuning on it (10 at its one measurement): OpenCode's `slash` "
+                        "key (SF112, 3, policy) and skills without `name` in a folder synced "
+                        "only into Claude Code (SF106, 2, policy)"),
     "holdout27": _unmet("8 after tuning on it (35 at its one measurement; 10 before SF102's "
                         "Claude Code-only class became warnings): a harness's own `tags` key "
                         "(SF112, 7, policy), a sandbox-mode heading's example (SF512)"),
