@@ -4,6 +4,7 @@ tests compare (the skill is linted with its scripts, without ruff and shellcheck
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from linters import lint_skill
@@ -19,3 +20,12 @@ def found(skill: Path, rule: str, external: bool = False) -> list[tuple[str, int
 
 def severe(skill: Path, rule: str, external: bool = False) -> list[tuple[str, int, str]]:
     return [x for x in found(skill, rule, external) if x[2] in SEVERE]
+
+
+def fresh_root(tmp_path: Path, name: str = "p") -> Path:
+    """An empty folder `name` under `tmp_path`, emptied again on every call: a Hypothesis
+    example's own skill root inside one function-scoped tmp_path."""
+    root = tmp_path / name
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir()
+    return root

@@ -13,12 +13,11 @@ Every skill text here is written for this file.
 
 from __future__ import annotations
 
-import shutil
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.linters.rule_findings import severe
+from tests.linters.rule_findings import fresh_root, severe
 from tests.linters.test_security import make_skill
 
 _MOBILE = """\
@@ -106,23 +105,17 @@ _SETTINGS = settings(max_examples=12, deadline=None,
                      suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
-def _fresh(tmp_path):
-    root = tmp_path / "p"
-    shutil.rmtree(root, ignore_errors=True)
-    root.mkdir()
-    return root
-
 
 @_SETTINGS
 @given(verb=_VERBS, path=_PATHS)
 def test_property_in_package_paths_of_a_mobile_skill_are_soft(tmp_path, verb, path):
-    assert severe(make_skill(_fresh(tmp_path), _mobile(verb, path)), "SF116") == []
+    assert severe(make_skill(fresh_root(tmp_path), _mobile(verb, path)), "SF116") == []
 
 
 @_SETTINGS
 @given(verb=_VERBS, path=_ASSETS)
 def test_property_twins_stay_severe(tmp_path, verb, path):
-    root = _fresh(tmp_path)
+    root = fresh_root(tmp_path)
     assert severe(make_skill(root / "a", _mobile(verb, path)), "SF116") == []
     # Twins: a link, the skill's own assets/ folder, a skill about something else.
     linked = _mobile(verb, path) + f"\n{verb} [it]({path}) too.\n"

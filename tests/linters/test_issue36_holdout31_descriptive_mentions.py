@@ -21,13 +21,12 @@ Every skill text here is written for this file.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.linters.rule_findings import found, severe
+from tests.linters.rule_findings import fresh_root, found, severe
 from tests.linters.test_security import make_skill
 
 _REF = {"references/notes.md": "notes\n"}
@@ -237,12 +236,6 @@ _SETTINGS = settings(max_examples=15, deadline=None,
                      suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
-def _fresh(tmp_path: Path) -> Path:
-    root = tmp_path / "h"
-    shutil.rmtree(root, ignore_errors=True)
-    root.mkdir()
-    return root
-
 
 _NOUNS = st.sampled_from(["The helper", "The script", "The bundled hook", "Our loader", "",
                           "This wrapper"])
@@ -263,7 +256,7 @@ def _subject(noun: str, script: str, adverb: str, does: str) -> str:
 @given(noun=_NOUNS, script=_SCRIPT, adverb=_ADVERBS, does=_DOES)
 def test_property_a_plugin_script_described_as_the_subject_is_soft(tmp_path, noun, script,
                                                                   adverb, does):
-    skill = _plugin(_fresh(tmp_path), _helper(_subject(noun, script, adverb, does)))
+    skill = _plugin(fresh_root(tmp_path, "h"), _helper(_subject(noun, script, adverb, does)))
     assert severe(skill, "SF116") == []
 
 
@@ -278,9 +271,9 @@ def test_property_the_same_subject_sent_to_be_run_or_missing_stays_severe(
         sentence = f"Run `{script}` now; {sentence[0].lower()}{sentence[1:]}."
     else:
         sentence = f"{sentence}{order}."
-    assert severe(_plugin(_fresh(tmp_path), _helper(sentence)), "SF116") == [
+    assert severe(_plugin(fresh_root(tmp_path, "h"), _helper(sentence)), "SF116") == [
         ("SKILL.md", 10, "error")]
-    root = _fresh(tmp_path)
+    root = fresh_root(tmp_path, "h")
     subject = _subject(noun, script, adverb, does)
     assert severe(_plugin(root, _helper(subject), shipped=()), "SF116") == [
         ("SKILL.md", 10, "error")]
@@ -291,10 +284,10 @@ def test_property_the_same_subject_sent_to_be_run_or_missing_stays_severe(
 def test_property_a_plugin_script_as_the_agent_of_a_participle_is_soft(tmp_path, participle,
                                                                       script):
     sentence = f"The ledger's defaults are {participle} `{script}`, not set in this skill."
-    assert severe(_plugin(_fresh(tmp_path), _helper(sentence)), "SF116") == []
+    assert severe(_plugin(fresh_root(tmp_path, "h"), _helper(sentence)), "SF116") == []
     # Told to do it: the error stays.
     told = f"Check that the defaults are {participle} `{script}`."
-    assert severe(_plugin(_fresh(tmp_path), _helper(told)), "SF116") == [
+    assert severe(_plugin(fresh_root(tmp_path, "h"), _helper(told)), "SF116") == [
         ("SKILL.md", 10, "error")]
 
 
@@ -310,7 +303,7 @@ _DOCS = st.sampled_from(["references/audit-checklist.md", "references/sampling-r
 @given(verb=_VERBS, head=_HEADS, doc=_DOCS)
 def test_property_a_row_about_another_component_is_soft(tmp_path, verb, head, doc):
     body = _related(head, f"{verb} `{doc}` for its pass.")
-    assert severe(make_skill(_fresh(tmp_path), body, _REF, name="journal"), "SF116") == []
+    assert severe(make_skill(fresh_root(tmp_path, "h"), body, _REF, name="journal"), "SF116") == []
 
 
 @_SETTINGS
@@ -320,5 +313,5 @@ def test_property_a_row_about_another_component_is_soft(tmp_path, verb, head, do
 def test_property_a_row_telling_the_agent_to_read_stays_severe(tmp_path, instruction, head,
                                                                doc):
     body = _related(head, f"{instruction} `{doc}` for its pass.")
-    assert severe(make_skill(_fresh(tmp_path), body, _REF, name="journal"), "SF116") == [
+    assert severe(make_skill(fresh_root(tmp_path, "h"), body, _REF, name="journal"), "SF116") == [
         ("SKILL.md", 14, "error")]

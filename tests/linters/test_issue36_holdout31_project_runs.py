@@ -22,13 +22,12 @@ Every skill text here is written for this file.
 
 from __future__ import annotations
 
-import shutil
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from linters import lint_skill
-from tests.linters.rule_findings import found, severe
+from tests.linters.rule_findings import fresh_root, found, severe
 from tests.linters.test_security import make_skill
 
 
@@ -237,18 +236,12 @@ _SUITES = st.sampled_from(["tests", "tests/unit", "./tests/integration", "test/"
                            "__tests__"])
 
 
-def _fresh(tmp_path):
-    root = tmp_path / "p"
-    shutil.rmtree(root, ignore_errors=True)
-    root.mkdir()
-    return root
-
 
 @_SETTINGS
 @given(script=_NAME, runner=_RUNNERS, suite=_SUITES, first=st.booleans())
 def test_property_a_project_check_block_is_a_warning_and_its_twin_an_error(
         tmp_path, script, runner, suite, first):
-    root = _fresh(tmp_path)
+    root = fresh_root(tmp_path)
     run, check = f"uv run scripts/{script}.py", f"{runner} {suite}"
     lines = (check, run) if first else (run, check)
     soft = _hooks(root / "soft", lines)
@@ -270,7 +263,7 @@ _NOTE = st.sampled_from(["", "   ← setup wrapper", "  <- first run", "  # entr
 @given(folders=st.lists(_NAME, min_size=1, max_size=3), draw=_DRAW, note=_NOTE, script=_NAME)
 def test_property_a_listing_runs_nothing_and_a_command_block_does(
         tmp_path, folders, draw, note, script):
-    root = _fresh(tmp_path)
+    root = fresh_root(tmp_path)
     entries = [f"{draw}{f}/" for f in folders] + [f"{draw}scripts/{script}{note}"]
     body = "# Layout\n\n```\nrepo/\n" + "\n".join(entries) + "\n```\n"
     assert found(make_skill(root / "listing", body), "SF301") == []
