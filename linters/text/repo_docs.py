@@ -51,6 +51,15 @@ def documents_above(root: Path, wanted: Callable[[str], bool],
     """(path relative to the folder it was found in, text) of each file whose name `wanted`
     accepts, in the folders above the skill at `root` and their `subfolders`, nearest first
     (module docstring). A generator: a reading that has its answer stops listing."""
+    for _folder, rel, text in documents_in_folders_above(root, wanted, subfolders):
+        yield rel, text
+
+
+def documents_in_folders_above(root: Path, wanted: Callable[[str], bool],
+                               subfolders: tuple[str, ...] = ()
+                               ) -> Iterator[tuple[Path, str, str]]:
+    """`documents_above` with the folder each document was found in (resolved): a reading
+    of the paths a document names, relative to that folder, needs it."""
     try:
         real = root.resolve()
         home = Path.home().resolve()
@@ -64,4 +73,4 @@ def documents_above(root: Path, wanted: Callable[[str], bool],
                 text = _read(str(doc), doc.stat().st_mtime)
             except OSError:
                 continue
-            yield doc.relative_to(folder).as_posix(), text
+            yield folder, doc.relative_to(folder).as_posix(), text
