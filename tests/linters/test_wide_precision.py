@@ -282,7 +282,10 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # holdout31's 0.761 severe at its one measurement (scripts run from the repository or a
 # contributor's check block, described plugin scripts, another agent's references in a table
 # row, `rm -rf /` in a never-run list, a pentest's probe of the target's `.env`) is 0.911 after
-# tuning on it (51 tp, 5 policy); its security, 0.846, is 1.0.
+# tuning on it (51 tp, 5 policy), 1.0 once a sync guide is read folder by folder and a key a
+# repository's documents say a harness reads is read there (the 5 policy findings are
+# warnings in a full checkout, so artefacts of the copy); its security, 0.846, is 1.0; its 10
+# skills failing only on wrong or policy findings are 0.
 # holdout30's 9 at its one measurement (7 skills without frontmatter in a Claude Code-only
 # plugin marketplace, SF102 policy; an APK's file; a rule demanding openness) are 0 after
 # tuning on it: SF102 over an introduction that only Claude Code reads is a warning, the class
@@ -291,9 +294,6 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # skill at a marketplace plugin's root whose README adds the marketplace through `claude
 # /plugin`, is a warning in a full checkout too, so an artefact of the copy.
 ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
-    "holdout31": _unmet("5 after tuning on it (10 at its one measurement): OpenCode's `slash` "
-                        "key (SF112, 3, policy) and skills without `name` in a folder synced "
-                        "only into Claude Code (SF106, 2, policy)"),
     "holdout27": _unmet("8 after tuning on it (35 at its one measurement; 10 before SF102's "
                         "Claude Code-only class became warnings): a harness's own `tags` key "
                         "(SF112, 7, policy), a sandbox-mode heading's example (SF512)"),
