@@ -25,6 +25,7 @@ from linters.text.markdown import MarkdownDoc
 from skillforge.models.findings import Severity
 from skillforge.models.lint_config import LintConfig
 from skillforge.models.skill import load_skill
+from tests.hypothesis_budget import examples
 from tests.linters.correctness_skill import findings
 
 MARKETPLACE_README = """\
@@ -99,7 +100,7 @@ _BLOCK = st.one_of(
 )
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=examples(150), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(title=_WORD, blocks=st.lists(_BLOCK, max_size=6))
 def test_a_warning_exactly_when_there_is_a_paragraph_to_take(tmp_path_factory, title, blocks):
