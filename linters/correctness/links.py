@@ -40,7 +40,8 @@ from linters.text.paths.optional_paths import read_if_present
 from linters.text.paths.outside_home import homes_of, outside_home
 from linters.text.paths.owner_roots import at_owner_root
 from linters.text.markdown import MarkdownDoc
-from linters.text.paths.path_context import Paragraph, cwd_relative, project_file
+from linters.text.paths.path_context import (Paragraph, cwd_relative, paragraph_of,
+                                             project_file)
 from linters.text.nested_templates import nested_template_lines
 from linters.text.paths.other_roots import foreign_root_of, not_the_skills
 from linters.text.paths.other_skill_links import installs_other_skill, placeholder_path
@@ -108,7 +109,7 @@ def references(doc: MarkdownDoc, path: str,
         pos = start
         if idx >= len(doc.lines) or doc.is_code(idx + doc.first_line):
             continue
-        para = _paragraph(doc, idx, paragraphs)
+        para = paragraph_of(doc, idx, paragraphs)
         offset = para.offsets[idx - para.first] + start - (text.rfind("\n", 0, start) + 1)
         span = para.span_at(offset)
         if span is not None:
@@ -151,7 +152,7 @@ def presented_as_skill_file(doc: MarkdownDoc, ref: PathRef, skill: Skill,
         idx = ref.line - doc.first_line
         if not 0 <= idx < len(doc.lines) or doc.is_code(ref.line):
             return True  # a reference definition the paragraph reader cannot place
-        para = _paragraph(doc, idx, {} if paragraphs is None else paragraphs)
+        para = paragraph_of(doc, idx, {} if paragraphs is None else paragraphs)
         offset = para.offset_of(idx, ref.column or 1)
         if para.link_example(offset):
             return False
@@ -184,16 +185,6 @@ def _top(path: str) -> str:
     while path.startswith("./"):
         path = path[2:]
     return path.split("/", 1)[0]
-
-
-def _paragraph(doc: MarkdownDoc, idx: int, paragraphs: dict[int, Paragraph]) -> Paragraph:
-    """The paragraph holding line `idx`, read once for all its lines."""
-    para = paragraphs.get(idx)
-    if para is None:
-        para = Paragraph(doc, idx)
-        for i in range(para.first, para.last + 1):
-            paragraphs[i] = para
-    return para
 
 
 def _link_spans(line: str) -> list[tuple[int, int]]:
@@ -291,7 +282,7 @@ def _place(doc: MarkdownDoc, ref: PathRef,
     idx = ref.line - doc.first_line
     if not 0 <= idx < len(doc.lines):
         return None, 0
-    para = _paragraph(doc, idx, paragraphs)
+    para = paragraph_of(doc, idx, paragraphs)
     return para, para.offset_of(idx, ref.column or 1)
 
 

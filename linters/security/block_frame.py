@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from linters.security.attack_talk import COMMENT, NEGATIVE_LABEL, POLICY_EXAMPLES
+from linters.security.attack_talk import ABOUT_HEADING, COMMENT, NEGATIVE_LABEL, POLICY_EXAMPLES
 from linters.security.forbidding_lead import forbidding_lead
 from linters.security.imperative import tells_to_run
 from linters.security.security_context import Line, SecurityText
@@ -257,4 +257,13 @@ def document_content(st: SecurityText, line: Line) -> str | None:
         if m:
             return (f'it is text of a document for people ("{m.group(0).strip("`")[:40]}"), '
                     "not a step the agent runs")
+    return None
+
+
+def about_heading(st: SecurityText, line: Line) -> str | None:
+    """The nearest heading over the line that puts it in a catalogue of attacks, red flags,
+    detection patterns or warnings; None when every heading is neutral."""
+    for title in reversed(heading_chain(st, line)):
+        if ABOUT_HEADING.search(title):
+            return title
     return None

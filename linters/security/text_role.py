@@ -37,7 +37,6 @@ from enum import Enum
 from typing import NamedTuple
 
 from linters.security.attack_talk import (
-    ABOUT_HEADING,
     ATTACK_LINE,
     LEAD_TALK,
     Verdict,
@@ -47,11 +46,11 @@ from linters.security.attack_talk import (
     reported_at,
 )
 from linters.security.block_frame import (
+    about_heading,
     block_label,
     detection_record,
     document_content,
     fence_of,
-    heading_chain,
     lead_in,
     names_document,
     negative_example,
@@ -391,15 +390,3 @@ def _table_evidence(st: SecurityText, line: Line) -> str | None:
     if catalogue_text(header):
         return "it is a row of a table of patterns"
     return offered_to_users(st, line, cur)
-
-
-# --- the headings it sits under -------------------------------------------------------------
-
-
-def about_heading(st: SecurityText, line: Line) -> str | None:
-    """The nearest heading over the line that puts it in a catalogue of attacks, red flags,
-    detection patterns or warnings; None when every heading is neutral."""
-    for title in reversed(heading_chain(st, line)):
-        if ABOUT_HEADING.search(title):
-            return title
-    return None

@@ -335,6 +335,17 @@ class Paragraph:
 OTHER_ROOT_VAR = rx(r"\$\{?[A-Za-z_]+\}?/")
 
 
+def paragraph_of(doc: MarkdownDoc, idx: int, paragraphs: dict[int, Paragraph]) -> Paragraph:
+    """The paragraph holding line `idx` of `doc`, read once for all its lines (`paragraphs`
+    keeps each line's paragraph for the next question)."""
+    para = paragraphs.get(idx)
+    if para is None:
+        para = Paragraph(doc, idx)
+        for i in range(para.first, para.last + 1):
+            paragraphs[i] = para
+    return para
+
+
 def without_dot_slash(path: str) -> str:
     """`path` without its leading `./` (any number of them): `././x/y` -> `x/y`."""
     while path.startswith("./"):
