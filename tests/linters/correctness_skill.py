@@ -32,6 +32,19 @@ def write_skill(root: Path, skill_md: str, files: dict[str, str] | None = None) 
     return root
 
 
+def checkout(top: Path, docs: dict[str, str], skill: str, text: str,
+             folders: tuple[str, ...] = ()) -> Path:
+    """A checkout (`.git` at `top`) holding `docs` and the empty `folders` at its top and a
+    skill whose SKILL.md is `text` at `skill`; the skill's folder."""
+    (top / ".git").mkdir(parents=True)
+    for folder in folders:
+        (top / folder).mkdir(parents=True, exist_ok=True)
+    for rel, body in docs.items():
+        (top / rel).parent.mkdir(parents=True, exist_ok=True)
+        (top / rel).write_text(body, "utf-8")
+    return write_skill(top / skill, text)
+
+
 def skill_md(frontmatter: str | None = None, body: str = BODY, name: str = "pdf-tools") -> str:
     """A SKILL.md: `frontmatter` (default: a valid name and description) and `body`."""
     fm = frontmatter if frontmatter is not None else f"name: {name}\ndescription: {DESCRIPTION}\n"

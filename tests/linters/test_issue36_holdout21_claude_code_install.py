@@ -31,7 +31,7 @@ from linters.text.install_places import claude_code_install, install_reading
 from skillforge.models.findings import Severity
 from skillforge.models.lint_config import LintConfig
 from skillforge.models.skill import load_skill
-from tests.linters.correctness_skill import findings
+from tests.linters.correctness_skill import checkout, findings
 
 CLONE_README = """\
 # pentest-kit
@@ -72,15 +72,7 @@ Turns the findings of a scan session into a report for the client.
 
 def _repo(tmp_path: Path, docs: dict[str, str], skill: str, text: str) -> Path:
     """A checkout (`.git` at its top) holding `docs` at its top and a skill at `skill`."""
-    top = tmp_path / "pentest-kit"
-    (top / ".git").mkdir(parents=True)
-    for rel, body in docs.items():
-        (top / rel).parent.mkdir(parents=True, exist_ok=True)
-        (top / rel).write_text(body, "utf-8")
-    root = top / skill
-    root.mkdir(parents=True)
-    (root / "SKILL.md").write_text(text, "utf-8")
-    return root
+    return checkout(tmp_path / "pentest-kit", docs, skill, text)
 
 
 def _claude_ai(root: Path, check) -> list:

@@ -34,7 +34,7 @@ from linters.correctness.repo_keys import documenting_line
 from linters.text.install_places import (_CLAUDE_PLACE, _OTHER_PLACE, _install_doc,
                                          install_reading)
 from skillforge.models.findings import Severity
-from tests.linters.correctness_skill import findings
+from tests.linters.correctness_skill import checkout, findings
 from tests.linters.rule_findings import found, severe
 from tests.linters.test_security import make_skill
 
@@ -89,17 +89,7 @@ FOLDERS = ("shared", "claude/skills", "codex/skills")
 def _repo(tmp_path: Path, docs: dict[str, str], skill: str, text: str = NO_NAME) -> Path:
     """A checkout (`.git` at its top) with the three skill folders, `docs` at its top and the
     skill at `skill`."""
-    top = tmp_path / "agent-setup"
-    (top / ".git").mkdir(parents=True)
-    for folder in FOLDERS:
-        (top / folder).mkdir(parents=True, exist_ok=True)
-    for rel, body in docs.items():
-        (top / rel).parent.mkdir(parents=True, exist_ok=True)
-        (top / rel).write_text(body, "utf-8")
-    root = top / skill
-    root.mkdir(parents=True)
-    (root / "SKILL.md").write_text(text, "utf-8")
-    return root
+    return checkout(tmp_path / "agent-setup", docs, skill, text, FOLDERS)
 
 
 @pytest.mark.parametrize("name", ["sync.md", "sync.sh", "sync.ps1", "SYNC.md", "sync-skills.sh"])
