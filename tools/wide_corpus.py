@@ -2,7 +2,7 @@
 """Rebuild the wide skills corpus (issue 36) from tests/corpus_wide/manifest.json.
 
 The manifest pins, for every repository, the commit, the split ("tune", "test", "holdout",
-"holdout2" to "holdout31"), the number of skill folders, and the skill folders dropped as
+"holdout2" to "holdout32"), the number of skill folders, and the skill folders dropped as
 duplicates. This script copies every other skill folder (a folder holding a
 regular file named SKILL.md; nested ones count on their own) at the pinned commit into
 
@@ -19,7 +19,7 @@ manifest <plugin>/.claude-plugin/plugin.json is copied too when the repository h
 (wide_corpus_plugins.py); it is no skill file, so MANIFESTS.json does not list it.
 
 The held-out splits, "holdout" (repositories chosen after the tune/test figures were first
-measured; never tuned on) and "holdout2" to "holdout31" (each chosen, on 2026-12-05, -06 or -07,
+measured; never tuned on) and "holdout2" to "holdout32" (each chosen, on 2026-12-05, -06 or -07,
 after the one before had been measured once, most of them then tuned on; never looked at before
 its own one measurement), take a sample of each repository: its entry's "sample" lists the skill
 paths, which must be the first SAMPLE_MAX (40) of the skill folders left after de-duplication,
@@ -68,14 +68,14 @@ SPLITS = ("tune", "test", "holdout", "holdout2", "holdout3", "holdout4", "holdou
           "holdout12", "holdout13", "holdout14", "holdout15", "holdout16", "holdout17",
           "holdout18", "holdout19", "holdout20", "holdout21", "holdout22",
           "holdout23", "holdout24", "holdout25", "holdout26", "holdout27",
-          "holdout28", "holdout29", "holdout30", "holdout31")
+          "holdout28", "holdout29", "holdout30", "holdout31", "holdout32")
 # The held-out splits: a sample of each repository.
 SAMPLED = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6",
            "holdout7", "holdout8", "holdout9", "holdout10", "holdout11", "holdout12", "holdout13",
            "holdout14", "holdout15", "holdout16", "holdout17", "holdout18", "holdout19",
            "holdout20", "holdout21", "holdout22", "holdout23", "holdout24",
            "holdout25", "holdout26", "holdout27", "holdout28",
-           "holdout29", "holdout30", "holdout31")
+           "holdout29", "holdout30", "holdout31", "holdout32")
 SAMPLE_MAX = 40  # skill folders per held-out repository
 HEX40 = re.compile(r"[0-9a-f]{40}")
 
@@ -314,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
                "  python3 tools/wide_corpus.py                       # clone from GitHub\n"
                "  python3 tools/wide_corpus.py --mirror /srv/mirrors # use local bare git dirs\n"
                "  python3 tools/wide_corpus.py --repo mattpocock/skills --split test\n"
-               "  python3 tools/wide_corpus.py --mirror /srv/mirrors --split holdout31\n"
+               "  python3 tools/wide_corpus.py --mirror /srv/mirrors --split holdout32\n"
                "Exit status: 0 all rebuilt, 1 a repository could not be had or does not match "
                "the manifest, 2 bad arguments.",
         formatter_class=argparse.RawDescriptionHelpFormatter)

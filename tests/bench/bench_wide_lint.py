@@ -28,9 +28,10 @@ once), `holdout19` (chosen after `holdout18` had been measured once and then tun
 `holdout27` (chosen after `holdout26` had been measured once),
 `holdout28` (chosen after `holdout27` had been measured once and then tuned on),
 `holdout29` (chosen after `holdout28` had been measured once and then tuned on),
-`holdout30` (chosen after `holdout29` had been measured once and then tuned on) and
-`holdout31` (chosen after `holdout30` had been measured once and then tuned on);
-`holdout2` to `holdout31` are sealed: each is left out unless its own variable
+`holdout30` (chosen after `holdout29` had been measured once and then tuned on),
+`holdout31` (chosen after `holdout30` had been measured once and then tuned on) and
+`holdout32` (chosen after `holdout31` had been measured once and then tuned on);
+`holdout2` to `holdout32` are sealed: each is left out unless its own variable
 (WIDE_UNSEAL_HOLDOUT2=1, WIDE_UNSEAL_HOLDOUT3=1, WIDE_UNSEAL_HOLDOUT4=1,
 WIDE_UNSEAL_HOLDOUT5=1, WIDE_UNSEAL_HOLDOUT6=1, WIDE_UNSEAL_HOLDOUT7=1,
 WIDE_UNSEAL_HOLDOUT8=1, WIDE_UNSEAL_HOLDOUT9=1, WIDE_UNSEAL_HOLDOUT10=1,
@@ -42,7 +43,8 @@ WIDE_UNSEAL_HOLDOUT23=1, WIDE_UNSEAL_HOLDOUT24=1, WIDE_UNSEAL_HOLDOUT25=1,
 WIDE_UNSEAL_HOLDOUT26=1, WIDE_UNSEAL_HOLDOUT27=1,
 WIDE_UNSEAL_HOLDOUT28=1, WIDE_UNSEAL_HOLDOUT29=1,
 WIDE_UNSEAL_HOLDOUT30=1,
-WIDE_UNSEAL_HOLDOUT31=1) is set, for its one measurement when the tuning is finished; the targets apply to every held-out part, each on its own;
+WIDE_UNSEAL_HOLDOUT31=1,
+WIDE_UNSEAL_HOLDOUT32=1) is set, for its one measurement when the tuning is finished; the targets apply to every held-out part, each on its own;
 `python tools/wide_corpus.py` rebuilds it into .corpus-wide/ (gitignored). Every skill
 is linted as `skillforge lint` does by default (scripts included), each severe finding (error,
 critical, high) is looked up in tests/corpus_wide/labels/severe-findings.jsonl, and per split
@@ -52,7 +54,7 @@ this prints:
   (a policy finding is right but should not fail a gate by default, so here it counts
   against a severe rule), per finding and per reading unit (tests/corpus_wide/units.py);
 - overall and security (SF5xx) precision against the targets (0.9 and 0.8 on `holdout`,
-  `holdout2` to `holdout31`: `meets_targets_by_split`, and
+  `holdout2` to `holdout32`: `meets_targets_by_split`, and
   `meets_targets` when every one measured meets them);
 - the default gate's pass rate next to skills-ref's (`validate`) and agnix's (no error-level
   diagnostic in the skill's folder; the pinned wheel of constraints/bench.txt);

@@ -36,7 +36,8 @@ been measured once; the thirtieth, "holdout28", likewise after "holdout27" had b
 once and then tuned on; the thirty-first, "holdout29", likewise after "holdout28" had been
 measured once and then tuned on; the thirty-second, "holdout30", likewise after "holdout29" had
 been measured once and then tuned on; the thirty-third, "holdout31", likewise after "holdout30"
-had been measured once and then tuned on.
+had been measured once and then tuned on; the thirty-fourth, "holdout32", likewise after
+"holdout31" had been measured once and then tuned on.
 """
 
 from __future__ import annotations
@@ -68,14 +69,14 @@ SPLITS = ("tune", "test", "holdout", "holdout2", "holdout3", "holdout4", "holdou
           "holdout14", "holdout15", "holdout16", "holdout17", "holdout18", "holdout19",
           "holdout20", "holdout21", "holdout22", "holdout23", "holdout24",
           "holdout25", "holdout26", "holdout27", "holdout28", "holdout29",
-          "holdout30", "holdout31")
+          "holdout30", "holdout31", "holdout32")
 HELD_OUT = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6",
             "holdout7", "holdout8", "holdout9", "holdout10", "holdout11",
             "holdout12", "holdout13", "holdout14", "holdout15", "holdout16",
             "holdout17", "holdout18", "holdout19", "holdout20", "holdout21",
             "holdout22", "holdout23", "holdout24", "holdout25",
             "holdout26", "holdout27", "holdout28", "holdout29", "holdout30",
-            "holdout31")  # sampled
+            "holdout31", "holdout32")  # sampled
 HOLDOUT = [e for e in REPOS if e["split"] in HELD_OUT]
 SAMPLE_MAX = 40
 HOLDOUT_NOTE = ("holdout: repositories chosen after the tune/test figures were first measured; "
@@ -141,6 +142,8 @@ HOLDOUT30_NOTE = ("holdout30: repositories chosen on 2026-12-07 after holdout29 
                   "once and then tuned on; never looked at before its one measurement")
 HOLDOUT31_NOTE = ("holdout31: repositories chosen on 2026-12-07 after holdout30 had been measured "
                   "once and then tuned on; never looked at before its one measurement")
+HOLDOUT32_NOTE = ("holdout32: repositories chosen on 2026-12-07 after holdout31 had been measured "
+                  "once and then tuned on; never looked at before its one measurement")
 
 
 def in_language(kind: str, lang: str) -> bool:
@@ -197,7 +200,8 @@ def test_holdout_is_documented():
                  HOLDOUT16_NOTE, HOLDOUT17_NOTE, HOLDOUT18_NOTE, HOLDOUT19_NOTE,
                  HOLDOUT20_NOTE, HOLDOUT21_NOTE, HOLDOUT22_NOTE, HOLDOUT23_NOTE,
                  HOLDOUT24_NOTE, HOLDOUT25_NOTE, HOLDOUT26_NOTE, HOLDOUT27_NOTE,
-                 HOLDOUT28_NOTE, HOLDOUT29_NOTE, HOLDOUT30_NOTE, HOLDOUT31_NOTE):
+                 HOLDOUT28_NOTE, HOLDOUT29_NOTE, HOLDOUT30_NOTE, HOLDOUT31_NOTE,
+                 HOLDOUT32_NOTE):
         assert note in MAN["description"]
         assert note in MAN["split_rule"]
     assert all(n in MAN["selection"]
@@ -209,7 +213,7 @@ def test_holdout_is_documented():
                          HOLDOUT21_NOTE, HOLDOUT22_NOTE, HOLDOUT23_NOTE, HOLDOUT24_NOTE,
                          HOLDOUT25_NOTE, HOLDOUT26_NOTE, HOLDOUT27_NOTE,
                          HOLDOUT28_NOTE, HOLDOUT29_NOTE, HOLDOUT30_NOTE,
-                         HOLDOUT31_NOTE))
+                         HOLDOUT31_NOTE, HOLDOUT32_NOTE))
     for sp in HELD_OUT:
         assert sp in MAN["sample_rule"] and sp in MAN["skill_folder"], sp
     assert "sha256" in MAN["sample_rule"]
@@ -273,7 +277,8 @@ def test_the_rebuild_script_reads_it_and_the_output_is_ignored(monkeypatch):
                                   "holdout16", "holdout17", "holdout18", "holdout19",
                                   "holdout20", "holdout21", "holdout22", "holdout23",
                                   "holdout24", "holdout25", "holdout26", "holdout27",
-                                  "holdout28", "holdout29", "holdout30", "holdout31"])
+                                  "holdout28", "holdout29", "holdout30", "holdout31",
+                                  "holdout32"])
 def test_a_later_held_out_part_holds_only_repositories_new_to_the_corpus(part):
     """Chosen after the rest was read: no repository of another part (nor one with the same
     name under another owner, a likely fork or translation), none excluded or left out, and
@@ -344,7 +349,8 @@ def test_holdout3_is_varied_and_its_candidates_are_recorded():
                                                ("holdout28", ()),
                                                ("holdout29", ()),
                                                ("holdout30", ()),
-                                               ("holdout31", ())])
+                                               ("holdout31", ()),
+                                               ("holdout32", ())])
 def test_a_later_part_is_varied_and_its_candidates_are_recorded(part, languages):
     """As holdout3: the kinds it was chosen for (its non-English ones in languages no other part
     holds), at least 5 skill folders in each repository after de-duplication, and the
