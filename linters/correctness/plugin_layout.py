@@ -31,10 +31,15 @@ folder's line naming only Claude Code's, holdout31) is read by Claude Code the s
   named by its folder and described by its first paragraph, and only the Agent Skills spec
   and other harnesses require the fields. A SKILL.md with no paragraph for Claude Code to take
   (headings, code and lists only) has no description anywhere and stays an error, as it does
-  with `--target claude-ai`.
+  with `--target claude-ai`. Nor has one whose first paragraph only names it (holdout32: a
+  lone code span under a `## Skill Name` heading, `_only_a_name`): Claude Code documents
+  that it takes "the first paragraph" as the description, and that paragraph says nothing of
+  what the skill does or when to use it, so the error stays and says why.
 
 A SKILL.md a Claude Code plugin keeps outside the skills folders its manifest names is no
-skill of it (`outside_plugin_skills`, holdout27): SF106 and SF102 are warnings saying so.
+skill of it (`outside_plugin_skills`, holdout27): SF106 and SF102 are warnings saying so. So
+is SF102 for the documentation of a plugin of the project's own "skills" system
+(`project_plugin`, holdout32).
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from pathlib import Path
 
 from linters.context import LintContext
 from linters.correctness.outside_plugin_skills import outside_reason
+from linters.correctness.project_plugin import project_plugin_reason
 from linters.text.compiled_regex import rx
 from linters.text.install_places import claude_code_install, install_reading
 from linters.text.markdown import MarkdownDoc
@@ -153,6 +159,28 @@ def _first_paragraph(doc: MarkdownDoc) -> tuple[int, str] | None:
     return (start, " ".join(words)) if words else None
 
 
+# A paragraph that only names the skill: one code span (`` `kit-scan` ``) or one word with no
+# stop after it (`kit-scan`, `**scan**`), or, with no stop, the paragraph right under a heading
+# that labels a name (`## Skill Name`, `## ID`). A sentence ends with a stop; a name does not.
+_ONE_TOKEN = rx(r"^(?:`[^`]+`|[*_]*[^\s`*_]+[*_]*)$")
+_NAME_LABEL = rx(r"^[\W_]*(?:skill\s+|command\s+)?(?:name|id|identifier|slug)[\W_]*$",
+                 re.IGNORECASE)
+
+
+def _only_a_name(doc: MarkdownDoc, line: int, words: str) -> bool:
+    """The first paragraph (`_first_paragraph`) at `line` names the skill and says nothing of
+    what it does (see `_NAME_LABEL`): Claude Code takes that name as the description."""
+    if words.endswith((".", "!", "?", "。")):
+        return False
+    if _ONE_TOKEN.match(words):
+        return True
+    at = doc.last_heading(line)
+    if at < 0 or not _NAME_LABEL.match(doc.headings[at].text):
+        return False
+    above = doc.headings[at].line
+    return all(not doc.lines[n - doc.first_line].strip() for n in range(above + 1, line))
+
+
 # The first line a title that names the skill as a command (`# /scan — Guided Scan`) or with
 # a label (`# Skill: scan`, `# SKILL — scan`), then at most a tagline after a dash or colon.
 _NAMED_TITLE = rx(
@@ -189,8 +217,10 @@ def missing_frontmatter(ctx: LintContext) -> Finding:
     Claude Code reads the skill (`claude_code_home`) and its content opens with a name and
     description table, which Claude Code takes as its description, or where Claude Code alone
     reads it (`_read_only_by_claude_code`) and its content has a paragraph Claude Code takes
-    as the description (`_first_paragraph`) or a title naming the skill by its folder
-    (`_named_title`); unless the target is claude.ai's upload."""
+    as the description (`_first_paragraph`, unless it only names the skill: `_only_a_name`)
+    or a title naming the skill by its folder (`_named_title`); or where the folder is a
+    plugin of the project's own skills system (`project_plugin`); unless the target is
+    claude.ai's upload."""
     text = ctx.skill_md_text
     table = _field_table_line(text)
     claude_ai = ctx.config.target == "claude-ai"
@@ -209,6 +239,8 @@ def missing_frontmatter(ctx: LintContext) -> Finding:
     title = _named_title(text, folder) if not claude_ai and table is None else None
     paragraph = (_first_paragraph(ctx.body) if not claude_ai and table is None and title is None
                  else None)
+    named = paragraph if paragraph is not None and _only_a_name(ctx.body, *paragraph) else None
+    paragraph = None if named is not None else paragraph
     read_by = (_read_only_by_claude_code(ctx.skill.root)
                if paragraph is not None or title is not None else None)
     if read_by is not None and title is not None:
@@ -237,6 +269,19 @@ def missing_frontmatter(ctx: LintContext) -> Finding:
         )
     hint = (f" The table on line {table} looks meant as the frontmatter: move its name and "
             "description there." if table else "")
+    if named is not None:  # holdout32
+        name = named[1] if len(named[1]) <= 60 else named[1][:57].rstrip() + "..."
+        hint += (f" Its first paragraph (line {named[0]}: \"{name}\") only names the "
+                 "skill, and Claude Code takes the first paragraph as the description of a skill "
+                 "without one: there is no description to route on.")
+    if (plugin := project_plugin_reason(ctx)) is not None:  # holdout32
+        return ctx.finding(
+            "SF102",
+            f"SKILL.md has no YAML frontmatter; {plugin}. If agents are to load it as a skill "
+            "too, start the file with a `---` line, then the manifest's `name:` and "
+            f"`description:`, then a closing `---`.{hint}",
+            line=1, severity=Severity.warning,
+        )
     outside = outside_reason(ctx)
     if outside is not None:  # a plugin's non-skill file: nothing reads its frontmatter
         return ctx.finding(
