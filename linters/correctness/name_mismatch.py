@@ -15,7 +15,10 @@ needed, not the skill's place alone: a project skill in `.claude/skills/` named
 `knowledge:add-repository` was read as true (holdout15) where its repository installs the same
 skills for Codex and Cursor, which a copy of the skill folder cannot show. And so is the
 mismatch of a SKILL.md a Claude Code plugin keeps outside the skills folders its manifest names
-(`outside_plugin_skills.py`, issue 36, holdout27): no harness looks it up by its folder."""
+(`outside_plugin_skills.py`, issue 36, holdout27): no harness looks it up by its folder.
+And so is a mismatch the repository's own catalogue of its skills gives (`registry_name.py`,
+issue 36, holdout32): a `registry.json` at its top listing the skill's folder under the id
+`name`, which the repository's own installer installs it under."""
 
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ import re
 from linters.context import LintContext
 from linters.correctness.not_installed import not_installed_sentence
 from linters.correctness.outside_plugin_skills import outside_reason
+from linters.correctness.registry_name import registry_listing
 from linters.correctness.skill_template import skill_template
 from linters.text.install_places import claude_code_install
 from linters.text.paths.siblings import category_prefixed
@@ -98,6 +102,17 @@ def name_mismatch(ctx: LintContext, value: str, folder: str, line: int) -> Findi
             "SF110",
             f"`name` is `{value}` but the folder is `{folder}`; {outside}. If another tool "
             "installs it as a skill, rename one so they match.",
+            line=line, severity=Severity.warning,
+        )
+    listed = registry_listing(ctx.skill.root, value)
+    if listed is not None:  # the repository's own installer names it so (holdout32)
+        return ctx.finding(
+            "SF110",
+            f"`name` is `{value}` but the folder is `{folder}`; the repository's own catalogue "
+            f"lists this folder (`{listed.path}`) as `{value}` ({listed.where()}), so the "
+            "copy its installer makes has a folder of that name; a harness loading the skill "
+            f"where it is finds the folder `{folder}`, so rename the folder to `{value}` to "
+            "make both equal.",
             line=line, severity=Severity.warning,
         )
     return ctx.finding(

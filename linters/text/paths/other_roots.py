@@ -12,7 +12,11 @@ readings say it does not:
 - the list the path heads is led in as files to write ("Write targets:", "Outputs:"), or
   by a bare "Examples:" label (sample names of a pattern the text just gave, say), as a
   label a blank line above the list already reads (`Paragraph.after_example_label`);
-- its name is a pattern to fill in (`import-YYYY-MM-DD.md`, `NNN-slug.md`);
+- its name is a pattern to fill in (`import-YYYY-MM-DD.md`, `NNN-slug.md`, `XX-notes.md`),
+  or holds a slot no file name has: a run of `#` (`screenshots/F##_name.png` in a report
+  template, the finding's number; a link reader takes its first `#` for a fragment, so
+  the name is read as written) or an ellipsis (`step-....md`). One `#` is a fragment
+  (`guide.md#setup`) and stays checked (holdout32);
 - the sentence detects it in the user's project ("checking for `scripts/aem.js` ... in
   cwd");
 - the words place it inside an artefact the skill analyses ("The APK contains
@@ -69,7 +73,11 @@ _WRITTEN_LEAD = rx(
 _EXAMPLES_LEAD = rx(r"^\W*(?:examples?|e\.g\.)\W*$", re.IGNORECASE)
 _ITEM = rx(r"^(\s*)(?:[-*+]|\d{1,9}[.)])\s+(?:\*\*|__)?`?")
 # A file name with a part to fill in: a date, a running number, a slug.
-_TEMPLATED = rx(r"(?:^|[-_.])(?:YYYY(?:-?MM(?:-?DD)?)?|N{2,}|X{3,}|slug)(?=$|[-_.])")
+_TEMPLATED = rx(r"(?:^|[-_.])(?:YYYY(?:-?MM(?:-?DD)?)?|N{2,}|X{2,}|slug)(?=$|[-_.])")
+# A slot no file name holds: a run of `#` (`F##`: a link's fragment never starts with `#`)
+# or an ellipsis (`step-....md`, `F-…-x.png`).
+_SLOT_RUN = rx(r"#{2,}|\.{3}|…")
+_FRAGMENT = rx(r"(?<!#)#(?!#).*$")  # a lone `#` and what follows: the fragment, no name
 _DETECT = rx(r"\b(?:detect(?:s|ed|ing)?|look(?:s|ing)?\s+for|check(?:s|ing)?\s+(?:for|if|whether)"
              r"|search(?:es|ing)?\s+for)\b", re.IGNORECASE)
 _IN_PROJECT = rx(
@@ -80,8 +88,10 @@ _IN_PROJECT = rx(
 
 
 def templated_name(path: str) -> bool:
-    """`reference/import-YYYY-MM-DD.md`: a name to fill in, which no skill ships."""
-    return bool(_TEMPLATED.search(posixpath.basename(path).split(".", 1)[0]))
+    """`reference/import-YYYY-MM-DD.md`, `screenshots/F##_x.png`: a name to fill in, which no
+    skill ships. `path` as written: a cleaned link target has lost what follows its `#`."""
+    name = posixpath.basename(_FRAGMENT.sub("", path))
+    return bool(_TEMPLATED.search(name.split(".", 1)[0]) or _SLOT_RUN.search(name))
 
 
 def not_the_skills(doc: MarkdownDoc, para: Paragraph, offset: int, ref: PathRef,
@@ -89,7 +99,7 @@ def not_the_skills(doc: MarkdownDoc, para: Paragraph, offset: int, ref: PathRef,
     """The sentence around `ref`'s path at `offset` of `para` presents it as a file somewhere
     else than the skill, or as one the agent writes (see the module's docstring)."""
     path = ref.path
-    if templated_name(path):
+    if templated_name(path) or templated_name(ref.raw):
         return True
     if para.sentence_has(FOREIGN_ROOT, offset) or para.sentence_has(_MEMORY_STORE, offset):
         return True
