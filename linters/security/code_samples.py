@@ -32,10 +32,9 @@ from linters.security.eval_cases import eval_case_input
 from linters.security.inert_code import _OUTPUT, _SINK, _compared
 from linters.security.security_context import Line, SecurityText
 from linters.security.text_role import forbids
+from linters.security.under_test import PROCESS, test_def
 from linters.text.compiled_regex import rx
 
-_DEF = rx(r"^\s*(?:async\s+)?(?:def|function)\s")
-_TEST_DEF = rx(r"^(\s*)(?:async\s+)?def\s+test\w*|^(\s*)(?:it|test)\s*\(\s*['\"`]")
 # A statement that asserts: `assert ...`, `self.assertEqual(`, `check(`, `expect(`.
 _CHECK = rx(r"^\s*(?:assert\b|(?:self\s*\.\s*)?assert\w*\s*\(|check\s*\(|check_that\s*\(|"
             r"expect\s*\(|verify\s*\()")
@@ -68,32 +67,11 @@ def injection_data(st: SecurityText, line: Line, col: int) -> str | None:
         return f'the string forbids it ("{negation} ..."), a warning the code shows'
     if _OUTPUT.search(bare(line.text[:col])) or not line.text[:1].isspace():
         return None  # printed, or a top-level statement outside any test
-    if _in_test(st, line):
+    if test_def(st, line) is not None:
         return "it is the input of a test of the code"
     if _checked_after(lines, idx) and not _runs_or_shows(lines, idx, line.text[:opened]):
         return "it is the input of a check: the code asserts on the result right after"
     return None
-
-
-def _in_test(st: SecurityText, line: Line) -> bool:
-    """The line is in the body of a test function (`def test_...`, `it("...")`)."""
-    cur: Line | None = line
-    for _ in range(60):
-        cur = st.neighbour(cur, -1) if cur is not None else None
-        if cur is None:
-            return False
-        if _TEST_DEF.match(cur.text):
-            return True
-        if _DEF.match(cur.text):
-            return False  # inside another function
-        stripped = cur.text.strip()
-        if (
-            stripped
-            and not cur.text[:1].isspace()
-            and not stripped.startswith(("#", "//", ")", "]"))
-        ):
-            return False  # left the function: a top-level statement
-    return False
 
 
 def _checked_after(lines: list[str], idx: int) -> bool:
@@ -119,7 +97,7 @@ def _runs_or_shows(lines: list[str], idx: int, before: str) -> bool:
     """A call that may run or print the string takes it: the innermost call open at the
     spot (`subprocess.run([... "claude", "-p", "<phrase>"])`)."""
     head = bare("\n".join([*lines[statement_start(lines, idx) : idx], before]))
-    if _PROCESS.search(head):
+    if PROCESS.search(head):
         return True  # a process (an agent CLI among them) is started with it
     for i in open_parens(head):
         name = _CALL_NAME.search(head, max(0, i - 80), i + 1)
@@ -131,8 +109,6 @@ def _runs_or_shows(lines: list[str], idx: int, before: str) -> bool:
 
 
 _CALL_NAME = rx(r"[A-Za-z_][\w.]*\s*\($")
-_PROCESS = rx(r"\b(?:subprocess|os\.system|os\.popen|Popen|spawn\w*|exec[lv]\w*|execSync|"
-              r"execFile\w*|check_output|check_call|pty\.spawn|create_subprocess_\w+)\b")
 
 
 # A detector's rule in YAML: `- pattern: '...'` with a `reason:` (or description, message)

@@ -16,6 +16,7 @@ from linters.text.anchor_index import declare
 from linters.text.compiled_regex import rx
 from linters.security.attack_talk import ATTACK_LINE, Verdict, downgraded
 from linters.security.cloud_tokens import own_identity_audience
+from linters.security.data_sentence import sentence_value
 from linters.security.credential_use import (
     clipboard_step,
     handles_no_content,
@@ -213,6 +214,9 @@ def _credential_hit(st: SecurityText, log: Logical, m: re.Match[str]) -> Hit | N
     if kind == "metadata" and risk:
         verdict = Verdict(Severity.info, "the sentence says what an attack could reach, a risk "
                                          "to guard against")
+    said = sentence_value(st, line, col, col + len(m.group(0))) if kind == "metadata" else None
+    if said and verdict.severity != Severity.info:
+        verdict = Verdict(Severity.info, said)
     harmless = reads_no_secret(log.text, m.end()) if kind == "metadata" else None
     if harmless and verdict.severity != Severity.info:
         verdict = Verdict(Severity.info, "its path names no credential, user data or listing "

@@ -13,7 +13,9 @@ SF508, SF509, SF510, SF512, SF513, SF515) report it as `info` with the reason:
   record, a variable that reaches no exec call (`user_input="foo; rm -rf /"` then `grep
   "$user_input"`); a value under a key that describes or exemplifies (`"example": "..."`);
   a field of an object literal handed to a call that runs nothing (`buildAlert({"process.
-  command_line": "powershell -EncodedCommand ..."})`, sample alerts the script generates).
+  command_line": "powershell -EncodedCommand ..."})`, sample alerts the script generates);
+  the input a test hands to the code under test (`escape_for_shell("x; rm -rf /")` in a
+  `def test_...`), `linters.security.under_test`.
 
 A web page's shown text (between its tags, outside `<script>` and the elements that show a
 command to copy) is drawn, not run: `linters.security.page_text`.
@@ -47,6 +49,7 @@ from linters.security.imperative import tells_to_run
 from linters.security.page_text import shown_text
 from linters.security.security_context import Line, SecurityText
 from linters.security.text_role import weigh
+from linters.security.under_test import test_argument
 from linters.text.compiled_regex import rx
 from skillforge.models.findings import Severity
 
@@ -101,7 +104,7 @@ def inert(st: SecurityText, line: Line, col: int) -> str | None:
         return None
     if kind == "shell":
         return _shell_data(line.text, at, col, lines)
-    return _code_data(lines, idx, line.text[:at])
+    return _code_data(st, line, lines, idx, line.text[:at])
 
 
 _COMPOUND = rx(r"^[A-Za-z]+-[A-Za-z]")
@@ -209,13 +212,17 @@ _DEFINES = rx(r"^\s*(?:async\s+)?(?:def|function|fn|func)\s+([A-Za-z_]\w*)")
 _LOOP_OR_COPY = rx(r"\bfor\s+([\w\s,()]+?)\s+in\b|^\s*([A-Za-z_]\w*)\s*=(?!=)")
 
 
-def _code_data(lines: list[str], idx: int, before: str) -> str | None:
+def _code_data(st: SecurityText, line: Line, lines: list[str], idx: int,
+               before: str) -> str | None:
     """Why a string literal of a programming language is data: it sits in a list, a record
     or an assignment, not in a call (a call may run it: `deploy("curl ... | sh")`), and the
     variable it is assigned to reaches nothing that runs or prints it."""
     head = bare("\n".join([*lines[statement_start(lines, idx) : idx], before]))
-    if _SINK.search(head) or _OUTPUT.search(head) or (open_call(head) and not _keyed_value(head)):
+    if _SINK.search(head) or _OUTPUT.search(head):
         return None
+    if open_call(head) and not _keyed_value(head):
+        # A call may run it, unless a test hands it to the code under test.
+        return test_argument(st, line, lines, idx, head)
     name = _ASSIGN.match(head)
     if name and _reaches_sink(name.group(1), lines):
         return None

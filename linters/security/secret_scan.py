@@ -15,8 +15,6 @@ obvious placeholders and documentation examples are skipped.
 
 from __future__ import annotations
 
-import base64
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,6 +24,7 @@ from linters.text.anchor_index import declare
 from linters.security.attack_talk import Verdict, downgraded
 from linters.security.github_tokens import PREFIXES as GITHUB_PREFIXES
 from linters.security.github_tokens import github_verdict, whole_token
+from linters.security.jwt_tokens import is_sample_jwt, jwt_cut_short, query_value, unsigned_jwt
 from linters.text.compiled_regex import rx
 from linters.security.secret_detectors import Detector, detectors
 from linters.security.security_context import Hit, Line, SecurityText
@@ -78,6 +77,8 @@ _LOCAL_HOST = rx(
 # anyone may use it, with a stock password, so the pair is no credential.
 _ANONYMOUS_LOGIN = rx(r"(?:^|[/\s'\"])(?:anonymous|ftp):$", re.IGNORECASE)
 _ANONYMOUS_PASSWORDS = {"anonymous", "ftp", "guest", "anon"}
+# A slot the reader fills in, right where a value goes on: `<rest>`, `{sig}`, `${TAIL}`.
+_SLOT = rx(r"<[A-Za-z][\w -]*>|\{[A-Za-z_][\w.]*\}|\$\{?[A-Za-z_]")
 _KEY_BODY = rx(r"[A-Za-z0-9+/=]{40,}")
 # detect-secrets' own inline mark (`# pragma: allowlist secret`, in any comment syntax, or
 # `pragma: allowlist nextline secret` alone on the line before): the author reviewed the value
@@ -303,14 +304,22 @@ def _not_a_secret(plugin: str, secret: str, win: _Window, st: SecurityText) -> s
         return "placeholder"
     if len(set(secret)) <= 3:
         return "repeated characters"
-    if plugin == "JwtTokenDetector" and _is_sample_jwt(secret):
+    if plugin == "JwtTokenDetector" and is_sample_jwt(secret):
         return "the jwt.io sample token"
-    if plugin == "JwtTokenDetector" and _unsigned_jwt(secret, win.text):
+    if plugin == "JwtTokenDetector" and unsigned_jwt(secret, win.text):
         # A token's power is its signature: "eyJ...eyJ..." cut short, or with an empty
         # third part, is a shape on a page that anyone could have written.
         return "a token without its signature"
-    if plugin == "UrlQueryKeyDetector" and not _random_looking(secret):
-        return "a word, not a key"
+    if plugin == "UrlQueryKeyDetector":
+        if not _random_looking(secret):
+            return "a word, not a key"
+        # The whole value on the line: a window may have cut a long token short.
+        text = win.line.text
+        value = query_value(text, secret)
+        if jwt_cut_short(value):
+            return "a JWT's header with its payload or signature left as a slot"
+        if value.endswith((".", "-", "_", "~")) and _SLOT.match(text, text.find(value) + len(value)):
+            return "the fixed start of a value whose rest is a slot to fill in"
     return None
 
 
@@ -323,36 +332,6 @@ def _random_looking(value: str) -> bool:
     mixed = has_upper + has_lower + has_digit >= 3
     return has_digit and (has_upper or has_lower) and (
         mixed or sum(c.isdigit() for c in value) >= 4)
-
-
-def _unsigned_jwt(token: str, text: str) -> bool:
-    """The token at `token` (detect-secrets yields "header.payload.") has no signature in
-    `text`: nothing follows its second dot, or an ellipsis does ("eyJ...eyJ9..." in a
-    sample report)."""
-    at = text.find(token)
-    if at < 0:
-        return False
-    tail = text[at + len(token) :]
-    if not token.endswith("."):
-        if not tail.startswith("."):
-            return True
-        tail = tail[1:]
-    if tail.startswith(("..", "\u2026")):
-        return True
-    signature = re.match(r"[A-Za-z0-9_-]*", tail)
-    return signature is None or len(signature.group(0)) < 16
-
-
-def _is_sample_jwt(token: str) -> bool:
-    # jwt.io's default token ("John Doe", sub 1234567890) appears in countless docs.
-    try:
-        part = token.split(".")[1]
-        payload = json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
-    except (IndexError, ValueError, UnicodeDecodeError):
-        return False
-    return isinstance(payload, dict) and (
-        payload.get("name") == "John Doe" or payload.get("sub") == "1234567890"
-    )
 
 
 def _mask(secret: str) -> str:
