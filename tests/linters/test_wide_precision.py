@@ -190,12 +190,12 @@ def _unmet(figure: str) -> pytest.MarkDecorator:
 # after tuning on it, and 0.986 once SF102 reads a skill over an introduction that only
 # Claude Code reads as a warning quoting the paragraph it takes as the description: its 7
 # policy findings of that class are warnings in a full checkout, so artefacts of the copy.
-SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout32": _unmet("0.851 at its one measurement: an SRE agent's Python plugin docs named "
-                        "SKILL.md (SF102, policy), a vendor's names its own registry installs "
-                        "(SF110, policy), a placeholder JWT, a unit test's hostile input, an "
-                        "attack list's metadata address, a template's `F##` slot"),
-}
+# holdout32's 0.851 severe and 0.625 security at its one measurement (an SRE agent's Python
+# plugin docs named SKILL.md, a vendor's names its own registry installs, a placeholder JWT, a
+# unit test's hostile input, an attack list's metadata address, a template's `F##` slot) are
+# 0.996 and 1.0 after tuning on it (the registry names are warnings in a full checkout, so
+# artefacts of the copy).
+SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {}
 # holdout16's 0.657 severe at its one measurement (two frontmatter keys a repository's own
 # loader or router reads, scripts of the user's project) is 1.0 after tuning on it, once a
 # full checkout showed both keys as warnings naming the repository's documents.
@@ -238,10 +238,6 @@ SEVERE_UNMET: dict[str, pytest.MarkDecorator] = {
 # target, an example script reading the droplet's own ID from the metadata service, the `chat`
 # of a model id read as user data handed to `npx promptfoo`) is 1.0 after tuning on it.
 SECURITY_UNMET: dict[str, pytest.MarkDecorator] = {
-    "holdout32": _unmet("0.625 (5 of 8) at its one measurement: a JWT whose payload and "
-                        "signature are placeholders (SF504), `rm -rf /` passed to a shell "
-                        "escaper in a unit test (SF505), a fault scenario's attack list naming "
-                        "the metadata address (SF508)"),
 }
 
 
@@ -305,9 +301,8 @@ def test_no_finding_labelled_true_stops_being_severe(severe):
 # skill at a marketplace plugin's root whose README adds the marketplace through `claude
 # /plugin`, is a warning in a full checkout too, so an artefact of the copy.
 ONLY_WRONG_LEFT: dict[str, pytest.MarkDecorator] = {
-    "holdout32": _unmet("36 at its one measurement: 22 plugin docs of an SRE agent's own skills "
-                        "system and a format file read by path (SF102), 12 vendor names its "
-                        "registry installs (SF110), a placeholder JWT (SF504)"),
+    "holdout32": _unmet("1 after tuning on it (36 at its one measurement): a report-format "
+                        "SKILL.md its repository's agents read by path (SF102, policy)"),
     "holdout27": _unmet("8 after tuning on it (35 at its one measurement; 10 before SF102's "
                         "Claude Code-only class became warnings): a harness's own `tags` key "
                         "(SF112, 7, policy), a sandbox-mode heading's example (SF512)"),
