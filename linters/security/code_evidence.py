@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from linters.security.attack_talk import COMMENT, NEGATIVE_LABEL
+from linters.security.code_reading import indented_body
 from linters.text.compiled_regex import rx
 from linters.security.security_context import Line, SecurityText
 
@@ -180,7 +181,7 @@ def detector_cases(st: SecurityText, line: Line, col: int) -> str | None:
                     continue
                 for var in re.findall(r"[A-Za-z_]\w*", m.group(1)):
                     use = re.compile(rf"(?<![\w.]){re.escape(var)}(?!\w)")
-                    uses = [t for t in _body(lines, no) if use.search(t)]
+                    uses = [t for t in indented_body(lines, no) if use.search(t)]
                     judged = [t for t in uses if _judges(t, use, judges)]
                     if judged and not any(_shows(t, use) for t in uses):
                         call = _DETECTOR_CALL.search(judged[0]) or judges.search(judged[0])
@@ -189,17 +190,6 @@ def detector_cases(st: SecurityText, line: Line, col: int) -> str | None:
                     inner.append(var)
         names = inner
     return None
-
-
-def _body(lines: list[str], no: int) -> list[str]:
-    """The lines of the loop opened on line `no`: those indented deeper, up to 200."""
-    indent = len(lines[no]) - len(lines[no].lstrip())
-    body = []
-    for text in lines[no + 1 : no + 201]:
-        if text.strip() and len(text) - len(text.lstrip()) <= indent:
-            break
-        body.append(text)
-    return body
 
 
 def _judges(text: str, use: re.Pattern[str], local: re.Pattern[str]) -> bool:

@@ -161,3 +161,25 @@ def statement_start(lines: list[str], idx: int) -> int:
         code = bare(lines[i])
         depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
     return start if depth > 0 else idx
+
+
+def indented_body(lines: list[str], at: int) -> list[str]:
+    """The lines of the block opened on line `at` (a function, a loop): those indented
+    deeper, up to 200."""
+    indent = len(lines[at]) - len(lines[at].lstrip())
+    body = []
+    for text in lines[at + 1 : at + 201]:
+        if text.strip() and len(text) - len(text.lstrip()) <= indent:
+            break
+        body.append(text)
+    return body
+
+
+# The words of a code name, camelCase or snake_case (`runInShell`, `do_call`, `healthCheck`).
+_NAME_WORD = rx(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def name_words(name: str) -> list[str]:
+    """The words of `name`, lowercased (`safe_exec` -> safe, exec; `runInShell` -> run, in,
+    shell)."""
+    return [w.lower() for w in _NAME_WORD.findall(name)]

@@ -19,7 +19,7 @@ value (`command: ["curl", "http://169.254.169.254/latest/meta-data/"]`) stays se
 
 from __future__ import annotations
 
-from linters.security.code_reading import code_kind, closing_quote, spot_state
+from linters.security.code_reading import code_kind, closing_quote, name_words, spot_state
 from linters.security.security_context import Line, SecurityText
 from linters.text.compiled_regex import rx
 
@@ -34,7 +34,6 @@ _MIN_WORDS = 3
 _KEY = rx(r"""^(\s*)(?:-\s+)?["']?([A-Za-z_][\w.-]*)["']?\s*[:=]""")
 # The key right before a value on its line: `impact: `, `"attackScenarios": [`.
 _KEY_BEFORE = rx(r"""["']?([A-Za-z_][\w.-]*)["']?\s*[:=]\s*\[?\s*$""")
-_KEY_WORD = rx(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 # Words of a key whose value a tool runs or connects to.
 _ACTING_KEYS = frozenset({
     "command", "commands", "cmd", "cmds", "args", "arg", "argv", "arguments", "run", "script",
@@ -70,8 +69,7 @@ def _acting(key: str) -> bool:
     """A word of the key, or the key run together (`healthCheck`), names a command or an
     address."""
     joined = key.lower().replace("_", "").replace("-", "")
-    return joined in _ACTING_KEYS or any(w.lower() in _ACTING_KEYS
-                                         for w in _KEY_WORD.findall(key))
+    return joined in _ACTING_KEYS or any(w in _ACTING_KEYS for w in name_words(key))
 
 
 def _value(text: str, start: int) -> tuple[int, str | None]:

@@ -23,7 +23,13 @@ from __future__ import annotations
 
 import re
 
-from linters.security.code_reading import bare, open_parens, statement_start
+from linters.security.code_reading import (
+    bare,
+    indented_body,
+    name_words,
+    open_parens,
+    statement_start,
+)
 from linters.security.security_context import Line, SecurityText
 from linters.text.compiled_regex import rx
 
@@ -38,7 +44,6 @@ _CALL_NAME = rx(r"([A-Za-z_][\w.]*)\s*\($")
 # `runInShell`, `do_call`): such a call is no judge of its argument.
 _RUNNER_WORDS = frozenset({"run", "runs", "exec", "execute", "system", "call", "spawn", "popen",
                            "eval", "invoke", "launch", "sh", "bash"})
-_NAME_WORD = rx(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 
 def test_def(st: SecurityText, line: Line) -> Line | None:
@@ -81,7 +86,7 @@ def test_argument(st: SecurityText, line: Line, lines: list[str], idx: int,
                         for name in calls):
         return None
     callee = calls[0]
-    if any(PROCESS.search(bare(text)) for text in _body(lines, test)):
+    if any(PROCESS.search(bare(text)) for text in indented_body(lines, test)):
         return None
     if _PARAMETRIZE.match(lines[statement_start(lines, idx)]):
         return "it is a case of a parametrized test, which does not run it"
@@ -90,7 +95,7 @@ def test_argument(st: SecurityText, line: Line, lines: list[str], idx: int,
 
 def _runs_by_name(callee: str) -> bool:
     """A word of the function's name says it runs what it is handed."""
-    return any(w.lower() in _RUNNER_WORDS for w in _NAME_WORD.findall(callee))
+    return any(w in _RUNNER_WORDS for w in name_words(callee))
 
 
 def _parametrized_test(lines: list[str], idx: int) -> int | None:
@@ -111,14 +116,3 @@ def _defined_here(name: str, lines: list[str]) -> bool:
     own = re.compile(rf"^\s*(?:async\s+)?(?:def|function)\s+{re.escape(name)}\s*\(|"
                      rf"\b(?:const|let|var)\s+{re.escape(name)}\s*=")
     return any(own.search(text) for text in lines)
-
-
-def _body(lines: list[str], at: int) -> list[str]:
-    """The lines of the function defined on line `at`: those indented deeper, up to 200."""
-    indent = len(lines[at]) - len(lines[at].lstrip())
-    body = []
-    for text in lines[at + 1 : at + 201]:
-        if text.strip() and len(text) - len(text.lstrip()) <= indent:
-            break
-        body.append(text)
-    return body
